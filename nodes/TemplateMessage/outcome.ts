@@ -1,0 +1,176 @@
+/**
+ * What one attempt to send a message came to, decided only from what the server or the
+ * socket told us. The three kinds drive everything else:
+ * - accepted: the server took it (has a msgid);
+ * - rejected: certainly not taken (the server said no, or the request never reached it);
+ * - unknown: it may have been taken (a timeout or reset after the request was written, a
+ *   gateway error, an unreadable 2xx), so sending again could message the recipient twice.
+ */
+export type Outcome =
+	| { kind: 'accepted'; msgid: string; statusCode: number }
+	| {
+			kind: 'rejected';
+			reason: string;
+			statusCode?: number;
+			errorCode?: string;
+			body?: unknown;
+			/** The server or the network said "not now" rather than "no": worth trying again. */
+			transient: boolean;
+			retryAfterMs?: number;
+	  }
+	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; body?: unknown };
+
+export interface HttpResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+export function classifyResponse(response: HttpResponse, now = Date.now()): Outcome {
+	const { statusCode, headers } = response;
+	const body = parseBody(response.body);
+
+	if (statusCode >= 200 && statusCode < 300) {
+		if (!isObject(body)) {
+			return { kind: 'unknown', statusCode, body: response.body, reason: `the API answered HTTP ${statusCode} with a body that is not JSON` };
+		}
+		if (body.success === false) {
+			return { kind: 'rejected', statusCode, body, transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
+		}
+		if (body.success === true && typeof body.msgid === 'string' && body.msgid !== '') {
+			return { kind: 'accepted', msgid: body.msgid, statusCode };
+		}
+		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
+	}
+
+	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? truncate(body.trim()) : `HTTP ${statusCode}`);
+	// A gateway answering 502/504 may have passed the request on before failing.
+	if (statusCode === 502 || statusCode === 504) {
+		return { kind: 'unknown', statusCode, body, reason };
+	}
+	// 429 and 503 are the server itself saying it did not take the request.
+	const transient = statusCode === 429 || statusCode === 503;
+	return {
+		kind: 'rejected',
+		statusCode,
+		body,
+		reason,
+		transient,
+		retryAfterMs: transient ? retryAfterMs(headers, now) : undefined,
+	};
+}
+
+/** Codes Node.js gives when no request reached the server. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+const CODE_TEXT: Record<string, string> = {
+	ECONNREFUSED: 'connection refused',
+	ENOTFOUND: 'host name not found',
+	EAI_AGAIN: 'host name lookup failed',
+	EHOSTUNREACH: 'host unreachable',
+	ENETUNREACH: 'network unreachable',
+	ECONNRESET: 'connection reset',
+	EPIPE: 'connection closed while sending',
+	ECONNABORTED: 'no answer before the timeout',
+	ETIMEDOUT: 'no answer before the timeout',
+	ERR_CANCELED: 'the execution was cancelled',
+};
+
+/**
+ * An error thrown by the HTTP helper (no HTTP status came back). Whether the request was
+ * written is read from the client request itself where the error carries it.
+ */
+export function classifyTransportError(error: unknown): Outcome {
+	const code = errorCode(error);
+	const reason = code ? `${CODE_TEXT[code] ?? 'network error'} (${code})` : 'network error';
+	if (code === 'ERR_CANCELED') {
+		return { kind: 'rejected', errorCode: code, reason, transient: false };
+	}
+	if (code !== undefined && NOT_CONNECTED.has(code)) {
+		return { kind: 'rejected', errorCode: code, reason, transient: true };
+	}
+	if ((code === 'ECONNRESET' || code === 'EPIPE') && requestWritten(error) === false) {
+		return { kind: 'rejected', errorCode: code, reason: `${reason} before the request was sent`, transient: true };
+	}
+	return { kind: 'unknown', errorCode: code, reason };
+}
+
+function errorCode(error: unknown): string | undefined {
+	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
+		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
+	}
+	return undefined;
+}
+
+/** false when the error's client request shows the body was not fully written. */
+function requestWritten(error: unknown): boolean | undefined {
+	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
+		const request = current.request;
+		if (isObject(request) && typeof request.writableFinished === 'boolean') return request.writableFinished;
+	}
+	return undefined;
+}
+
+/** `Retry-After` (seconds or HTTP date) or `X-RateLimit-Reset` (seconds or epoch), in ms. */
+export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
+	const retryAfter = header(headers, 'retry-after');
+	if (retryAfter !== undefined) {
+		if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
+		const date = Date.parse(retryAfter);
+		if (!Number.isNaN(date)) return Math.max(0, date - now);
+	}
+	const reset = header(headers, 'x-ratelimit-reset');
+	if (reset !== undefined && /^\d+(\.\d+)?$/.test(reset)) {
+		const value = Number(reset);
+		// Large values are a Unix time in seconds, small ones a delay in seconds.
+		return value > 1e9 ? Math.max(0, Math.round(value * 1000 - now)) : Math.round(value * 1000);
+	}
+	return undefined;
+}
+
+function header(headers: Record<string, unknown>, name: string): string | undefined {
+	for (const [key, value] of Object.entries(headers ?? {})) {
+		if (key.toLowerCase() === name) {
+			const text = Array.isArray(value) ? value[0] : value;
+			return text === undefined || text === null ? undefined : String(text).trim();
+		}
+	}
+	return undefined;
+}
+
+/** The API's own words: `{errors:[{message, code}]}`, or a message/error field. */
+export function apiReason(body: unknown): string | undefined {
+	if (!isObject(body)) return undefined;
+	if (Array.isArray(body.errors) && body.errors.length > 0) {
+		return body.errors
+			.map((entry) => {
+				if (!isObject(entry)) return String(entry);
+				const message = typeof entry.message === 'string' ? entry.message : JSON.stringify(entry);
+				return entry.code !== undefined ? `${message} (code ${String(entry.code)})` : message;
+			})
+			.join('; ');
+	}
+	for (const key of ['message', 'error', 'detail', 'reason']) {
+		const value = body[key];
+		if (typeof value === 'string' && value !== '') return value;
+		if (isObject(value) && typeof value.message === 'string') return value.message;
+	}
+	return undefined;
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+function truncate(text: string, max = 300): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ButtonInput, CompatibilityOptions, MessageInput } from './payload';
+import { bodyValuesFromList } from './payload';
+
+/** Options that hold for the whole run, read once from the first item. */
+export interface RunOptions {
+	includeRequestPayload: boolean;
+}
+
+export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	return { includeRequestPayload: options.includeRequestPayload === true };
+}
+
+/** Reads one item's parameters as they are, leaving every check to the payload builder. */
+export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
+	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
+	const options = get('options', {}) as IDataObject;
+	const compatibility: Partial<CompatibilityOptions> = {};
+	for (const key of ['buttonTypeField', 'dynamicUrlSubType', 'buttonIndexFormat', 'quickReplyValueField'] as const) {
+		if (options[key] !== undefined) (compatibility as IDataObject)[key] = options[key];
+	}
+
+	const base = {
+		phoneNumber: get('phoneNumber'),
+		defaultCountryCode: options.defaultCountryCode,
+		templateCodeId: get('templateCodeId'),
+		compatibility,
+	};
+
+	if (get('payloadMode', 'fields') === 'json') {
+		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
+	}
+
+	const bodyValues =
+		get('bodyValuesMode', 'fields') === 'list'
+			? bodyValuesFromList(get('bodyValuesList', ''))
+			: ((get('bodyValues.values', []) as IDataObject[]) ?? []).map((entry) => entry.text);
+
+	const buttons: ButtonInput[] = ((get('buttons.button', []) as IDataObject[]) ?? []).map((button) => ({
+		kind: button.kind,
+		index: button.index,
+		value: button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload,
+	}));
+
+	const headerType = get('headerType', 'none');
+	return {
+		...base,
+		components: {
+			mode: 'fields',
+			bodyValues,
+			header: {
+				type: headerType,
+				text: headerType === 'text' ? get('headerText', '') : undefined,
+				url: ['image', 'video', 'document'].includes(headerType as string) ? get('headerMediaUrl', '') : undefined,
+			},
+			buttons,
+		},
+	};
+}

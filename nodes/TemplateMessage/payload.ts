@@ -1,0 +1,273 @@
+import { InvalidFieldError } from './InvalidFieldError';
+import { describeValue, normalisePhoneNumber } from './phone';
+
+/** The request body of `POST /api/v2/push/message`, as the spec describes it. */
+export interface SendRequestBody {
+	phone_number: string;
+	message: {
+		type: 'template';
+		template: {
+			template_code_id: string;
+			payload: PayloadComponent[];
+		};
+	};
+}
+
+export type ComponentPosition = 'header' | 'body' | 'button';
+
+export interface PayloadComponent {
+	position: ComponentPosition;
+	parameters: object[];
+}
+
+export type HeaderType = 'none' | 'text' | 'image' | 'video' | 'document';
+export type ButtonKind = 'quickReply' | 'dynamicUrl';
+
+export interface ButtonInput {
+	kind: unknown;
+	index: unknown;
+	value: unknown;
+}
+
+/** The naming variants the spec shows side by side; the defaults follow its examples. */
+export interface CompatibilityOptions {
+	buttonTypeField: 'sub_type' | 'sub_types';
+	dynamicUrlSubType: 'url' | 'url_dynamic';
+	buttonIndexFormat: 'string' | 'number';
+	quickReplyValueField: 'payload' | 'text' | 'both';
+}
+
+export const DEFAULT_COMPATIBILITY: CompatibilityOptions = {
+	buttonTypeField: 'sub_type',
+	dynamicUrlSubType: 'url',
+	buttonIndexFormat: 'string',
+	quickReplyValueField: 'payload',
+};
+
+export type ComponentsInput =
+	| {
+			mode: 'fields';
+			bodyValues: unknown[];
+			header: { type: unknown; text?: unknown; url?: unknown };
+			buttons: ButtonInput[];
+	  }
+	| { mode: 'json'; rawPayload: unknown };
+
+/** Everything the node read for one item, before any checking. */
+export interface MessageInput {
+	phoneNumber: unknown;
+	defaultCountryCode?: unknown;
+	templateCodeId: unknown;
+	components: ComponentsInput;
+	compatibility?: Partial<CompatibilityOptions>;
+}
+
+export const FIELD = {
+	templateCodeId: 'Template Code ID',
+	bodyValues: 'Body Values',
+	headerType: 'Header Type',
+	headerText: 'Header Text',
+	headerMediaUrl: 'Header Media URL',
+	buttons: 'Buttons',
+	rawPayload: 'Payload (JSON)',
+} as const;
+
+/**
+ * Builds and validates the request body for one item. Pure: same input, same output, no I/O.
+ * Throws InvalidFieldError naming the field at the first problem found.
+ */
+export function buildSendRequest(input: MessageInput): SendRequestBody {
+	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
+	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode);
+	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
+	const payload =
+		input.components.mode === 'json'
+			? parseRawPayload(input.components.rawPayload)
+			: buildComponents(input.components, compatibility);
+
+	return {
+		phone_number: phoneNumber,
+		message: {
+			type: 'template',
+			template: { template_code_id: templateCodeId, payload },
+		},
+	};
+}
+
+function buildComponents(
+	input: Extract<ComponentsInput, { mode: 'fields' }>,
+	compatibility: CompatibilityOptions,
+): PayloadComponent[] {
+	const components: PayloadComponent[] = [];
+	const header = buildHeaderParameter(input.header);
+	if (header) components.push({ position: 'header', parameters: [header] });
+	// Rule 3 and the note under "Component object": no body component without body variables.
+	if (input.bodyValues.length > 0) {
+		components.push({ position: 'body', parameters: input.bodyValues.map(bodyParameter) });
+	}
+	if (input.buttons.length > 0) {
+		components.push({ position: 'button', parameters: buildButtonParameters(input.buttons, compatibility) });
+	}
+	return components;
+}
+
+function bodyParameter(value: unknown, position: number): { type: 'text'; text: string } {
+	const field = `${FIELD.bodyValues} → value ${position + 1}`;
+	return { type: 'text', text: requiredText(value, field, 'Every placeholder of the template body needs a value; check the mapped column is filled for this row') };
+}
+
+function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unknown }): object | undefined {
+	const type = header.type ?? 'none';
+	switch (type) {
+		case 'none':
+			return undefined;
+		case 'text':
+			return { type: 'text', text: requiredText(header.text, FIELD.headerText) };
+		case 'image':
+		case 'video':
+		case 'document':
+			return { type, [type as string]: { url: mediaUrl(header.url) } };
+		default:
+			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of none, text, image, video, document`);
+	}
+}
+
+/** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
+export function mediaUrl(raw: unknown): string {
+	const text = requiredText(raw, FIELD.headerMediaUrl, 'Give the public http(s) address of the image, video or document').trim();
+	const url = parseUrl(text);
+	if (url === undefined) {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" is not a URL`, 'Give a full address starting with https:// (or http://)');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" uses ${url.protocol.replace(':', '')}; only http and https are allowed`);
+	}
+	if (url.hostname === '') {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" has no host`);
+	}
+	return text;
+}
+
+function parseUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** JSON.parse that reports failure as a value, so callers can throw their own field error. */
+function parseJson(text: string): { value: unknown } | { error: string } {
+	try {
+		return { value: JSON.parse(text) };
+	} catch (error) {
+		return { error: (error as Error).message };
+	}
+}
+
+function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {
+	const seen = new Set<number>();
+	return buttons.map((button, position) => {
+		const field = `${FIELD.buttons} → button ${position + 1}`;
+		const index = buttonIndex(button.index, `${field} → Index`);
+		if (seen.has(index)) {
+			throw new InvalidFieldError(`${field} → Index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
+		}
+		seen.add(index);
+
+		let subType: string;
+		let inner: Record<string, string>;
+		if (button.kind === 'quickReply') {
+			subType = 'quick_reply';
+			const payload = requiredText(button.value, `${field} → Payload`, 'A quick reply button needs the payload text that comes back when the recipient taps it');
+			inner = quickReplyParameter(payload, compatibility.quickReplyValueField);
+		} else if (button.kind === 'dynamicUrl') {
+			subType = compatibility.dynamicUrlSubType;
+			inner = { type: 'text', text: requiredText(button.value, `${field} → URL Suffix`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
+		} else {
+			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (quick reply or dynamic URL)`);
+		}
+
+		return {
+			[compatibility.buttonTypeField]: subType,
+			index: compatibility.buttonIndexFormat === 'string' ? String(index) : index,
+			parameters: [inner],
+		};
+	});
+}
+
+function quickReplyParameter(payload: string, field: CompatibilityOptions['quickReplyValueField']): Record<string, string> {
+	if (field === 'text') return { type: 'payload', text: payload };
+	if (field === 'both') return { type: 'payload', payload, text: payload };
+	return { type: 'payload', payload };
+}
+
+function buttonIndex(raw: unknown, field: string): number {
+	const index = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
+	if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
+		throw new InvalidFieldError(field, `${describeValue(raw)} is not a whole number of 0 or more`, 'Buttons are numbered in template order starting at 0');
+	}
+	return index;
+}
+
+/** Text from a mapped value: strings as given, numbers and booleans as their text. */
+function requiredText(raw: unknown, field: string, hint?: string): string {
+	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+	if (typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+		throw new InvalidFieldError(field, 'is empty', hint);
+	}
+	if (typeof raw !== 'string') {
+		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
+	}
+	return raw;
+}
+
+const POSITIONS: readonly string[] = ['header', 'body', 'button'];
+
+/** The raw mode: the user gives the `payload` array (JSON text or an expression's value). */
+function parseRawPayload(raw: unknown): PayloadComponent[] {
+	let value = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return [];
+		const parsed = parseJson(raw);
+		if ('error' in parsed) {
+			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]');
+		}
+		value = parsed.value;
+	}
+	if (!Array.isArray(value)) {
+		throw new InvalidFieldError(FIELD.rawPayload, `must be a list of components, got ${describeValue(value)}`);
+	}
+	value.forEach((component: unknown, i) => {
+		const where = `${FIELD.rawPayload} → component ${i + 1}`;
+		if (typeof component !== 'object' || component === null || Array.isArray(component)) {
+			throw new InvalidFieldError(where, `must be an object with position and parameters, got ${describeValue(component)}`);
+		}
+		const { position, parameters } = component as Record<string, unknown>;
+		if (typeof position !== 'string' || !POSITIONS.includes(position)) {
+			throw new InvalidFieldError(`${where} → position`, `${describeValue(position)} is not header, body or button`);
+		}
+		if (!Array.isArray(parameters)) {
+			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`);
+		}
+	});
+	return value as PayloadComponent[];
+}
+
+/** Body values given as one expression: a list (or a JSON text of one) of texts. */
+export function bodyValuesFromList(raw: unknown): unknown[] {
+	if (raw === undefined || raw === null || raw === '') return [];
+	let value = raw;
+	if (typeof raw === 'string') {
+		const parsed = parseJson(raw);
+		if ('error' in parsed) {
+			throw new InvalidFieldError(FIELD.bodyValues, `expected a list such as ["Budi", "INV-7"], got ${describeValue(raw)}`, 'Use an expression that yields a list, e.g. {{ [$json.name, $json.invoice] }}');
+		}
+		value = parsed.value;
+	}
+	if (!Array.isArray(value)) {
+		throw new InvalidFieldError(FIELD.bodyValues, `expected a list, got ${describeValue(value)}`, 'Use an expression that yields a list, e.g. {{ [$json.name, $json.invoice] }}');
+	}
+	return value;
+}

@@ -1,0 +1,300 @@
+/**
+ * Runs workflows in n8n's own engine (n8n-core's WorkflowExecute), with this package loaded
+ * from its build the way n8n loads a community package (PackageDirectoryLoader reading the
+ * "n8n" section of package.json). Only the parts n8n's server would provide around the engine
+ * are filled in here: where credentials come from, and the lifecycle hooks.
+ */
+import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	IDataObject,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IPinData,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+	IConnections,
+	IWorkflowSettings,
+} from 'n8n-workflow';
+import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import path from 'node:path';
+
+export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
+export const PACKAGE_NAME = 'n8n-nodes-template-message';
+export const NODE_TYPE = `${PACKAGE_NAME}.templateMessage`;
+export const CREDENTIAL_TYPE = 'templateMessageApi';
+
+export interface LoadedPackage {
+	loader: PackageDirectoryLoader;
+	nodeTypes: Record<string, INodeType | IVersionedNodeType>;
+	credentialTypes: Record<string, { authenticate?: unknown }>;
+}
+
+let loaded: Promise<LoadedPackage> | undefined;
+
+/** Loads the built package from the repository root, as n8n does for an installed package. */
+export function loadPackage(): Promise<LoadedPackage> {
+	loaded ??= (async () => {
+		const loader = new PackageDirectoryLoader(PACKAGE_ROOT);
+		await loader.loadAll();
+		const nodeTypes: LoadedPackage['nodeTypes'] = {};
+		for (const [name, { type }] of Object.entries(loader.nodeTypes)) {
+			nodeTypes[`${loader.packageName}.${name}`] = type;
+		}
+		const credentialTypes: LoadedPackage['credentialTypes'] = {};
+		for (const [name, { type }] of Object.entries(loader.credentialTypes)) {
+			credentialTypes[name] = type as LoadedPackage['credentialTypes'][string];
+		}
+		return { loader, nodeTypes, credentialTypes };
+	})();
+	return loaded;
+}
+
+/**
+ * Source nodes of the example workflows (manual trigger, webhook, schedule). The examples pin
+ * their data on these nodes, and the engine never executes a pinned node: it passes the pinned
+ * items on. So a description is all the engine needs of them here; real n8n runs them for real.
+ */
+function pinnedSourceType(name: string): INodeType {
+	return {
+		description: {
+			displayName: name,
+			name,
+			group: ['trigger'],
+			version: [1, 1.1, 1.2, 2],
+			description: 'Stand-in for a pinned source node',
+			defaults: { name },
+			inputs: [],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute() {
+			throw new Error(`${name} has no pinned data: the test engine only runs pinned source nodes`);
+		},
+	} as INodeType;
+}
+
+const PINNED_SOURCE_TYPES = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', 'n8n-nodes-base.scheduleTrigger'];
+
+class EngineNodeTypes implements INodeTypes {
+	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
+
+	getByName(nodeType: string) {
+		const type = this.types[nodeType];
+		if (!type) throw new Error(`Unknown node type ${nodeType}`);
+		return type;
+	}
+
+	getByNameAndVersion(nodeType: string, version?: number): INodeType {
+		return NodeHelpers.getVersionedNodeType(this.getByName(nodeType), version);
+	}
+
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** Credentials by type; `authenticate` applied the way n8n's server applies a generic one. */
+class EngineCredentialsHelper extends ICredentialsHelper {
+	constructor(
+		private readonly credentials: Record<string, ICredentialDataDecryptedObject>,
+		private readonly credentialTypes: LoadedPackage['credentialTypes'],
+	) {
+		super();
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+		workflow?: Workflow,
+		node?: INode,
+	): Promise<IHttpRequestOptions> {
+		const { authenticate } = this.credentialTypes[typeName] ?? {};
+		if (typeof authenticate === 'function') return await authenticate(credentials, requestOptions);
+		const generic = authenticate as { type: string; properties: Record<string, Record<string, string>> } | undefined;
+		if (generic?.type !== 'generic' || !workflow || !node) return requestOptions;
+		const resolve = (value: string) =>
+			value.startsWith('=')
+				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials } as IDataObject, undefined, ''))
+				: value;
+		const options = requestOptions as unknown as Record<string, Record<string, string>>;
+		for (const [outerKey, entries] of Object.entries(generic.properties)) {
+			options[outerKey] ??= {};
+			for (const [key, value] of Object.entries(entries)) options[outerKey][resolve(key)] = resolve(value);
+		}
+		return requestOptions;
+	}
+
+	async getDecrypted(_data: IWorkflowExecuteAdditionalData, _details: unknown, type: string) {
+		const credentials = this.credentials[type];
+		if (!credentials) throw new Error(`No test credentials of type ${type}`);
+		return { ...credentials };
+	}
+
+	async preAuthentication() {
+		return undefined;
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	getParentTypes() {
+		return [];
+	}
+
+	isCredentialUsableByNode() {
+		return true;
+	}
+
+	async getCredentials(): Promise<ICredentials> {
+		throw new Error('not used by these tests');
+	}
+
+	async updateCredentials() {}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties() {
+		return [];
+	}
+}
+
+export interface WorkflowJson {
+	nodes: INode[];
+	connections: IConnections;
+	pinData?: IPinData;
+	settings?: IWorkflowSettings;
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Items a node put out on its first output (or on output `outputIndex`), in order. */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	/** The error a node stopped with, if it did. */
+	nodeError(nodeName: string): IDataObject | undefined;
+}
+
+/** Runs a whole workflow from its pinned source node, like "Execute workflow" in the editor. */
+export async function runWorkflow(
+	workflowJson: WorkflowJson,
+	credentials: Record<string, ICredentialDataDecryptedObject>,
+): Promise<RunResult> {
+	const { nodeTypes, credentialTypes } = await loadPackage();
+	const types: Record<string, INodeType | IVersionedNodeType> = { ...nodeTypes };
+	for (const name of PINNED_SOURCE_TYPES) types[name] = pinnedSourceType(name);
+
+	const workflow = new Workflow({
+		id: 'test-workflow',
+		name: 'test',
+		nodes: workflowJson.nodes,
+		connections: workflowJson.connections,
+		active: false,
+		nodeTypes: new EngineNodeTypes(types),
+		settings: workflowJson.settings,
+		pinData: workflowJson.pinData,
+	});
+
+	const startNode = workflowJson.nodes.find((node) => PINNED_SOURCE_TYPES.includes(node.type));
+	if (!startNode || !workflowJson.pinData?.[startNode.name]) {
+		throw new Error('The test engine starts workflows from a source node with pinned data');
+	}
+
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test-workflow',
+		name: 'test',
+		active: false,
+		nodes: workflowJson.nodes,
+		connections: workflowJson.connections,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
+	let finished!: (run: IRun) => void;
+	const done = new Promise<IRun>((resolve) => (finished = resolve));
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished(fullRunData));
+
+	const additionalData = {
+		hooks,
+		credentialsHelper: new EngineCredentialsHelper(credentials, credentialTypes),
+		executionId: 'test-execution',
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+
+	const execute = new WorkflowExecute(additionalData, 'manual');
+	await execute.run({ workflow, startNode: workflow.getNode(startNode.name)!, pinData: workflowJson.pinData });
+	const run = await done;
+
+	return {
+		run,
+		output(nodeName, outputIndex = 0) {
+			const task = run.data.resultData.runData[nodeName]?.[0];
+			if (!task) throw new Error(`Node ${nodeName} did not run`);
+			return task.data?.main?.[outputIndex] ?? [];
+		},
+		nodeError(nodeName) {
+			return run.data.resultData.runData[nodeName]?.[0]?.error as IDataObject | undefined;
+		},
+	};
+}
+
+export interface SendNodeRun {
+	parameters: IDataObject;
+	items: IDataObject[];
+	baseUrl: string;
+	token?: string;
+	/** n8n's node settings: "On Error" ('continueRegularOutput', 'continueErrorOutput', …). */
+	onError?: INode['onError'];
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
+}
+
+export const SOURCE_NODE = 'Rows';
+export const SEND_NODE = 'Template Message';
+export const TEST_TOKEN = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ0ZXN0LWFjY291bnQifQ.c2lnbmF0dXJlLWZvci10ZXN0cw';
+
+/** A two-node workflow: pinned rows → Template Message, run in the engine. */
+export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
+	const sendNode: INode = {
+		id: 'send',
+		name: SEND_NODE,
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: options.parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
+		onError: options.onError,
+		retryOnFail: options.retryOnFail,
+		maxTries: options.maxTries,
+		waitBetweenTries: options.waitBetweenTries,
+	};
+	return await runWorkflow(
+		{
+			nodes: [
+				{ id: 'rows', name: SOURCE_NODE, type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				sendNode,
+			],
+			connections: { [SOURCE_NODE]: { main: [[{ node: SEND_NODE, type: 'main', index: 0 }]] } },
+			pinData: { [SOURCE_NODE]: options.items.map((json) => ({ json })) },
+		},
+		{ [CREDENTIAL_TYPE]: { baseUrl: options.baseUrl, token: options.token ?? TEST_TOKEN } },
+	);
+}
