@@ -57,7 +57,7 @@ export class TemplateMessage implements INodeType {
 		for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
 			const request = requests[itemIndex];
 			if (request instanceof NodeOperationError) {
-				output.push(failedItem(request, itemIndex));
+				output.push(failedItem(request, itemIndex, { delivery: 'invalid' }));
 				continue;
 			}
 			const outcome = await postMessage(this, url, request, REQUEST_TIMEOUT_MS);
@@ -73,20 +73,34 @@ export class TemplateMessage implements INodeType {
 			}
 			const error = sendFailedError(this.getNode(), outcome, itemIndex, redact);
 			if (!continueOnFail) throw error;
-			output.push(failedItem(error, itemIndex, { delivery: outcome.kind === 'unknown' ? 'unknown' : 'failed', ...summary }));
+			output.push(
+				failedItem(error, itemIndex, {
+					delivery: outcome.kind === 'unknown' ? 'unknown' : 'failed',
+					httpCode: outcome.statusCode,
+					errorCode: outcome.errorCode,
+					...summary,
+				}),
+			);
 		}
 		return [output];
 	}
 }
 
+/**
+ * n8n's shape for an item that failed under "On Error: Continue": `error` and `details` only, so
+ * that "Continue (using error output)" routes it to the error output. (Setting `item.error`
+ * would make the engine replace the json with the bare message.)
+ */
 function failedItem(
 	error: NodeOperationError | ReturnType<typeof sendFailedError>,
 	itemIndex: number,
-	extra: IDataObject = { delivery: 'invalid' },
+	details: IDataObject,
 ): INodeExecutionData {
 	return {
-		json: { success: false, error: error.message, ...(error.description ? { description: error.description } : {}), ...extra },
-		error,
+		json: {
+			error: error.message,
+			details: { success: false, itemIndex, description: error.description ?? undefined, ...details },
+		},
 		pairedItem: { item: itemIndex },
 	};
 }

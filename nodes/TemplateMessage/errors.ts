@@ -43,16 +43,19 @@ export function sendFailedError(
 			'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.';
 	} else if (outcome.statusCode === undefined) {
 		message = `Could not reach the API: ${reason} [item ${itemIndex}]`;
-		description = 'The message was not sent. Check the Base URL in the Template Message API credential and that the API is reachable from n8n.';
+		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. Check the Base URL in the Template Message API credential and that the API is reachable from n8n.`;
 	} else {
 		message = `The API refused the message${status}: ${reason} [item ${itemIndex}]`;
-		description = STATUS_HINTS[outcome.statusCode];
+		description =
+			STATUS_HINTS[outcome.statusCode] ??
+			(outcome.statusCode >= 500
+				? 'The API failed while handling this message and said it was not sent. Try this item again later.'
+				: 'The reason above is the API\'s own. Fix the item or the template, then send this item again.');
 	}
 
 	// Only the status and the API's body go into the error: never the request or its headers.
 	const response: JsonObject = { reason };
 	if (outcome.statusCode !== undefined) response.statusCode = outcome.statusCode;
-	if (outcome.errorCode !== undefined) response.code = outcome.errorCode;
 	if (outcome.body !== undefined) response.body = JSON.parse(redact(JSON.stringify(outcome.body) ?? 'null'));
 
 	return new NodeApiError(node, response, {

@@ -78,11 +78,12 @@ const CODE_TEXT: Record<string, string> = {
 
 /**
  * An error thrown by the HTTP helper (no HTTP status came back). Whether the request was
- * written is read from the client request itself where the error carries it.
+ * written is read from the client request itself where the error carries it. The code stays
+ * out of the reason text: n8n's NodeApiError replaces any message naming one with a generic line.
  */
 export function classifyTransportError(error: unknown): Outcome {
 	const code = errorCode(error);
-	const reason = code ? `${CODE_TEXT[code] ?? 'network error'} (${code})` : 'network error';
+	const reason = (code && CODE_TEXT[code]) ?? 'network error';
 	if (code === 'ERR_CANCELED') {
 		return { kind: 'rejected', errorCode: code, reason, transient: false };
 	}

@@ -258,7 +258,7 @@ function parseRawPayload(raw: unknown): PayloadComponent[] {
 /** Body values given as one expression: a list (or a JSON text of one) of texts. */
 export function bodyValuesFromList(raw: unknown): unknown[] {
 	if (raw === undefined || raw === null || raw === '') return [];
-	let value = raw;
+	let value: unknown = raw;
 	if (typeof raw === 'string') {
 		const parsed = parseJson(raw);
 		if ('error' in parsed) {
