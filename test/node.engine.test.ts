@@ -54,9 +54,9 @@ test('one request per item: exact body, endpoint and Authorization header; outpu
 	const msgids = (api.requests as unknown[]).map((_, i) => output[i].json.msgid);
 	expect(new Set(msgids).size).toBe(3);
 	expect(output).toEqual([
-		{ json: { success: true, msgid: msgids[0], phone_number: '6281234567890', template_code_id: 'tpl-invoice' }, pairedItem: { item: 0 } },
-		{ json: { success: true, msgid: msgids[1], phone_number: '6281300000001', template_code_id: 'tpl-invoice' }, pairedItem: { item: 1 } },
-		{ json: { success: true, msgid: msgids[2], phone_number: '6281300000002', template_code_id: 'tpl-invoice' }, pairedItem: { item: 2 } },
+		{ json: { success: true, msgid: msgids[0], phone_number: '6281234567890', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 0 } },
+		{ json: { success: true, msgid: msgids[1], phone_number: '6281300000001', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 1 } },
+		{ json: { success: true, msgid: msgids[2], phone_number: '6281300000002', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 2 } },
 	]);
 });
 
@@ -174,6 +174,7 @@ describe('what the API answers', () => {
 				itemIndex: 1,
 				phone_number: '6281300000001',
 				template_code_id: 'tpl-invoice',
+				attempts: 1,
 				description: "The reason above is the API's own. Fix the item or the template, then send this item again.",
 			},
 		});
@@ -208,13 +209,13 @@ describe('what the API answers', () => {
 		});
 	});
 
-	test('an unreachable API is reported as such, with nothing to retry', async () => {
+	test('an unreachable API is tried again (nothing was sent), then reported as such', async () => {
 		const { baseUrl } = api;
 		await api.close();
-		const result = await runSendNode({ baseUrl, items: [rows[0]], parameters: mappedBody, onError: 'continueRegularOutput' });
+		const result = await runSendNode({ baseUrl, items: [rows[0]], parameters: { ...mappedBody, options: { maxAttempts: 2 } }, onError: 'continueRegularOutput' });
 		expect(result.output(SEND_NODE)[0].json).toMatchObject({
 			error: 'Could not reach the API: connection refused [item 0]',
-			details: { success: false, delivery: 'failed', errorCode: 'ECONNREFUSED', description: expect.stringMatching(/^The message was not sent \(ECONNREFUSED\)\. Check the Base URL/) },
+			details: { success: false, delivery: 'failed', errorCode: 'ECONNREFUSED', attempts: 2, description: expect.stringMatching(/^The message was not sent \(ECONNREFUSED\)\. Check the Base URL/) },
 		});
 		api = await startApiServer();
 	});

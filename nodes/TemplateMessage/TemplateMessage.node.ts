@@ -5,16 +5,19 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
+import type { Delivery } from './delivery';
+import { deliver } from './delivery';
 import { messageProperties } from './description';
 import { invalidItemError, secretRedactor, sendFailedError } from './errors';
+import { Pacer } from './pacer';
 import { readMessageInput, readRunOptions } from './parameters';
 import type { SendRequestBody } from './payload';
 import { buildSendRequest } from './payload';
-import { CREDENTIAL_TYPE, postMessage, sendEndpoint } from './transport';
-
-const REQUEST_TIMEOUT_MS = 30_000;
+import { runPool } from './pool';
+import { SentMemory } from './sentMemory';
+import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
 
 export class TemplateMessage implements INodeType {
 	description: INodeTypeDescription = {
@@ -38,7 +41,7 @@ export class TemplateMessage implements INodeType {
 		const credentials = await this.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
 		const redact = secretRedactor(String(credentials.token ?? ''));
 		const url = sendEndpoint(String(credentials.baseUrl ?? ''));
-		const runOptions = readRunOptions(this);
+		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
 		// Every item is built and checked before the first request, so a bad row in a sheet
@@ -53,37 +56,69 @@ export class TemplateMessage implements INodeType {
 		const firstInvalid = requests.find((request) => request instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
 
-		const output: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < requests.length; itemIndex++) {
-			const request = requests[itemIndex];
-			if (request instanceof NodeOperationError) {
-				output.push(failedItem(request, itemIndex, { delivery: 'invalid' }));
-				continue;
-			}
-			const outcome = await postMessage(this, url, request, REQUEST_TIMEOUT_MS);
-			const summary: IDataObject = {
-				phone_number: request.phone_number,
-				template_code_id: request.message.template.template_code_id,
-			};
-			if (runOptions.includeRequestPayload) summary.request = request as unknown as IDataObject;
+		const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
+		const memory = new SentMemory(this.getContext('node'), `sent-run-${runIndex}`);
+		const context = {
+			ctx: this,
+			url,
+			timeoutMs: options.timeoutMs,
+			pacer: new Pacer(options.maxPerSecond),
+			retry: options.retry,
+			memory,
+			signal: this.getExecutionCancelSignal(),
+		};
 
-			if (outcome.kind === 'accepted') {
-				output.push({ json: { success: true, msgid: outcome.msgid, ...summary }, pairedItem: { item: itemIndex } });
-				continue;
-			}
-			const error = sendFailedError(this.getNode(), outcome, itemIndex, redact);
-			if (!continueOnFail) throw error;
-			output.push(
-				failedItem(error, itemIndex, {
-					delivery: outcome.kind === 'unknown' ? 'unknown' : 'failed',
-					httpCode: outcome.statusCode,
-					errorCode: outcome.errorCode,
-					...summary,
-				}),
-			);
+		let firstFailure: NodeApiError | undefined;
+		const output = await runPool(
+			items.length,
+			options.maxConcurrency,
+			async (itemIndex): Promise<INodeExecutionData> => {
+				const request = requests[itemIndex];
+				if (request instanceof NodeOperationError) return failedItem(request, itemIndex, { delivery: 'invalid' });
+
+				const delivery = await deliver(itemIndex, request, context);
+				const summary: IDataObject = {
+					phone_number: request.phone_number,
+					template_code_id: request.message.template.template_code_id,
+					attempts: delivery.attempts,
+				};
+				if (delivery.remembered) summary.sentInEarlierTry = true;
+				if (options.includeRequestPayload) summary.request = request as unknown as IDataObject;
+				if (delivery.outcome.kind === 'accepted') {
+					return { json: { success: true, msgid: delivery.outcome.msgid, ...summary }, pairedItem: { item: itemIndex } };
+				}
+
+				const error = sendFailedError(this.getNode(), delivery.outcome, itemIndex, redact);
+				if (!continueOnFail && (!firstFailure || itemIndex < Number(firstFailure.context.itemIndex))) firstFailure = error;
+				return failedItem(error, itemIndex, failureDetails(delivery, summary));
+			},
+			// Without Continue On Fail the run stops at the first failure: nothing new is started.
+			() => firstFailure !== undefined,
+		);
+
+		if (firstFailure) {
+			const accepted = output.filter((item) => item?.json.success === true).length;
+			const notStarted = output.filter((item) => item === undefined).length;
+			firstFailure.description = [
+				firstFailure.description,
+				`${accepted} other item(s) were accepted before the run stopped${notStarted ? ` and ${notStarted} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
+			]
+				.filter(Boolean)
+				.join(' ');
+			throw firstFailure;
 		}
-		return [output];
+		if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
+		return [output as INodeExecutionData[]];
 	}
+}
+
+function failureDetails(delivery: Delivery, summary: IDataObject): IDataObject {
+	const { outcome } = delivery;
+	if (outcome.kind === 'accepted') return summary;
+	const details: IDataObject = { delivery: outcome.kind === 'unknown' ? 'unknown' : 'failed', ...summary };
+	if (outcome.statusCode !== undefined) details.httpCode = outcome.statusCode;
+	if (outcome.errorCode !== undefined) details.errorCode = outcome.errorCode;
+	return details;
 }
 
 /**
@@ -91,11 +126,7 @@ export class TemplateMessage implements INodeType {
  * that "Continue (using error output)" routes it to the error output. (Setting `item.error`
  * would make the engine replace the json with the bare message.)
  */
-function failedItem(
-	error: NodeOperationError | ReturnType<typeof sendFailedError>,
-	itemIndex: number,
-	details: IDataObject,
-): INodeExecutionData {
+function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, details: IDataObject): INodeExecutionData {
 	return {
 		json: {
 			error: error.message,

@@ -270,6 +270,32 @@ export const messageProperties: INodeProperties[] = [
 				description: 'Whether to add the request body that was sent (without the token) to each output item',
 			},
 			{
+				displayName: 'Max Attempts',
+				name: 'maxAttempts',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+				default: 5,
+				description:
+					'How many times one message is tried in all when it was certainly not accepted (429, 503, host unreachable). A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+			},
+			{
+				displayName: 'Max Concurrent Requests',
+				name: 'maxConcurrency',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+				default: 10,
+				description: 'How many requests may be waiting for an answer at the same time',
+			},
+			{
+				displayName: 'Max Messages per Second',
+				name: 'maxPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: 25,
+				description:
+					'Start at most this many sends per second, evenly spaced; 0 for no limit. A 429 from the API slows the run down further. The limit is per n8n process (in queue mode: per worker).',
+			},
+			{
 				displayName: 'Quick Reply Value Field',
 				name: 'quickReplyValueField',
 				type: 'options',
@@ -280,6 +306,22 @@ export const messageProperties: INodeProperties[] = [
 				],
 				default: 'payload',
 				description: 'Which field of the quick reply parameter carries the payload text',
+			},
+			{
+				displayName: 'Retry Unknown Deliveries',
+				name: 'retryUnknownDelivery',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
+			},
+			{
+				displayName: 'Timeout',
+				name: 'timeout',
+				type: 'number',
+				typeOptions: { minValue: 1000, numberPrecision: 0 },
+				default: 30000,
+				description: 'How long to wait for the API to answer one request, in milliseconds. A timeout makes the delivery unknown.',
 			},
 		],
 	},

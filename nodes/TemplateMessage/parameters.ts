@@ -2,15 +2,33 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ButtonInput, CompatibilityOptions, MessageInput } from './payload';
 import { bodyValuesFromList } from './payload';
+import type { RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY } from './retry';
 
 /** Options that hold for the whole run, read once from the first item. */
 export interface RunOptions {
 	includeRequestPayload: boolean;
+	maxConcurrency: number;
+	maxPerSecond: number;
+	timeoutMs: number;
+	retry: RetryPolicy;
 }
 
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	return { includeRequestPayload: options.includeRequestPayload === true };
+	const number = (value: unknown, fallback: number, min: number) =>
+		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
+	return {
+		includeRequestPayload: options.includeRequestPayload === true,
+		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
+		maxPerSecond: number(options.maxPerSecond, 25, 0),
+		timeoutMs: number(options.timeout, 30_000, 1),
+		retry: {
+			...DEFAULT_RETRY_POLICY,
+			maxAttempts: Math.floor(number(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, 1)),
+			retryUnknownDelivery: options.retryUnknownDelivery === true,
+		},
+	};
 }
 
 /** Reads one item's parameters as they are, leaving every check to the payload builder. */

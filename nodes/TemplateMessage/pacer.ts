@@ -1,0 +1,55 @@
+/**
+ * Spaces request starts evenly at a rate, shared by all concurrent senders of one run.
+ *
+ * Each caller reserves the next start slot (`interval` after the previous one), so over the run
+ * the starts are exactly `rate` per second whatever the concurrency: no bursts, no sleep-per-batch.
+ * It is adaptive: a 429 pauses every sender until the server's wait is over and lowers the rate;
+ * a run of accepted messages raises it again, up to the configured rate.
+ */
+export class Pacer {
+	private rate: number;
+
+	private nextStart = 0;
+
+	private pausedUntil = 0;
+
+	private acceptedSinceChange = 0;
+
+	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
+	constructor(
+		private readonly maxRate: number,
+		private readonly now: () => number = Date.now,
+	) {
+		this.rate = maxRate;
+	}
+
+	get currentRate(): number {
+		return this.rate;
+	}
+
+	/** Reserves the next start slot and returns how many ms to wait for it. */
+	reserve(): number {
+		const now = this.now();
+		const start = Math.max(now, this.nextStart, this.pausedUntil);
+		if (this.rate > 0) this.nextStart = start + 1000 / this.rate;
+		return start - now;
+	}
+
+	/** The server said "too many": everyone waits `waitMs`, and the pace slows down. */
+	tooManyRequests(waitMs: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
+		this.nextStart = Math.max(this.nextStart, this.pausedUntil);
+		if (this.rate > 0) this.rate = Math.max(this.maxRate / 10, this.rate * 0.8);
+		this.acceptedSinceChange = 0;
+	}
+
+	/** One more accepted message; after about a second's worth at the current pace, speed up again. */
+	accepted(): void {
+		if (this.rate === this.maxRate) return;
+		this.acceptedSinceChange++;
+		if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
+			this.rate = Math.min(this.maxRate, this.rate + this.maxRate * 0.1);
+			this.acceptedSinceChange = 0;
+		}
+	}
+}

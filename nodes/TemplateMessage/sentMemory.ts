@@ -1,0 +1,55 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** What is remembered of an item whose message may have reached the recipient. */
+export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number };
+
+/**
+ * Remembers, for one run of the node within one execution, which items were accepted (or may
+ * have been), so that n8n's node-level "Retry On Fail" (which runs the node again with all its
+ * items) does not send them twice.
+ *
+ * It lives in the node's execution context (n8n's per-execution `contextData`): it goes away with
+ * the execution, cannot reach another one, and holds at most one short entry per item. A run of
+ * the node that ends with every item sent clears it, since n8n will not retry that run.
+ */
+export class SentMemory {
+	private readonly entries: Record<string, string>;
+
+	constructor(
+		private readonly context: IDataObject,
+		private readonly key: string,
+	) {
+		this.entries = (context[key] as Record<string, string>) ?? {};
+		context[key] = this.entries;
+	}
+
+	recall(itemIndex: number, fingerprint: string): Remembered | undefined {
+		const entry = this.entries[itemIndex];
+		if (entry === undefined) return undefined;
+		const [print, kind, attempts, ...rest] = entry.split('\u0000');
+		if (print !== fingerprint) return undefined;
+		const value = rest.join('\u0000');
+		return kind === 'a' ? { kind: 'accepted', msgid: value, attempts: Number(attempts) } : { kind: 'unknown', reason: value, attempts: Number(attempts) };
+	}
+
+	remember(itemIndex: number, fingerprint: string, outcome: Remembered): void {
+		const value = outcome.kind === 'accepted' ? outcome.msgid : outcome.reason;
+		this.entries[itemIndex] = [fingerprint, outcome.kind === 'accepted' ? 'a' : 'u', outcome.attempts, value].join('\u0000');
+	}
+
+	clear(): void {
+		delete this.context[this.key];
+	}
+}
+
+/** A short hash of the request (FNV-1a, two 32-bit lanes): the same item sends the same body. */
+export function fingerprint(text: string): string {
+	let a = 0x811c9dc5;
+	let b = 0x01000193 ^ text.length;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		a = Math.imul(a ^ c, 0x01000193);
+		b = Math.imul(b ^ c, 0x5bd1e995);
+	}
+	return (a >>> 0).toString(36) + (b >>> 0).toString(36);
+}
