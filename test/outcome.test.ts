@@ -62,8 +62,13 @@ describe('classifyTransportError', () => {
 	});
 
 	test('a reset before the body was written is safe to retry; after, it is unknown', () => {
-		expect(classifyTransportError({ code: 'ECONNRESET', request: { writableFinished: false } })).toMatchObject({ kind: 'rejected', transient: true });
-		expect(classifyTransportError({ code: 'ECONNRESET', request: { writableFinished: true } })).toMatchObject({ kind: 'unknown' });
+		const clientRequest = (writableFinished: boolean) => ({ method: 'POST', path: '/api/v2/push/message', writableFinished });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(false) })).toMatchObject({ kind: 'rejected', transient: true });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(true) })).toMatchObject({ kind: 'unknown' });
+		// axios via follow-redirects: the wrapper's own state is not the ClientRequest's.
+		const wrapper = { writableFinished: false, _currentRequest: clientRequest(true) };
+		expect(classifyTransportError({ cause: { code: 'ECONNRESET', request: wrapper } })).toMatchObject({ kind: 'unknown' });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: { writableFinished: false } })).toMatchObject({ kind: 'unknown' });
 		expect(classifyTransportError({ code: 'ECONNRESET' })).toMatchObject({ kind: 'unknown' });
 	});
 

@@ -103,11 +103,20 @@ function errorCode(error: unknown): string | undefined {
 	return undefined;
 }
 
-/** false when the error's client request shows the body was not fully written. */
+/**
+ * false when Node's ClientRequest behind the error shows its body was not fully written.
+ * axios hands over follow-redirects' wrapper, whose own state says nothing: the ClientRequest is
+ * inside it. Anything that cannot be read as a ClientRequest gives undefined, which counts as
+ * "may have been sent".
+ */
 function requestWritten(error: unknown): boolean | undefined {
 	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
 		const request = current.request;
-		if (isObject(request) && typeof request.writableFinished === 'boolean') return request.writableFinished;
+		if (!isObject(request)) continue;
+		const client = isObject(request._currentRequest) ? request._currentRequest : request;
+		if (typeof client.method === 'string' && typeof client.path === 'string' && typeof client.writableFinished === 'boolean') {
+			return client.writableFinished;
+		}
 	}
 	return undefined;
 }

@@ -8,7 +8,7 @@ export async function runPool<T>(
 	task: (index: number) => Promise<T>,
 	stop: () => boolean = () => false,
 ): Promise<Array<T | undefined>> {
-	const results: Array<T | undefined> = new Array(count);
+	const results: Array<T | undefined> = Array.from({ length: count }, () => undefined);
 	let next = 0;
 	const worker = async () => {
 		while (next < count && !stop()) {

@@ -13,18 +13,17 @@ export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } |
  * the node that ends with every item sent clears it, since n8n will not retry that run.
  */
 export class SentMemory {
-	private readonly entries: Record<string, string>;
-
 	constructor(
 		private readonly context: IDataObject,
 		private readonly key: string,
-	) {
-		this.entries = (context[key] as Record<string, string>) ?? {};
-		context[key] = this.entries;
+	) {}
+
+	private get entries(): Record<string, string> | undefined {
+		return this.context[this.key] as Record<string, string> | undefined;
 	}
 
 	recall(itemIndex: number, fingerprint: string): Remembered | undefined {
-		const entry = this.entries[itemIndex];
+		const entry = this.entries?.[itemIndex];
 		if (entry === undefined) return undefined;
 		const [print, kind, attempts, ...rest] = entry.split('\u0000');
 		if (print !== fingerprint) return undefined;
@@ -34,7 +33,8 @@ export class SentMemory {
 
 	remember(itemIndex: number, fingerprint: string, outcome: Remembered): void {
 		const value = outcome.kind === 'accepted' ? outcome.msgid : outcome.reason;
-		this.entries[itemIndex] = [fingerprint, outcome.kind === 'accepted' ? 'a' : 'u', outcome.attempts, value].join('\u0000');
+		const entries = this.entries ?? (this.context[this.key] = {} as Record<string, string>);
+		entries[itemIndex] = [fingerprint, outcome.kind === 'accepted' ? 'a' : 'u', outcome.attempts, value].join('\u0000');
 	}
 
 	clear(): void {

@@ -12,6 +12,8 @@ export interface RecordedRequest {
 	headers: http.IncomingHttpHeaders;
 	body: unknown;
 	rawBody: string;
+	/** What the server did: an HTTP status, or 'reset' / 'hang'. */
+	answer?: number | 'reset' | 'hang';
 }
 
 export type Reply =
@@ -27,6 +29,8 @@ export interface ApiServer {
 	baseUrl: string;
 	requests: RecordedRequest[];
 	respondWith(responder: Responder): void;
+	/** Close the next `count` connections as soon as they open, before reading anything. */
+	resetNextConnections(count: number): void;
 	close(): Promise<void>;
 }
 
@@ -53,10 +57,15 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 			requests.push(recorded);
 			const reply = respond(recorded, requests.length - 1);
 			if ('resetAfterBody' in reply) {
+				recorded.answer = 'reset';
 				req.socket.destroy();
 				return;
 			}
-			if ('hang' in reply) return;
+			if ('hang' in reply) {
+				recorded.answer = 'hang';
+				return;
+			}
+			recorded.answer = reply.status;
 			const send = () => {
 				const text = reply.rawBody ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
 				res.writeHead(reply.status, { 'content-type': reply.rawBody !== undefined ? 'text/plain' : 'application/json', ...reply.headers });
@@ -66,7 +75,13 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 			else send();
 		});
 	});
+	let resetConnections = 0;
 	server.on('connection', (socket) => {
+		if (resetConnections > 0) {
+			resetConnections--;
+			socket.resetAndDestroy();
+			return;
+		}
 		sockets.add(socket);
 		socket.on('close', () => sockets.delete(socket));
 	});
@@ -79,9 +94,38 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 		respondWith(next) {
 			respond = next;
 		},
+		resetNextConnections(count) {
+			resetConnections = count;
+		},
 		async close() {
 			for (const socket of sockets) socket.destroy();
 			await new Promise<void>((resolve) => server.close(() => resolve()));
 		},
 	};
+}
+
+/** A provider that accepts at most `perSecond` messages in any one-second window, 429 past it. */
+export function rateLimited(perSecond: number, retryAfterSeconds?: number): Responder {
+	const acceptedAt: number[] = [];
+	return (request, index) => {
+		const now = Date.now();
+		while (acceptedAt.length > 0 && acceptedAt[0] <= now - 1000) acceptedAt.shift();
+		if (acceptedAt.length >= perSecond) {
+			return { status: 429, body: { errors: [{ message: 'Too many requests', code: 429 }] }, headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {} };
+		}
+		acceptedAt.push(now);
+		return acceptAll(request, index);
+	};
+}
+
+/** How many requests the server received for each recipient, and how many it accepted. */
+export function perRecipient(requests: RecordedRequest[]): Record<string, { received: number; accepted: number }> {
+	const counts: Record<string, { received: number; accepted: number }> = {};
+	for (const request of requests) {
+		const phone = String((request.body as { phone_number?: unknown })?.phone_number);
+		counts[phone] ??= { received: 0, accepted: 0 };
+		counts[phone].received++;
+		if (request.answer === 200) counts[phone].accepted++;
+	}
+	return counts;
 }
