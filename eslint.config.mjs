@@ -48,7 +48,7 @@ export default tseslint.config(
 	},
 	{
 		// Tests, scripts and the benchmark are not shipped: Node's globals and console are fine.
-		files: ['test/**/*.ts', 'scripts/**/*.{js,mjs,ts}', 'bench/**/*.{js,mjs,ts}'],
+		files: ['test/**/*.ts', 'scripts/**/*.{js,mjs,ts}', 'bench/**/*.{js,mjs,ts}', 'sandbox/**/*.js'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		languageOptions: {
 			globals: { process: 'readonly', console: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly' },

@@ -1,0 +1,133 @@
+'use strict';
+/**
+ * A local stand-in for the messaging API (`POST /api/v2/push/message`, JWT in Authorization),
+ * for trying the node without an account. It checks each request against the spec, answers like
+ * the spec's success response, and keeps what it received:
+ *   GET /               a page listing received messages (refreshes itself)
+ *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
+ * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
+ * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none).
+ * Listens on 127.0.0.1 only. Not part of the published package.
+ */
+const http = require('node:http');
+const { randomUUID } = require('node:crypto');
+const { validateSendRequest } = require('./validate');
+
+function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
+	const messages = [];
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0 };
+	const acceptedAt = [];
+
+	const json = (res, status, body, headers = {}) => {
+		res.writeHead(status, { 'content-type': 'application/json', ...headers });
+		res.end(JSON.stringify(body));
+	};
+	const error = (res, status, message, code, headers) => json(res, status, { success: false, errors: [{ message, code }] }, headers);
+
+	const handleSend = (req, res, raw) => {
+		stats.received++;
+		if (req.headers.authorization !== token) {
+			stats.unauthorized++;
+			return error(res, 401, 'Invalid or missing JWT in Authorization', 401);
+		}
+		if (rateLimit > 0) {
+			const now = Date.now();
+			while (acceptedAt.length && acceptedAt[0] <= now - 1000) acceptedAt.shift();
+			if (acceptedAt.length >= rateLimit) {
+				stats.rateLimited++;
+				return error(res, 429, `Rate limit of ${rateLimit} messages per second exceeded`, 429, { 'retry-after': '1' });
+			}
+			acceptedAt.push(now);
+		}
+		let body;
+		try {
+			body = JSON.parse(raw);
+		} catch {
+			stats.rejected++;
+			return error(res, 400, 'Body is not valid JSON', 100);
+		}
+		const problems = validateSendRequest(body);
+		if (problems.length > 0) {
+			stats.rejected++;
+			return error(res, 400, problems.join('; '), 101);
+		}
+		const msgid = randomUUID();
+		stats.accepted++;
+		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });
+		return json(res, 200, { msgid, success: true });
+	};
+
+	const server = http.createServer((req, res) => {
+		const chunks = [];
+		req.on('data', (chunk) => chunks.push(chunk));
+		req.on('end', () => {
+			const raw = Buffer.concat(chunks).toString('utf8');
+			const path = (req.url || '/').split('?')[0];
+			const route = () => {
+				if (req.method === 'POST' && path === '/api/v2/push/message') return handleSend(req, res, raw);
+				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages });
+				if (req.method === 'DELETE' && path === '/api/messages') {
+					messages.length = 0;
+					Object.keys(stats).forEach((key) => (stats[key] = 0));
+					return json(res, 200, { cleared: true });
+				}
+				if (req.method === 'GET' && path === '/') {
+					res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+					return res.end(renderPage(messages, stats));
+				}
+				return error(res, 404, `No route ${req.method} ${path}`, 404);
+			};
+			if (latencyMs > 0 && path === '/api/v2/push/message') setTimeout(route, latencyMs);
+			else route();
+		});
+	});
+	return { server, messages, stats };
+}
+
+const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+function describeComponent(component) {
+	const params = component.parameters || [];
+	if (component.position === 'body') return `Body: ${params.map((p, i) => `{{${i + 1}}} = “${escape(p.text)}”`).join(', ')}`;
+	if (component.position === 'header') {
+		const p = params[0] || {};
+		return p.type === 'text' ? `Header text: “${escape(p.text)}”` : `Header ${escape(p.type)}: <a href="${escape(p[p.type]?.url)}">${escape(p[p.type]?.url)}</a>`;
+	}
+	return params
+		.map((b) => {
+			const inner = (b.parameters || [])[0] || {};
+			const kind = (b.sub_type ?? b.sub_types) === 'quick_reply' ? 'quick reply' : 'dynamic URL';
+			return `Button ${escape(b.index)} (${kind}): “${escape(inner.payload ?? inner.text)}”`;
+		})
+		.join('<br>');
+}
+
+function renderPage(messages, stats) {
+	const rows = messages
+		.slice()
+		.reverse()
+		.map(
+			({ msgid, receivedAt, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>+${escape(request.phone_number.replace(/^\+/, ''))}</td>
+<td><code>${escape(request.message.template.template_code_id)}</code></td><td>${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td></tr>`,
+		)
+		.join('\n');
+	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Template Message sandbox</title>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}</style></head>
+<body><h1>Template Message sandbox</h1><p>Received ${stats.received}, accepted ${stats.accepted}, refused ${stats.rejected}, wrong token ${stats.unauthorized}, rate limited ${stats.rateLimited}. Newest first; the page refreshes every 3 s.</p>
+<table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th></tr>${rows || '<tr><td colspan="5">No message yet: run a workflow with the Template Message node.</td></tr>'}</table></body></html>`;
+}
+
+if (require.main === module) {
+	const port = Number(process.env.SANDBOX_PORT || 5680);
+	const { server } = createSandbox({
+		token: process.env.SANDBOX_TOKEN || 'sandbox-token',
+		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
+		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
+	});
+	server.listen(port, '127.0.0.1', () => console.log(`Sandbox API on http://127.0.0.1:${port} (messages at http://127.0.0.1:${port}/)`));
+	const stop = () => server.close(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+module.exports = { createSandbox };
