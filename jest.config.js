@@ -1,8 +1,15 @@
 /** @type {import('jest').Config} */
-module.exports = {
+const shared = {
 	testEnvironment: 'node',
-	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
-	testTimeout: 30000,
+};
+
+module.exports = {
+	testTimeout: 30_000,
+	projects: [
+		// The package: pure parts, and the node in n8n-core's engine against local servers.
+		{ ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/*.test.ts'] },
+		// The real n8n application (n8n-app/) with the package installed as a community package.
+		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'] },
+	],
 };

@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# The whole check, from a fresh clone: install, build, lint, then every jest suite under
-# Node 24 (n8n's engine needs it). Extra arguments go to jest, e.g. `npm test -- payload`.
+# The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
+# (n8n needs it), the end-to-end suite in real n8n included.
+#   npm test                 everything (what CI runs)
+#   npm run test:unit        without real n8n (no n8n install needed)
+#   npm test -- payload      extra arguments go to jest
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+projects=()
+if [ "${1:-}" = "--unit" ]; then
+	shift
+	projects=(--selectProjects unit)
+fi
 bash scripts/install.sh
 npm run build
 npm run lint
+[ ${#projects[@]} -gt 0 ] || bash scripts/n8n-app.sh
 node24="$(bash scripts/node24.sh)"
-"$node24" node_modules/jest/bin/jest.js "$@"
+"$node24" node_modules/jest/bin/jest.js "${projects[@]}" "$@"

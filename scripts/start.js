@@ -1,0 +1,70 @@
+'use strict';
+/**
+ * `npm start`: real n8n with this package and the example workflows, against the local sandbox
+ * API, or against the real API when TEMPLATE_MESSAGE_BASE_URL and TEMPLATE_MESSAGE_JWT are set.
+ * n8n's data (SQLite, encryption key) stays in .n8n-data/, so a second start reuses it.
+ */
+const fs = require('node:fs');
+const path = require('node:path');
+const stack = require('./stack');
+
+const userFolder = path.join(stack.ROOT, '.n8n-data');
+const port = Number(process.env.N8N_PORT || 5678);
+const sandboxPort = Number(process.env.SANDBOX_PORT || 5680);
+const realBaseUrl = process.env.TEMPLATE_MESSAGE_BASE_URL;
+const realToken = process.env.TEMPLATE_MESSAGE_JWT;
+
+async function main() {
+	if (Boolean(realBaseUrl) !== Boolean(realToken)) {
+		throw new Error('Set both TEMPLATE_MESSAGE_BASE_URL and TEMPLATE_MESSAGE_JWT to use the real API, or neither for the sandbox.');
+	}
+	stack.linkPackage(userFolder);
+
+	const sandbox = realBaseUrl ? undefined : await stack.startSandbox({ port: sandboxPort });
+	const credential = realBaseUrl ? { baseUrl: realBaseUrl, token: realToken } : { baseUrl: sandbox.url, token: sandbox.token };
+	console.log(realBaseUrl ? `Using the real API at ${realBaseUrl}` : `Sandbox API: ${sandbox.url} (received messages: ${sandbox.url}/)`);
+
+	console.log('Preparing n8n (credential, example workflows)…');
+	stack.importCredential(userFolder, credential);
+	const marker = path.join(userFolder, '.examples-imported');
+	if (!fs.existsSync(marker)) {
+		// Once only, so that later edits of the examples in the editor are kept.
+		stack.importWorkflows(userFolder, stack.readExamples(), ['tmExampleHook001']);
+		fs.writeFileSync(marker, new Date().toISOString());
+	}
+
+	console.log('Starting n8n…');
+	const n8n = await stack.startN8n(userFolder, { port, brokerPort: port + 1, logFile: path.join(userFolder, 'n8n.log') });
+	console.log(`
+  n8n is ready:        ${n8n.url}   (first visit: create the owner account)
+  Example workflows:   Overview → "Template Message: …"
+  Try the webhook:     curl -X POST ${n8n.url}/webhook/order-confirmed -H 'content-type: application/json' \\
+                         -d '{"order_id":"ORD-1","customer":{"name":"Dewi","phone":"+62 811 2233 4455"}}'
+${sandbox ? `  Sent messages:       ${sandbox.url}/\n` : ''}  n8n's log:           ${path.join(userFolder, 'n8n.log')}
+  Stop with Ctrl-C.
+`);
+
+	let stopping = false;
+	const stop = async () => {
+		if (stopping) return;
+		stopping = true;
+		console.log('Stopping…');
+		await n8n.stop();
+		if (sandbox) await sandbox.stop();
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+	n8n.child.once('exit', (code) => {
+		if (!stopping) {
+			console.error(`n8n exited (${code}); its log: ${path.join(userFolder, 'n8n.log')}`);
+			if (sandbox) sandbox.stop();
+			process.exitCode = code || 1;
+		}
+	});
+}
+
+main().catch((error) => {
+	console.error(error.message);
+	process.exit(1);
+});

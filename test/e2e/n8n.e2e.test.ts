@@ -1,0 +1,212 @@
+/**
+ * The package in the real n8n application (n8n-app/, n8n 2.x, its own CLI and server), loaded as
+ * a community package under its own name, sending to the sandbox API.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import axios from 'axios';
+
+const stack = require('../../scripts/stack');
+const { parse } = require('../../n8n-app/node_modules/flatted') as { parse: (text: string) => any };
+
+jest.setTimeout(240_000);
+
+type Stack = { url: string; stop(): Promise<void> };
+type Sandbox = Stack & { token: string; messages: Array<{ msgid: string; request: any }>; stats: Record<string, number> };
+
+let userFolder: string;
+let sandbox: Sandbox;
+let n8n: Stack & { output(): string };
+let brokerPort: number;
+let cookie: string;
+
+const CODE_ROWS_WORKFLOW = {
+	id: 'tmE2eCodeRows01',
+	name: 'E2E: rows from a Code node',
+	nodes: [
+		{ id: 'e2e-1', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'e2e-2',
+			name: 'Rows',
+			type: 'n8n-nodes-base.code',
+			typeVersion: 2,
+			position: [200, 0],
+			parameters: {
+				jsCode:
+					"return [\n  { json: { phone: '+62 812 0000 0001', name: 'Ayu', pdf: 'https://files.example.com/a.pdf' } },\n  { json: { phone: '62 812 0000 0002', name: 'Bima', pdf: 'https://files.example.com/b.pdf' } },\n  { json: { phone: '(62) 812-0000-0003', name: 'Citra', pdf: 'https://files.example.com/c.pdf' } },\n];",
+			},
+		},
+		{
+			id: 'e2e-3',
+			name: 'Template Message',
+			type: 'n8n-nodes-template-message.templateMessage',
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: {
+				phoneNumber: '={{ $json.phone }}',
+				templateCodeId: 'e2e_invoice',
+				bodyValues: { values: [{ text: '={{ $json.name }}' }] },
+				headerType: 'document',
+				headerMediaUrl: '={{ $json.pdf }}',
+				buttons: { button: [{ kind: 'quickReply', index: 0, payload: 'paid' }] },
+			},
+			credentials: { templateMessageApi: { id: 'x', name: 'x' } },
+		},
+	],
+	connections: {
+		Start: { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+		Rows: { main: [[{ node: 'Template Message', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
+async function freePort(): Promise<number> {
+	return await new Promise((resolve) => {
+		const server = createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+async function until<T>(read: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = read();
+		if (value !== undefined) return value;
+		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+}
+
+const api = () => axios.create({ baseURL: n8n.url, headers: { cookie }, validateStatus: () => true });
+
+beforeAll(async () => {
+	userFolder = mkdtempSync(path.join(os.tmpdir(), 'tm-e2e-'));
+	stack.linkPackage(userFolder);
+	sandbox = await stack.startSandbox({ port: 0 });
+	stack.importCredential(userFolder, { baseUrl: sandbox.url, token: sandbox.token });
+	stack.importWorkflows(userFolder, [...stack.readExamples(), CODE_ROWS_WORKFLOW], ['tmExampleHook001']);
+	const port = await freePort();
+	brokerPort = await freePort();
+	n8n = await stack.startN8n(userFolder, { port, brokerPort });
+
+	const owner = await axios.post(`${n8n.url}/rest/owner/setup`, { email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-Password1' });
+	cookie = String(owner.headers['set-cookie']?.[0]).split(';')[0];
+});
+
+afterAll(async () => {
+	await n8n?.stop();
+	await sandbox?.stop();
+	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+});
+
+beforeEach(() => {
+	sandbox.messages.length = 0;
+});
+
+test('n8n lists the node and the credential as installed, and serves the icon', async () => {
+	const nodes = (await api().get('/types/nodes.json')).data as Array<{ name: string; iconUrl?: { light: string } }>;
+	const node = nodes.find((type) => type.name === 'n8n-nodes-template-message.templateMessage');
+	expect(node?.iconUrl?.light).toBe('icons/n8n-nodes-template-message/dist/icons/templateMessage.svg');
+	expect(nodes.some((type) => type.name === 'n8n-nodes-template-message.templateMessageTool')).toBe(true);
+
+	const credentials = (await api().get('/types/credentials.json')).data as Array<{ name: string }>;
+	expect(credentials.map((type) => type.name)).toContain('templateMessageApi');
+
+	const icon = await axios.get(`${n8n.url}/${node!.iconUrl!.light}`, { responseType: 'text' });
+	expect(icon.headers['content-type']).toMatch(/image\/svg\+xml/);
+	expect(icon.data).toBe(readFileSync(path.join(stack.ROOT, 'icons', 'templateMessage.svg'), 'utf8'));
+});
+
+test('the credential test tells a good token, a rejected one, a wrong URL and an unreachable host apart', async () => {
+	const check = async (data: object) =>
+		(await api().post('/rest/credentials/test', { credentials: { id: stack.CREDENTIAL_ID, name: 't', type: 'templateMessageApi', data } })).data.data;
+	expect(await check({ baseUrl: `${sandbox.url}/`, token: sandbox.token })).toEqual({ status: 'OK', message: 'Connection successful!' });
+	expect(await check({ baseUrl: sandbox.url, token: 'wrong' })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	expect(await check({ baseUrl: `${sandbox.url}/nope`, token: sandbox.token })).toEqual({
+		status: 'Error',
+		message: 'No send endpoint at this address (HTTP 404): check the Base URL',
+	});
+	expect(await check({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x' })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	expect(sandbox.messages).toHaveLength(0);
+});
+
+test('a published webhook workflow sends one message per call; n8n records the node output', async () => {
+	const orders = ['ORD-1', 'ORD-2', 'ORD-3'].map((order, i) => ({ order_id: order, customer: { name: `Customer ${i}`, phone: `+62 811 2233 44${i}0` } }));
+	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order)));
+	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+	await until(() => (sandbox.messages.length >= 3 ? true : undefined), 'three messages at the sandbox');
+
+	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
+	expect(bodies).toEqual(
+		orders.map((order, i) => ({
+			phone_number: `62811223344${i}0`,
+			message: {
+				type: 'template',
+				template: {
+					template_code_id: 'order_confirmed',
+					payload: [
+						{ position: 'body', parameters: [{ type: 'text', text: `Customer ${i}` }, { type: 'text', text: order.order_id }] },
+						{
+							position: 'button',
+							parameters: [
+								{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: order.order_id }] },
+								{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `cancel-${order.order_id}` }] },
+							],
+						},
+					],
+				},
+			},
+		})),
+	);
+
+	let recorded: string[] = [];
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		const { data } = await api().get('/rest/executions', { params: { filter: JSON.stringify({ workflowId: 'tmExampleHook001', status: ['success'] }), limit: 10 } });
+		const results = data.data.results as Array<{ id: string }>;
+		if (results.length >= 3) {
+			recorded = [];
+			for (const { id } of results) {
+				const execution = (await api().get(`/rest/executions/${id}`)).data.data;
+				const run = parse(execution.data);
+				const [item] = run.resultData.runData['Template Message'][0].data.main[0];
+				expect(item.json).toMatchObject({ success: true, attempts: 1, template_code_id: 'order_confirmed' });
+				expect(item.pairedItem).toEqual({ item: 0 });
+				recorded.push(item.json.msgid);
+			}
+			break;
+		}
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+	expect(recorded.sort()).toEqual(sandbox.messages.map((message) => message.msgid).sort());
+});
+
+test('`n8n execute` runs a workflow whose Code node makes the rows: one exact request per row', async () => {
+	const output = await stack.n8nCliAsync(userFolder, ['execute', '--id=tmE2eCodeRows01', '--rawOutput'], { port: await freePort(), brokerPort: await freePort() });
+	expect(sandbox.messages.map((message) => message.request)).toEqual(
+		[
+			['6281200000001', 'Ayu', 'a'],
+			['6281200000002', 'Bima', 'b'],
+			['6281200000003', 'Citra', 'c'],
+		].map(([phone, name, file]) => ({
+			phone_number: phone,
+			message: {
+				type: 'template',
+				template: {
+					template_code_id: 'e2e_invoice',
+					payload: [
+						{ position: 'header', parameters: [{ type: 'document', document: { url: `https://files.example.com/${file}.pdf` } }] },
+						{ position: 'body', parameters: [{ type: 'text', text: name }] },
+						{ position: 'button', parameters: [{ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'paid' }] }] },
+					],
+				},
+			},
+		})),
+	);
+	for (const message of sandbox.messages) expect(output).toContain(message.msgid);
+});
