@@ -15,7 +15,7 @@ const { validateSendRequest } = require('./validate');
 
 function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
 	const messages = [];
-	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0 };
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0 };
 	const acceptedAt = [];
 
 	const json = (res, status, body, headers = {}) => {
@@ -58,6 +58,11 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 	};
 
 	const server = http.createServer((req, res) => {
+		if ((req.url || '').startsWith('/api/v2/push/message')) {
+			stats.inFlight++;
+			stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+			res.once('close', () => stats.inFlight--);
+		}
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -68,7 +73,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages });
 				if (req.method === 'DELETE' && path === '/api/messages') {
 					messages.length = 0;
-					Object.keys(stats).forEach((key) => (stats[key] = 0));
+					Object.keys(stats).forEach((key) => key !== 'inFlight' && (stats[key] = 0));
 					return json(res, 200, { cleared: true });
 				}
 				if (req.method === 'GET' && path === '/') {

@@ -7,7 +7,10 @@ node24="$(bash "$root/scripts/node24.sh")"
 cd "$root/n8n-app"
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	echo "Installing n8n into n8n-app/ (first time: a few minutes)…"
-	npm ci --no-audit --no-fund
+	# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
+	# this registry copy cannot resolve, which `npm ci` refuses; `npm install` follows the same
+	# lockfile and leaves it unchanged.
+	npm install --no-audit --no-fund
 fi
 if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1; then
 	echo "Building n8n's SQLite driver for Node 24…"

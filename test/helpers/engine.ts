@@ -181,13 +181,21 @@ export interface RunResult {
 	nodeError(nodeName: string): IDataObject | undefined;
 }
 
+/** Loads some of n8n-nodes-base's nodes (from the n8n app's install) by their full type names. */
+export async function loadNodesBase(typeNames: string[]): Promise<Record<string, INodeType | IVersionedNodeType>> {
+	const loader = new PackageDirectoryLoader(path.join(PACKAGE_ROOT, 'n8n-app', 'node_modules', 'n8n-nodes-base'), [], typeNames);
+	await loader.loadAll();
+	return Object.fromEntries(Object.entries(loader.nodeTypes).map(([name, { type }]) => [`n8n-nodes-base.${name}`, type]));
+}
+
 /** Runs a whole workflow from its pinned source node, like "Execute workflow" in the editor. */
 export async function runWorkflow(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
+	extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
 ): Promise<RunResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
-	const types: Record<string, INodeType | IVersionedNodeType> = { ...nodeTypes };
+	const types: Record<string, INodeType | IVersionedNodeType> = { ...extraNodeTypes, ...nodeTypes };
 	for (const name of PINNED_SOURCE_TYPES) types[name] = pinnedSourceType(name);
 
 	const workflow = new Workflow({
