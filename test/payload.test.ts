@@ -193,6 +193,7 @@ describe('validation names the field', () => {
 	test.each([
 		[-1, /-1 is not a whole number of 0 or more/],
 		[1.5, /is not a whole number/],
+		[1e21, /is not a whole number/],
 		['two', /"two" is not a whole number/],
 		[undefined, /is not a whole number/],
 	])('button index %j', (index, problem) => {

@@ -38,9 +38,6 @@ export class TemplateMessage implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const credentials = await this.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
-		const redact = secretRedactor(String(credentials.token ?? ''));
-		const url = sendEndpoint(String(credentials.baseUrl ?? ''));
 		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
@@ -55,6 +52,11 @@ export class TemplateMessage implements INodeType {
 		});
 		const firstInvalid = requests.find((request) => request instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
+		if (options.dryRun) return [requests.map((request, itemIndex) => dryRunItem(request, itemIndex))];
+
+		const credentials = await this.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
+		const redact = secretRedactor(String(credentials.token ?? ''));
+		const url = sendEndpoint(String(credentials.baseUrl ?? ''));
 
 		const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 		const memory = new SentMemory(this.getContext('node'), `sent-run-${runIndex}`);
@@ -110,6 +112,20 @@ export class TemplateMessage implements INodeType {
 		if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
 		return [output as INodeExecutionData[]];
 	}
+}
+
+/** What a dry run puts out: the request that would be sent, or why the item is invalid. */
+function dryRunItem(request: SendRequestBody | NodeOperationError, itemIndex: number): INodeExecutionData {
+	if (request instanceof NodeOperationError) return failedItem(request, itemIndex, { delivery: 'invalid', dryRun: true });
+	return {
+		json: {
+			dryRun: true,
+			phone_number: request.phone_number,
+			template_code_id: request.message.template.template_code_id,
+			request: request as unknown as IDataObject,
+		},
+		pairedItem: { item: itemIndex },
+	};
 }
 
 function failureDetails(delivery: Delivery, summary: IDataObject): IDataObject {

@@ -252,6 +252,14 @@ export const messageProperties: INodeProperties[] = [
 				description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
 			},
 			{
+				displayName: 'Dry Run (Send Nothing)',
+				name: 'dryRun',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
+			},
+			{
 				displayName: 'Dynamic URL Sub Type',
 				name: 'dynamicUrlSubType',
 				type: 'options',

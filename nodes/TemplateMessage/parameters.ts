@@ -7,6 +7,7 @@ import { DEFAULT_RETRY_POLICY } from './retry';
 
 /** Options that hold for the whole run, read once from the first item. */
 export interface RunOptions {
+	dryRun: boolean;
 	includeRequestPayload: boolean;
 	maxConcurrency: number;
 	maxPerSecond: number;
@@ -19,6 +20,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const number = (value: unknown, fallback: number, min: number) =>
 		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
 	return {
+		dryRun: options.dryRun === true,
 		includeRequestPayload: options.includeRequestPayload === true,
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
 		maxPerSecond: number(options.maxPerSecond, 25, 0),

@@ -204,7 +204,8 @@ function quickReplyParameter(payload: string, field: CompatibilityOptions['quick
 
 function buttonIndex(raw: unknown, field: string): number {
 	const index = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
-	if (typeof index !== 'number' || !Number.isInteger(index) || index < 0) {
+	// A safe integer: larger ones print in exponent form ("1e+21"), which is no index.
+	if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
 		throw new InvalidFieldError(field, `${describeValue(raw)} is not a whole number of 0 or more`, 'Buttons are numbered in template order starting at 0');
 	}
 	return index;
