@@ -236,3 +236,21 @@ describe('what the API answers', () => {
 		expect(everything).toContain('[redacted]');
 	});
 });
+
+test('dry run: builds and checks every item, outputs the request it would send, sends nothing', async () => {
+	const items = [rows[0], { phone: 'not a phone', name: 'X', invoice: 'INV-0' }];
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items,
+		parameters: { ...mappedBody, options: { dryRun: true } },
+		onError: 'continueRegularOutput',
+	});
+	const [good, bad] = result.output(SEND_NODE);
+	expect(good).toEqual({
+		json: { dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7') },
+		pairedItem: { item: 0 },
+	});
+	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains characters other than digits [item 1]', details: { delivery: 'invalid', dryRun: true } });
+	expect(JSON.stringify(result.output(SEND_NODE))).not.toContain(TEST_TOKEN);
+	expect(api.requests).toHaveLength(0);
+});

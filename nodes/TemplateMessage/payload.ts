@@ -128,7 +128,7 @@ function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unk
 		case 'document':
 			return { type, [type as string]: { url: mediaUrl(header.url) } };
 		default:
-			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of none, text, image, video, document`);
+			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of none, text, image, video, document`, 'Pick the kind of header the template has');
 	}
 }
 
@@ -140,10 +140,10 @@ export function mediaUrl(raw: unknown): string {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" uses ${url.protocol.replace(':', '')}; only http and https are allowed`);
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" uses ${url.protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
 	}
 	if (url.hostname === '') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" has no host`);
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
 	}
 	return text;
 }
@@ -185,7 +185,7 @@ function buildButtonParameters(buttons: ButtonInput[], compatibility: Compatibil
 			subType = compatibility.dynamicUrlSubType;
 			inner = { type: 'text', text: requiredText(button.value, `${field} → URL Suffix`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
 		} else {
-			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (quick reply or dynamic URL)`);
+			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (quick reply or dynamic URL)`, 'Call-phone and static URL buttons take no parameters: leave them out');
 		}
 
 		return {
@@ -225,6 +225,7 @@ function requiredText(raw: unknown, field: string, hint?: string): string {
 }
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
+const RAW_PAYLOAD_HINT = 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]';
 
 /** The raw mode: the user gives the `payload` array (JSON text or an expression's value). */
 function parseRawPayload(raw: unknown): PayloadComponent[] {
@@ -233,24 +234,24 @@ function parseRawPayload(raw: unknown): PayloadComponent[] {
 		if (raw.trim() === '') return [];
 		const parsed = parseJson(raw);
 		if ('error' in parsed) {
-			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]');
+			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, RAW_PAYLOAD_HINT);
 		}
 		value = parsed.value;
 	}
 	if (!Array.isArray(value)) {
-		throw new InvalidFieldError(FIELD.rawPayload, `must be a list of components, got ${describeValue(value)}`);
+		throw new InvalidFieldError(FIELD.rawPayload, `must be a list of components, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
 	}
 	value.forEach((component: unknown, i) => {
 		const where = `${FIELD.rawPayload} → component ${i + 1}`;
 		if (typeof component !== 'object' || component === null || Array.isArray(component)) {
-			throw new InvalidFieldError(where, `must be an object with position and parameters, got ${describeValue(component)}`);
+			throw new InvalidFieldError(where, `must be an object with position and parameters, got ${describeValue(component)}`, RAW_PAYLOAD_HINT);
 		}
 		const { position, parameters } = component as Record<string, unknown>;
 		if (typeof position !== 'string' || !POSITIONS.includes(position)) {
-			throw new InvalidFieldError(`${where} → position`, `${describeValue(position)} is not header, body or button`);
+			throw new InvalidFieldError(`${where} → position`, `${describeValue(position)} is not header, body or button`, RAW_PAYLOAD_HINT);
 		}
 		if (!Array.isArray(parameters)) {
-			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`);
+			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`, RAW_PAYLOAD_HINT);
 		}
 	});
 	return value as PayloadComponent[];

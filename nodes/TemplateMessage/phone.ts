@@ -44,12 +44,13 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 		throw new InvalidFieldError(FIELD, `"${text}" contains characters other than digits`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
 	}
 	if (digits.startsWith('0')) {
-		throw new InvalidFieldError(FIELD, `"${text}" has no valid country code (country codes never start with 0)`);
+		throw new InvalidFieldError(FIELD, `"${text}" has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
 			FIELD,
 			`"${text}" has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
+			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
 	}
 	return digits;
@@ -60,7 +61,7 @@ function phoneText(raw: unknown): string {
 	// Spreadsheets often hand numbers over as numbers.
 	if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return String(raw);
 	if (raw === undefined || raw === null) return '';
-	throw new InvalidFieldError(FIELD, `expected text or a whole number, got ${describeValue(raw)}`);
+	throw new InvalidFieldError(FIELD, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
 }
 
 function normaliseCountryCode(raw: unknown): string | undefined {
@@ -77,5 +78,5 @@ export function describeValue(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
 	if (typeof value === 'string') return `"${value}"`;
-	return `${typeof value} ${String(value)}`;
+	return String(value);
 }

@@ -287,7 +287,7 @@ export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
 		type: NODE_TYPE,
 		typeVersion: 1,
 		position: [200, 0],
-		parameters: options.parameters,
+		parameters: options.parameters as INode['parameters'],
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
 		onError: options.onError,
 		retryOnFail: options.retryOnFail,
