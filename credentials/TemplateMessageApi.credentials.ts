@@ -1,8 +1,9 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
 
@@ -36,14 +37,14 @@ export class TemplateMessageApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '={{$credentials.token.trim()}}',
-			},
-		},
-	};
+	// A function rather than the generic `{{$credentials.token}}` form: it runs for every message,
+	// and this way n8n does not start its expression engine each time.
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: String(credentials.token ?? '').trim() },
+		};
+	}
 
 	// The API has only the send endpoint. An empty body carries no recipient, so nothing can be
 	// sent: a server that checks the token first answers 401/403 for a bad token and 4xx for the

@@ -44,7 +44,9 @@ describe('loaded the way n8n loads a community package', () => {
 		const { loader } = await loadPackage();
 		const credential = loader.credentialTypes[CREDENTIAL_TYPE].type as ICredentialType;
 		expect(credential.properties.find((p) => p.name === 'token')).toMatchObject({ typeOptions: { password: true }, required: true });
-		expect(credential.authenticate).toEqual({ type: 'generic', properties: { headers: { Authorization: '={{$credentials.token.trim()}}' } } });
+		const authenticate = credential.authenticate as (c: object, r: object) => Promise<{ headers: Record<string, string> }>;
+		const sent = await authenticate({ baseUrl: 'https://api.example.com', token: ' Bearer abc.def.ghi\n' }, { url: '/x', headers: { accept: 'application/json' } });
+		expect(sent.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer abc.def.ghi' });
 	});
 
 	test('the credential test posts an empty body to the send endpoint and names each refusal', async () => {

@@ -57,12 +57,14 @@ export class TemplateMessage implements INodeType {
 		const credentials = await this.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
 		const redact = secretRedactor(String(credentials.token ?? ''));
 		const url = sendEndpoint(String(credentials.baseUrl ?? ''));
+		const credentialRef = this.getNode().credentials?.[CREDENTIAL_TYPE];
 
 		const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 		const memory = new SentMemory(this.getContext('node'), `sent-run-${runIndex}`);
 		const context = {
 			ctx: this,
 			url,
+			credentials: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 			timeoutMs: options.timeoutMs,
 			pacer: new Pacer(options.maxPerSecond),
 			retry: options.retry,

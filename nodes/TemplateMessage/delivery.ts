@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import type { Outcome } from './outcome';
@@ -13,6 +13,7 @@ import { postMessage } from './transport';
 export interface DeliveryContext {
 	ctx: IExecuteFunctions;
 	url: string;
+	credentials: ICredentialsDecrypted;
 	timeoutMs: number;
 	pacer: Pacer;
 	retry: RetryPolicy;
@@ -35,7 +36,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 
 	for (let attempt = 1; ; attempt++) {
 		await sleep(pacer.reserve(), signal);
-		const outcome = await postMessage(context.ctx, context.url, request, context.timeoutMs);
+		const outcome = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials);
 		const decision = decideRetry(outcome, attempt, context.retry);
 		if (decision.retry) {
 			if (decision.rateLimited) pacer.tooManyRequests(decision.delayMs);

@@ -299,9 +299,9 @@ export const messageProperties: INodeProperties[] = [
 				name: 'maxPerSecond',
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 25,
+				default: 24,
 				description:
-					'Start at most this many sends per second, evenly spaced; 0 for no limit. A 429 from the API slows the run down further. The limit is per n8n process (in queue mode: per worker).',
+					'Start at most this many sends per second, evenly spaced; 0 for no limit. The default stays just under the 25 per second providers commonly allow. A 429 from the API slows the run down further. The limit is per n8n process (in queue mode: per worker).',
 			},
 			{
 				displayName: 'Quick Reply Value Field',

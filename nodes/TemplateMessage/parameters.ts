@@ -5,6 +5,12 @@ import { bodyValuesFromList } from './payload';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY } from './retry';
 
+/**
+ * Just under the 25 requests a second providers in this market document: pacing exactly at a
+ * provider's limit lets a few ms of jitter put one request too many in a one-second window.
+ */
+export const DEFAULT_MAX_PER_SECOND = 24;
+
 /** Options that hold for the whole run, read once from the first item. */
 export interface RunOptions {
 	dryRun: boolean;
@@ -23,7 +29,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		dryRun: options.dryRun === true,
 		includeRequestPayload: options.includeRequestPayload === true,
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
-		maxPerSecond: number(options.maxPerSecond, 25, 0),
+		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
 		timeoutMs: number(options.timeout, 30_000, 1),
 		retry: {
 			...DEFAULT_RETRY_POLICY,

@@ -22,10 +22,18 @@ import type {
 	IWorkflowSettings,
 } from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const PACKAGE_ROOT = path.resolve(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-template-message';
+/** The repository root, found upwards (this file also runs compiled, from .bench-build/). */
+export const PACKAGE_ROOT = ((): string => {
+	for (let dir = __dirname; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+		const manifest = path.join(dir, 'package.json');
+		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === PACKAGE_NAME) return dir;
+	}
+	throw new Error(`No ${PACKAGE_NAME} package.json above ${__dirname}`);
+})();
 export const NODE_TYPE = `${PACKAGE_NAME}.templateMessage`;
 export const CREDENTIAL_TYPE = 'templateMessageApi';
 
@@ -181,11 +189,11 @@ export interface RunResult {
 	nodeError(nodeName: string): IDataObject | undefined;
 }
 
-/** Loads some of n8n-nodes-base's nodes (from the n8n app's install) by their full type names. */
-export async function loadNodesBase(typeNames: string[]): Promise<Record<string, INodeType | IVersionedNodeType>> {
-	const loader = new PackageDirectoryLoader(path.join(PACKAGE_ROOT, 'n8n-app', 'node_modules', 'n8n-nodes-base'), [], typeNames);
-	await loader.loadAll();
-	return Object.fromEntries(Object.entries(loader.nodeTypes).map(([name, { type }]) => [`n8n-nodes-base.${name}`, type]));
+/** n8n's own HTTP Request node, from the n8n app's install (n8n-app/), for comparisons. */
+export function loadHttpRequestNode(): Record<string, INodeType | IVersionedNodeType> {
+	const file = path.join(PACKAGE_ROOT, 'n8n-app', 'node_modules', 'n8n-nodes-base', 'dist', 'nodes', 'HttpRequest', 'HttpRequest.node.js');
+	const { HttpRequest } = require(file) as { HttpRequest: new () => IVersionedNodeType };
+	return { 'n8n-nodes-base.httpRequest': new HttpRequest() };
 }
 
 /** Runs a whole workflow from its pinned source node, like "Execute workflow" in the editor. */
