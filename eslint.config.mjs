@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const communityNodesRecommended = n8nCommunityNodesPlugin.configs.recommended;
 
 export default tseslint.config(
-	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.n8n-data/**', 'n8n-app/**'] },
+	{ ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.n8n-data/**', 'n8n-app/**', '.scan/**', '.bench-build/**', 'eslint.scan.config.mjs'] },
 	{
 		files: ['nodes/**/*.ts', 'credentials/**/*.ts'],
 		extends: [js.configs.recommended, tseslint.configs.recommended, communityNodesRecommended],

@@ -14,6 +14,7 @@ fi
 bash scripts/install.sh
 npm run build
 npm run lint
+npm run lint:package                               # the packed tarball, as n8n's scanner lints it
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
 [ ${#projects[@]} -gt 0 ] || bash scripts/n8n-app.sh
 node24="$(bash scripts/node24.sh)"
