@@ -109,6 +109,18 @@ describe('against a provider limited to 10 messages a second', () => {
 		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
 	});
 
+	test('two executions at once in one n8n process share the pace of their account', async () => {
+		api.respondWith(rateLimited(10, 1));
+		const batch = (offset: number) => recipients(40).slice(offset, offset + 20);
+		const run = (offset: number) => runSendNode({ baseUrl: api.baseUrl, items: batch(offset), parameters: parameters({ maxPerSecond: 10, maxConcurrency: 5 }) });
+		const results = await Promise.all([run(0), run(20)]);
+
+		for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		expect(Object.values(perRecipient(api.requests)).every((count) => count.accepted === 1)).toBe(true);
+		// Paced separately, the two runs would start 20 messages a second and meet a 429 in most seconds.
+		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
+	});
+
 	test('unpaced: 429s slow the run down and every message still goes out exactly once', async () => {
 		api.respondWith(rateLimited(10));
 		const items = recipients(25);

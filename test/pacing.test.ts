@@ -1,5 +1,5 @@
 import type { Outcome } from '../nodes/TemplateMessage/outcome';
-import { Pacer } from '../nodes/TemplateMessage/pacer';
+import { Pacer, sharedPacer } from '../nodes/TemplateMessage/pacer';
 import { runPool } from '../nodes/TemplateMessage/pool';
 import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY } from '../nodes/TemplateMessage/retry';
 import { fingerprint, SentMemory } from '../nodes/TemplateMessage/sentMemory';
@@ -44,6 +44,27 @@ describe('Pacer', () => {
 		expect(pacer.reserve()).toBe(1000 + 1000 / 16);
 		for (let i = 0; i < 200; i++) pacer.accepted();
 		expect(pacer.currentRate).toBe(20);
+	});
+});
+
+describe('sharedPacer', () => {
+	test('runs sending with one account and rate share one pace; other accounts and rates do not', () => {
+		let now = 5_000_000;
+		const clock = () => now;
+		const a = sharedPacer('https://api.example.com\u0000tokenA', 10, clock);
+		expect(sharedPacer('https://api.example.com\u0000tokenA', 10, clock)).toBe(a);
+		expect(sharedPacer('https://api.example.com\u0000tokenB', 10, clock)).not.toBe(a);
+		expect(sharedPacer('https://api.example.com\u0000tokenA', 5, clock)).not.toBe(a);
+		// Two runs reserving alternately get one common spacing.
+		expect([a.reserve(), sharedPacer('https://api.example.com\u0000tokenA', 10, clock).reserve()]).toEqual([0, 100]);
+	});
+
+	test('an entry idle for over a minute is dropped', () => {
+		let now = 9_000_000;
+		const clock = () => now;
+		const first = sharedPacer('idle-account', 10, clock);
+		now += 61_000;
+		expect(sharedPacer('idle-account', 10, clock)).not.toBe(first);
 	});
 });
 

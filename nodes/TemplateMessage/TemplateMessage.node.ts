@@ -11,12 +11,12 @@ import type { Delivery } from './delivery';
 import { deliver } from './delivery';
 import { messageProperties } from './description';
 import { invalidItemError, secretRedactor, sendFailedError } from './errors';
-import { Pacer } from './pacer';
+import { sharedPacer } from './pacer';
 import { readMessageInput, readRunOptions } from './parameters';
 import type { SendRequestBody } from './payload';
 import { buildSendRequest } from './payload';
 import { runPool } from './pool';
-import { SentMemory } from './sentMemory';
+import { fingerprint, SentMemory } from './sentMemory';
 import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
 
 export class TemplateMessage implements INodeType {
@@ -66,7 +66,7 @@ export class TemplateMessage implements INodeType {
 			url,
 			credentials: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 			timeoutMs: options.timeoutMs,
-			pacer: new Pacer(options.maxPerSecond),
+			pacer: sharedPacer(`${url}\u0000${fingerprint(String(credentials.token ?? ''))}`, options.maxPerSecond),
 			retry: options.retry,
 			memory,
 			signal: this.getExecutionCancelSignal(),

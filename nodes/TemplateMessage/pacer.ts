@@ -53,3 +53,21 @@ export class Pacer {
 		}
 	}
 }
+
+const IDLE_MS = 60_000;
+const shared = new Map<string, { pacer: Pacer; lastUsed: number }>();
+
+/**
+ * The pacer for one account and rate, shared by every run of the node in this n8n process: a
+ * provider limits the account, not the execution, so two executions sending at once must share
+ * the pace. Entries are plain numbers (no timers, no sockets) and are dropped once idle for a minute.
+ */
+export function sharedPacer(accountKey: string, maxRate: number, now: () => number = Date.now): Pacer {
+	const time = now();
+	for (const [key, entry] of shared) if (time - entry.lastUsed > IDLE_MS) shared.delete(key);
+	const key = `${accountKey}\u0000${maxRate}`;
+	const entry = shared.get(key) ?? { pacer: new Pacer(maxRate, now), lastUsed: time };
+	entry.lastUsed = time;
+	shared.set(key, entry);
+	return entry.pacer;
+}
