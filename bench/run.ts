@@ -3,7 +3,6 @@
  * all measured in the same run, on this machine, against the sandbox API in a child process with
  * configurable latency and rate limit. Writes docs/benchmarks.md.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -21,24 +20,13 @@ const TARGET = 'Send';
 
 interface Sandbox {
 	url: string;
-	child: ChildProcess;
+	stop(): Promise<void>;
 }
 
+const stack = require(path.join(PACKAGE_ROOT, 'scripts', 'stack'));
+
 async function startSandbox(port: number, latencyMs: number, rateLimit: number): Promise<Sandbox> {
-	const child = fork(path.join(PACKAGE_ROOT, 'sandbox', 'server.js'), [], {
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_TOKEN: TOKEN, SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_LIMIT: String(rateLimit) },
-		stdio: 'ignore',
-	});
-	const url = `http://127.0.0.1:${port}`;
-	for (let i = 0; i < 100; i++) {
-		try {
-			await axios.get(`${url}/api/messages`);
-			return { url, child };
-		} catch {
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
-	}
-	throw new Error('sandbox did not start');
+	return await stack.startSandboxProcess({ port, token: TOKEN, latencyMs, rateLimit });
 }
 
 async function sandboxReport(url: string) {
@@ -179,14 +167,14 @@ async function main() {
 	const rawNoKeepAlive = await runRawClient(fast, items2k, 25, false);
 	const node = await runInEngine(fast, items2k, unthrottledNode);
 	const plainHttp = await runInEngine(fast, items2k, httpRequestNode(fast.url), httpRequest);
-	fast.child.kill();
+	await fast.stop();
 
 	// 2. A provider limited to 25 requests per second, default settings.
 	const limited = await startSandbox(5812, 20, 25);
 	const items1k = rows(1000);
 	const paced = await runInEngine(limited, items1k, templateNode());
 	const httpLimited = await runInEngine(limited, rows(200), httpRequestNode(limited.url), httpRequest);
-	limited.child.kill();
+	await limited.stop();
 
 	// 3. Many items: memory and build cost.
 	const big = await startSandbox(5813, 0, 0);
@@ -195,7 +183,7 @@ async function main() {
 	const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
 	const bigRun = await runInEngine(big, rows(bigCount), templateNode({ maxPerSecond: 0, maxConcurrency: 50 }));
 	clearInterval(sampler);
-	big.child.kill();
+	await big.stop();
 	const buildMicros = buildCostMicroseconds(100_000);
 
 	const cpu = os.cpus()[0]?.model ?? 'unknown CPU';

@@ -82,15 +82,15 @@ function writeTemp(name, value) {
 }
 
 /** (Re)writes the demo credential: n8n encrypts it with the folder's key on import. */
-function importCredential(userFolder, { baseUrl, token }) {
+function importCredential(userFolder, { baseUrl, token }, options = {}) {
 	const file = writeTemp('credentials.json', [
 		{ id: CREDENTIAL_ID, name: 'Template Message account', type: 'templateMessageApi', data: { baseUrl, token } },
 	]);
-	n8nCli(userFolder, ['import:credentials', `--input=${file}`]);
+	n8nCli(userFolder, ['import:credentials', `--input=${file}`], options);
 }
 
 /** Imports workflows (pointed at the demo credential) and publishes the given ids (activates them). */
-function importWorkflows(userFolder, workflows, publishIds = []) {
+function importWorkflows(userFolder, workflows, publishIds = [], options = {}) {
 	const withCredential = workflows.map((workflow) => ({
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
@@ -99,8 +99,8 @@ function importWorkflows(userFolder, workflows, publishIds = []) {
 				: node,
 		),
 	}));
-	n8nCli(userFolder, ['import:workflow', `--input=${writeTemp('workflows.json', withCredential)}`]);
-	for (const id of publishIds) n8nCli(userFolder, ['publish:workflow', `--id=${id}`]);
+	n8nCli(userFolder, ['import:workflow', `--input=${writeTemp('workflows.json', withCredential)}`], options);
+	for (const id of publishIds) n8nCli(userFolder, ['publish:workflow', `--id=${id}`], options);
 }
 
 function readExamples() {
@@ -113,8 +113,8 @@ function readExamples() {
 }
 
 /** Starts `n8n start` (or another n8n command) and resolves once it answers its readiness check. */
-async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 'start', extra = {}, logFile, waitReady = true } = {}) {
-	const child = spawn(process.execPath, [N8N_BIN, command], {
+async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 'start', args = [], extra = {}, logFile, waitReady = true } = {}) {
+	const child = spawn(process.execPath, [N8N_BIN, command, ...args], {
 		cwd: path.join(ROOT, 'n8n-app'),
 		env: n8nEnv(userFolder, { port, brokerPort, extra }),
 		stdio: ['ignore', 'pipe', 'pipe'],
@@ -173,4 +173,40 @@ async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 
 	};
 }
 
-module.exports = { ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };
+/**
+ * The sandbox in a process of its own (for load tests): at raised priority where that is allowed
+ * (root), so that on a busy machine it sees requests when they arrive rather than in bursts after
+ * being descheduled. Its messages and counters are read over its JSON endpoint.
+ */
+async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }) {
+	const server = path.join(ROOT, 'sandbox', 'server.js');
+	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];
+	const child = spawn(command, args, {
+		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_TOKEN: token, SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_LIMIT: String(rateLimit) },
+		stdio: 'ignore',
+	});
+	const url = `http://127.0.0.1:${port}`;
+	const read = async () => (await (await fetch(`${url}/api/messages`)).json());
+	for (let i = 0; ; i++) {
+		try {
+			await read();
+			break;
+		} catch (error) {
+			if (i > 100 || child.exitCode !== null) throw new Error(`The sandbox did not start on ${port}: ${error.message}`);
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	}
+	return {
+		url,
+		token,
+		read,
+		clear: async () => void (await fetch(`${url}/api/messages`, { method: 'DELETE' })),
+		stop: async () => {
+			child.kill();
+			if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+		},
+	};
+}
+
+module.exports = { startSandboxProcess, ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };

@@ -19,6 +19,33 @@ describe('Pacer', () => {
 		waits.slice(1).forEach((wait, i) => expect(wait - waits[i]).toBe(40));
 	});
 
+	test('a sender that woke up late cannot squeeze an extra request into a one-second window', () => {
+		const time = clock();
+		const pacer = new Pacer(4, time.now);
+		const slots = [pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve()];
+		expect(slots).toEqual([0, 250, 500, 750, 1000]);
+		// The first sender is 100 ms late; the others are on time.
+		time.advance(100);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(150);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(0);
+		// Slot 1000 has come, but four requests left since 100: the fifth waits until a window of
+		// one second plus one gap (250 ms) has passed since the first, at 1350.
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(350);
+		time.advance(350);
+		expect(pacer.tryDepart()).toBe(0);
+	});
+
+	test('without a limit, departures are never held back', () => {
+		const pacer = new Pacer(0);
+		expect(Array.from({ length: 100 }, () => pacer.tryDepart()).every((wait) => wait === 0)).toBe(true);
+	});
+
 	test('an idle pacer does not bank a burst', () => {
 		const time = clock();
 		const pacer = new Pacer(10, time.now);
@@ -49,7 +76,7 @@ describe('Pacer', () => {
 
 describe('sharedPacer', () => {
 	test('runs sending with one account and rate share one pace; other accounts and rates do not', () => {
-		let now = 5_000_000;
+		const now = 5_000_000;
 		const clock = () => now;
 		const a = sharedPacer('https://api.example.com\u0000tokenA', 10, clock);
 		expect(sharedPacer('https://api.example.com\u0000tokenA', 10, clock)).toBe(a);

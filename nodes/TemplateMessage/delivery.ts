@@ -36,6 +36,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 
 	for (let attempt = 1; ; attempt++) {
 		await sleep(pacer.reserve(), signal);
+		for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) await sleep(wait, signal);
 		const outcome = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials);
 		const decision = decideRetry(outcome, attempt, context.retry);
 		if (decision.retry) {

@@ -299,9 +299,9 @@ export const messageProperties: INodeProperties[] = [
 				name: 'maxPerSecond',
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: 24,
+				default: 25,
 				description:
-					'Start at most this many sends per second, evenly spaced; 0 for no limit. The default stays just under the 25 per second providers commonly allow. A 429 from the API slows the run down further. The limit is per n8n process (in queue mode: per worker).',
+					"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second plus one gap, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 			},
 			{
 				displayName: 'Quick Reply Value Field',

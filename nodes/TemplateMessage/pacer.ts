@@ -15,6 +15,9 @@ export class Pacer {
 
 	private acceptedSinceChange = 0;
 
+	/** When the last few requests really left, oldest first (at most ⌊rate⌋ of them). */
+	private readonly departures: number[] = [];
+
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
 		private readonly maxRate: number,
@@ -33,6 +36,28 @@ export class Pacer {
 		const start = Math.max(now, this.nextStart, this.pausedUntil);
 		if (this.rate > 0) this.nextStart = start + 1000 / this.rate;
 		return start - now;
+	}
+
+	/**
+	 * Called when a reserved slot has come: records the departure and returns 0, or returns how
+	 * long to wait first. Slots are planned ahead, so a sender that woke up late could leave closer
+	 * than 1/rate after the previous one; this keeps every one-second window of real departures
+	 * at ⌊rate⌋ or fewer, which is what a provider's per-second limit counts.
+	 */
+	tryDepart(): number {
+		if (this.rate <= 0) return 0;
+		const now = this.now();
+		const perWindow = Math.max(1, Math.floor(this.rate));
+		while (this.departures.length > perWindow) this.departures.shift();
+		// One gap of room: a request is counted here before n8n's HTTP helper has sent it, and a
+		// busy event loop can delay that by tens of ms, so arrivals can be closer than departures.
+		const window = 1000 + 1000 / this.rate;
+		if (this.departures.length === perWindow && now - this.departures[0] < window) {
+			return Math.ceil(this.departures[0] + window - now);
+		}
+		if (this.departures.length === perWindow) this.departures.shift();
+		this.departures.push(now);
+		return 0;
 	}
 
 	/** The server said "too many": everyone waits `waitMs`, and the pace slows down. */

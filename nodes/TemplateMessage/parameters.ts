@@ -5,11 +5,8 @@ import { bodyValuesFromList } from './payload';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY } from './retry';
 
-/**
- * Just under the 25 requests a second providers in this market document: pacing exactly at a
- * provider's limit lets a few ms of jitter put one request too many in a one-second window.
- */
-export const DEFAULT_MAX_PER_SECOND = 24;
+/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
+export const DEFAULT_MAX_PER_SECOND = 25;
 
 /** Options that hold for the whole run, read once from the first item. */
 export interface RunOptions {

@@ -1,0 +1,171 @@
+'use strict';
+/**
+ * n8n in queue mode with this package: Redis and PostgreSQL on 127.0.0.1 (Debian's packages,
+ * installed when missing and run from throwaway folders), one n8n main process and n8n workers,
+ * all loading the package as a community package under its own name. Used by the queue-mode
+ * end-to-end test and by `npm run start:queue`.
+ */
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const os = require('node:os');
+const path = require('node:path');
+const stack = require('./stack');
+
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+
+function postgresBin() {
+	const base = '/usr/lib/postgresql';
+	if (!fs.existsSync(base)) return undefined;
+	const versions = fs.readdirSync(base).filter((v) => fs.existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+	return versions.length ? path.join(base, versions[0], 'bin') : undefined;
+}
+
+const hasCommand = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+
+/** Installs Debian's redis-server and postgresql when they are missing (needs root). */
+function ensureServices() {
+	const missing = [];
+	if (!hasCommand('redis-server')) missing.push('redis-server');
+	if (!postgresBin()) missing.push('postgresql');
+	if (missing.length === 0) return;
+	if (!isRoot) throw new Error(`Queue mode needs ${missing.join(' and ')}: install them (Debian: apt-get install ${missing.join(' ')}).`);
+	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+	execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
+}
+
+async function freePort() {
+	return await new Promise((resolve) => {
+		const server = net.createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+async function waitForPort(port, what, child, timeoutMs = 60_000) {
+	const deadline = Date.now() + timeoutMs;
+	while (Date.now() < deadline) {
+		if (child && child.exitCode !== null) throw new Error(`${what} exited (${child.exitCode})`);
+		const open = await new Promise((resolve) => {
+			const socket = net.connect(port, '127.0.0.1', () => (socket.end(), resolve(true)));
+			socket.once('error', () => resolve(false));
+		});
+		if (open) return;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	throw new Error(`${what} did not listen on ${port} within ${timeoutMs / 1000} s`);
+}
+
+function stopper(child) {
+	const exited = new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+	return async (signal = 'SIGTERM') => {
+		if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+		const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+		await exited;
+		clearTimeout(timer);
+	};
+}
+
+async function startRedis(port) {
+	const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+	await waitForPort(port, 'redis-server', child);
+	return { port, stop: stopper(child) };
+}
+
+/** A throwaway PostgreSQL cluster with a database `n8n`; run as the postgres user when root. */
+async function startPostgres(port) {
+	const bin = postgresBin();
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-pg-'));
+	const as = (command, args) => (isRoot ? ['runuser', ['-u', 'postgres', '--', path.join(bin, command), ...args]] : [path.join(bin, command), args]);
+	if (isRoot) {
+		const uid = Number(execFileSync('id', ['-u', 'postgres']).toString());
+		const gid = Number(execFileSync('id', ['-g', 'postgres']).toString());
+		fs.chownSync(dir, uid, gid);
+	}
+	const [initdb, initArgs] = as('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+	execFileSync(initdb, initArgs, { stdio: 'ignore' });
+	const [postgres, args] = as('postgres', ['-D', dir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200']);
+	const child = spawn(postgres, args, { stdio: 'ignore' });
+	await waitForPort(port, 'postgres', child);
+	for (let i = 0; ; i++) {
+		const created = spawnSync(path.join(bin, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-c', 'CREATE DATABASE n8n'], { encoding: 'utf8' });
+		if (created.status === 0) break;
+		if (i > 50) throw new Error(`Could not create the n8n database: ${created.stderr}`);
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	const stop = stopper(child);
+	return {
+		port,
+		stop: async () => {
+			await stop('SIGINT');
+			fs.rmSync(dir, { recursive: true, force: true });
+		},
+	};
+}
+
+/** What every n8n process of the set-up needs to find the database, the queue and each other's key. */
+function queueEnv({ postgresPort, redisPort, encryptionKey }) {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgresPort),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'postgres',
+		DB_POSTGRESDB_PASSWORD: '',
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redisPort),
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+	};
+}
+
+/**
+ * Starts Redis, PostgreSQL, imports the credential (pointing at `credential`) and the workflows,
+ * then n8n main and `workers` workers (each running `workerConcurrency` executions at most).
+ */
+async function startQueueMode({ userFolder, credential, workflows = [], publishIds = [], workers = 2, workerConcurrency = 5, mainPort, logDir }) {
+	ensureServices();
+	const [redisPort, postgresPort] = [await freePort(), await freePort()];
+	const redis = await startRedis(redisPort);
+	const postgres = await startPostgres(postgresPort);
+	const env = queueEnv({ postgresPort, redisPort, encryptionKey: `tm-queue-${Date.now()}` });
+	const log = (name) => (logDir ? path.join(logDir, `${name}.log`) : undefined);
+	const handles = { redis, postgres, workers: [] };
+	try {
+		stack.linkPackage(userFolder);
+		stack.importCredential(userFolder, credential, { extra: env });
+		if (workflows.length) stack.importWorkflows(userFolder, workflows, publishIds, { extra: env });
+		const port = mainPort ?? (await freePort());
+		handles.main = await stack.startN8n(userFolder, { port, brokerPort: await freePort(), extra: env, logFile: log('main') });
+		for (let i = 0; i < workers; i++) {
+			const workerPort = await freePort();
+			handles.workers.push(
+				await stack.startN8n(userFolder, {
+					port: workerPort,
+					brokerPort: await freePort(),
+					command: 'worker',
+					args: [`--concurrency=${workerConcurrency}`],
+					extra: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPort) },
+					logFile: log(`worker-${i + 1}`),
+				}),
+			);
+		}
+	} catch (error) {
+		await stopQueueMode(handles);
+		throw error;
+	}
+	return handles;
+}
+
+async function stopQueueMode(handles) {
+	for (const worker of handles.workers ?? []) await worker.stop();
+	await handles.main?.stop();
+	await handles.postgres?.stop();
+	await handles.redis?.stop();
+}
+
+module.exports = { ensureServices, startQueueMode, stopQueueMode, freePort };
