@@ -100,6 +100,9 @@ async function startPostgres(port) {
 	return {
 		port,
 		stop: async () => {
+			// Through pg_ctl: when root, the child is runuser, which does not pass signals on.
+			const [pgCtl, pgCtlArgs] = as('pg_ctl', ['-D', dir, 'stop', '-m', 'fast']);
+			spawnSync(pgCtl, pgCtlArgs, { stdio: 'ignore', timeout: 30_000 });
 			await stop('SIGINT');
 			fs.rmSync(dir, { recursive: true, force: true });
 		},
