@@ -198,3 +198,14 @@ test('without Continue On Fail, the first failure stops new sends and says what 
 	expect(error.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
 	expect(api.requests).toHaveLength(1);
 });
+
+test('cancelling the execution stops the run: no message is sent after it', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: parameters({ maxPerSecond: 5 }), cancelAfterMs: 1000 });
+	expect(result.run.status).toBe('canceled');
+	const atCancel = api.requests.length;
+	expect(atCancel).toBeGreaterThan(0);
+	expect(atCancel).toBeLessThanOrEqual(7);
+	// Paced at 5 a second, a run that went on would send about 10 more in the next two seconds.
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(api.requests.length).toBe(atCancel);
+});

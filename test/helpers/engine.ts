@@ -201,6 +201,7 @@ export async function runWorkflow(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
+	cancelAfterMs?: number,
 ): Promise<RunResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const types: Record<string, INodeType | IVersionedNodeType> = { ...extraNodeTypes, ...nodeTypes };
@@ -255,7 +256,10 @@ export async function runWorkflow(
 	} as unknown as IWorkflowExecuteAdditionalData;
 
 	const execute = new WorkflowExecute(additionalData, 'manual');
-	await execute.run({ workflow, startNode: workflow.getNode(startNode.name)!, pinData: workflowJson.pinData });
+	// run() returns n8n's cancelable promise: cancel() is what "Stop execution" does.
+	const running = execute.run({ workflow, startNode: workflow.getNode(startNode.name)!, pinData: workflowJson.pinData });
+	if (cancelAfterMs !== undefined) setTimeout(() => running.cancel(), cancelAfterMs);
+	await running.catch(() => undefined);
 	const run = await done;
 
 	return {
@@ -281,6 +285,8 @@ export interface SendNodeRun {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/** Cancel the execution this long after it started, as "Stop execution" does. */
+	cancelAfterMs?: number;
 }
 
 export const SOURCE_NODE = 'Rows';
@@ -312,5 +318,7 @@ export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
 			pinData: { [SOURCE_NODE]: options.items.map((json) => ({ json })) },
 		},
 		{ [CREDENTIAL_TYPE]: { baseUrl: options.baseUrl, token: options.token ?? TEST_TOKEN } },
+		{},
+		options.cancelAfterMs,
 	);
 }
