@@ -11,12 +11,13 @@
  */
 const http = require('node:http');
 const { randomUUID } = require('node:crypto');
+const { slidingWindow } = require('./rateLimit');
 const { validateSendRequest } = require('./validate');
 
 function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
 	const messages = [];
 	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0 };
-	const acceptedAt = [];
+	const withinLimit = rateLimit > 0 ? slidingWindow(rateLimit) : () => true;
 
 	const json = (res, status, body, headers = {}) => {
 		res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -30,14 +31,9 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 			stats.unauthorized++;
 			return error(res, 401, 'Invalid or missing JWT in Authorization', 401);
 		}
-		if (rateLimit > 0) {
-			const now = Date.now();
-			while (acceptedAt.length && acceptedAt[0] <= now - 1000) acceptedAt.shift();
-			if (acceptedAt.length >= rateLimit) {
-				stats.rateLimited++;
-				return error(res, 429, `Rate limit of ${rateLimit} messages per second exceeded`, 429, { 'retry-after': '1' });
-			}
-			acceptedAt.push(now);
+		if (!withinLimit()) {
+			stats.rateLimited++;
+			return error(res, 429, `Rate limit of ${rateLimit} messages per second exceeded`, 429, { 'retry-after': '1' });
 		}
 		let body;
 		try {

@@ -12,6 +12,8 @@ const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack');
 
+const { freePort } = stack;
+
 const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 
 function postgresBin() {
@@ -33,16 +35,6 @@ function ensureServices() {
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
 	execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
-}
-
-async function freePort() {
-	return await new Promise((resolve) => {
-		const server = net.createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 async function waitForPort(port, what, child, timeoutMs = 60_000) {
@@ -171,4 +163,4 @@ async function stopQueueMode(handles) {
 	await handles.redis?.stop();
 }
 
-module.exports = { ensureServices, startQueueMode, stopQueueMode, freePort };
+module.exports = { ensureServices, startQueueMode, stopQueueMode };

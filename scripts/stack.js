@@ -7,6 +7,7 @@
  */
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
+const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -14,6 +15,17 @@ const ROOT = path.resolve(__dirname, '..');
 const N8N_BIN = path.join(ROOT, 'n8n-app', 'node_modules', 'n8n', 'bin', 'n8n');
 const PACKAGE_NAME = 'n8n-nodes-template-message';
 const CREDENTIAL_ID = 'tmDemoCredential';
+
+/** A TCP port on 127.0.0.1 that is free right now. */
+async function freePort() {
+	return await new Promise((resolve) => {
+		const server = net.createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
 
 /** n8n settings for a local, offline instance. */
 function n8nEnv(userFolder, { port = 5678, brokerPort = 5679, extra = {} } = {}) {
@@ -209,4 +221,4 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 	};
 }
 
-module.exports = { startSandboxProcess, ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };
+module.exports = { freePort, startSandboxProcess, ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };

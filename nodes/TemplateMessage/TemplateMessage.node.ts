@@ -55,7 +55,8 @@ export class TemplateMessage implements INodeType {
 		if (options.dryRun) return [requests.map((request, itemIndex) => dryRunItem(request, itemIndex))];
 
 		const credentials = await this.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
-		const redact = secretRedactor(String(credentials.token ?? ''));
+		const token = String(credentials.token ?? '');
+		const redact = secretRedactor(token);
 		const url = sendEndpoint(String(credentials.baseUrl ?? ''));
 		const credentialRef = this.getNode().credentials?.[CREDENTIAL_TYPE];
 
@@ -66,7 +67,7 @@ export class TemplateMessage implements INodeType {
 			url,
 			credentials: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 			timeoutMs: options.timeoutMs,
-			pacer: sharedPacer(`${url}\u0000${fingerprint(String(credentials.token ?? ''))}`, options.maxPerSecond),
+			pacer: sharedPacer(`${url}\u0000${fingerprint(token)}`, options.maxPerSecond),
 			retry: options.retry,
 			memory,
 			signal: this.getExecutionCancelSignal(),

@@ -1,5 +1,6 @@
 /**
- * Spaces request starts evenly at a rate, shared by all concurrent senders of one run.
+ * Spaces request starts evenly at a rate, shared by all concurrent senders that use it (one per
+ * account and rate in a process: see sharedPacer).
  *
  * Each caller reserves the next start slot (`interval` after the previous one), so over the run
  * the starts are exactly `rate` per second whatever the concurrency: no bursts, no sleep-per-batch.

@@ -3,10 +3,11 @@
  * a community package under its own name, sending to the sandbox API.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
+
+import { until } from './until';
 
 const stack = require('../../scripts/stack');
 const { parse } = require('../../n8n-app/node_modules/flatted') as { parse: (text: string) => any };
@@ -62,25 +63,7 @@ const CODE_ROWS_WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
-async function freePort(): Promise<number> {
-	return await new Promise((resolve) => {
-		const server = createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
-}
-
-async function until<T>(read: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const value = read();
-		if (value !== undefined) return value;
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 200));
-	}
-}
+const freePort = stack.freePort as () => Promise<number>;
 
 const api = () => axios.create({ baseURL: n8n.url, headers: { cookie }, validateStatus: () => true });
 
@@ -139,7 +122,7 @@ test('a published webhook workflow sends one message per call; n8n records the n
 	const orders = ['ORD-1', 'ORD-2', 'ORD-3'].map((order, i) => ({ order_id: order, customer: { name: `Customer ${i}`, phone: `+62 811 2233 44${i}0` } }));
 	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order)));
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
-	await until(() => (sandbox.messages.length >= 3 ? true : undefined), 'three messages at the sandbox');
+	await until(() => sandbox.messages.length >= 3, 'three messages at the sandbox');
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
 	expect(bodies).toEqual(

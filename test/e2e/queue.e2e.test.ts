@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
 
+import { until } from './until';
+
 const stack = require('../../scripts/stack');
 const queue = require('../../scripts/queue');
 const { bulkWorkflow } = require('../../scripts/queue-workflow');
@@ -35,7 +37,7 @@ let api: import('axios').AxiosInstance;
 beforeAll(async () => {
 	userFolder = mkdtempSync(path.join(os.tmpdir(), 'tm-queue-'));
 	logDir = mkdtempSync(path.join(os.tmpdir(), 'tm-queue-logs-'));
-	sandbox = await stack.startSandboxProcess({ port: await queue.freePort(), rateLimit: 2 * RATE });
+	sandbox = await stack.startSandboxProcess({ port: await stack.freePort(), rateLimit: 2 * RATE });
 	handles = await queue.startQueueMode({
 		userFolder,
 		logDir,
@@ -56,14 +58,6 @@ afterAll(async () => {
 });
 
 const phone = (call: number, row: number) => `6281${String(call).padStart(3, '0')}${String(row).padStart(5, '0')}`;
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs: number) {
-	const deadline = Date.now() + timeoutMs;
-	while (!(await check())) {
-		if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 250));
-	}
-}
 
 test('concurrent webhook calls: every row reaches the API exactly once, from the workers, within twice one worker’s pace', async () => {
 	const started = Date.now();

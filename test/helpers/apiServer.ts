@@ -6,6 +6,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+const { slidingWindow } = require('../../sandbox/rateLimit') as { slidingWindow: (perSecond: number) => () => boolean };
+
 export interface RecordedRequest {
 	method: string;
 	url: string;
@@ -106,14 +108,11 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 
 /** A provider that accepts at most `perSecond` messages in any one-second window, 429 past it. */
 export function rateLimited(perSecond: number, retryAfterSeconds?: number): Responder {
-	const acceptedAt: number[] = [];
+	const withinLimit = slidingWindow(perSecond);
 	return (request, index) => {
-		const now = Date.now();
-		while (acceptedAt.length > 0 && acceptedAt[0] <= now - 1000) acceptedAt.shift();
-		if (acceptedAt.length >= perSecond) {
+		if (!withinLimit()) {
 			return { status: 429, body: { errors: [{ message: 'Too many requests', code: 429 }] }, headers: retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {} };
 		}
-		acceptedAt.push(now);
 		return acceptAll(request, index);
 	};
 }
