@@ -2,6 +2,8 @@
 const shared = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
+	// `npm run lint:package` unpacks the tarball there; its package.json would shadow this one.
+	modulePathIgnorePatterns: ['<rootDir>/.scan/'],
 };
 
 module.exports = {
