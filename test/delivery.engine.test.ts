@@ -149,8 +149,8 @@ describe("n8n's node-level Retry On Fail", () => {
 		expect(result.run.data.resultData.error).toBeUndefined();
 		const output = result.output(SEND_NODE);
 		expect(output.map((item) => item.json.success)).toEqual([true, true, true, true, true]);
-		expect(output[2].json.sentInEarlierTry).toBeUndefined();
-		expect(output.filter((item) => item.json.sentInEarlierTry === true)).toHaveLength(4);
+		// Items 0 and 1 went out before item 2 failed; 3 and 4 went out in whichever run reached them.
+		expect(output.slice(0, 3).map((item) => item.json.sentInEarlierTry)).toEqual([true, true, undefined]);
 		const counts = perRecipient(api.requests);
 		expect(items.map((item) => counts[item.phone])).toEqual([
 			{ received: 1, accepted: 1 },
@@ -199,6 +199,14 @@ test('without Continue On Fail, the first failure stops new sends and says what 
 	expect(api.requests).toHaveLength(1);
 });
 
+test('without Continue On Fail, senders waiting for their paced slot do not send after the first failure', async () => {
+	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
+	// Five senders at 5 a second: when item 0 fails, items 1 to 4 are waiting for slots 200 to 800 ms ahead.
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 5, maxPerSecond: 5 }) });
+	expect(result.nodeError(SEND_NODE)!.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
+	expect(api.requests).toHaveLength(1);
+});
+
 test('cancelling the execution stops the run: no message is sent after it', async () => {
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: parameters({ maxPerSecond: 5 }), cancelAfterMs: 1000 });
 	expect(result.run.status).toBe('canceled');
@@ -208,4 +216,30 @@ test('cancelling the execution stops the run: no message is sent after it', asyn
 	// Paced at 5 a second, a run that went on would send about 10 more in the next two seconds.
 	await new Promise((resolve) => setTimeout(resolve, 2000));
 	expect(api.requests.length).toBe(atCancel);
+});
+
+test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot a later run waits for', async () => {
+	const open = () => {
+		const resources = process.getActiveResourcesInfo();
+		return { timers: resources.filter((name) => name === 'Timeout').length, sockets: resources.filter((name) => name === 'TCPSocketWrap').length };
+	};
+	const before = open();
+	// 25 senders paced at 2 a second: when the run is cancelled, most wait for slots up to 12 s ahead.
+	const paced = parameters({ maxPerSecond: 2, maxConcurrency: 25 });
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: paced, cancelAfterMs: 1000 });
+	expect(result.run.status).toBe('canceled');
+	expect(api.requests.length).toBeLessThan(5);
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	const after = open();
+	expect(after.timers).toBeLessThanOrEqual(before.timers);
+	expect(after.sockets).toBeLessThanOrEqual(before.sockets);
+
+	// The pace is shared per account: had the cancelled senders kept their slots, this run's
+	// first message would wait about 11 s for them.
+	const sentBefore = api.requests.length;
+	const started = Date.now();
+	const next = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: paced });
+	expect(next.output(SEND_NODE)[0].json.success).toBe(true);
+	expect(api.requests).toHaveLength(sentBefore + 1);
+	expect(Date.now() - started).toBeLessThan(5000);
 });

@@ -41,6 +41,21 @@ describe('Pacer', () => {
 		expect(pacer.tryDepart()).toBe(0);
 	});
 
+	test('slots given back move the schedule back, never before now', () => {
+		const time = clock();
+		const pacer = new Pacer(10, time.now);
+		expect([pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve()]).toEqual([0, 100, 200, 300]);
+		// The senders holding 200 and 300 stopped: the next one takes 200.
+		pacer.release();
+		pacer.release();
+		expect(pacer.reserve()).toBe(200);
+		// Giving back more than was reserved does not put the schedule in the past.
+		for (let i = 0; i < 10; i++) pacer.release();
+		time.advance(50);
+		expect(pacer.reserve()).toBe(0);
+		expect(pacer.reserve()).toBe(100);
+	});
+
 	test('without a limit, departures are never held back', () => {
 		const pacer = new Pacer(0);
 		expect(Array.from({ length: 100 }, () => pacer.tryDepart()).every((wait) => wait === 0)).toBe(true);

@@ -62,6 +62,9 @@ export class TemplateMessage implements INodeType {
 
 		const runIndex = Number(this.getWorkflowDataProxy(0).$runIndex ?? 0);
 		const memory = new SentMemory(this.getContext('node'), `sent-run-${runIndex}`);
+		// Without Continue On Fail the run stops at the first failure: nothing new is sent after it.
+		let firstFailure: NodeApiError | undefined;
+		const stopping = () => firstFailure !== undefined;
 		const context = {
 			ctx: this,
 			url,
@@ -71,17 +74,18 @@ export class TemplateMessage implements INodeType {
 			retry: options.retry,
 			memory,
 			signal: this.getExecutionCancelSignal(),
+			stopping,
 		};
 
-		let firstFailure: NodeApiError | undefined;
 		const output = await runPool(
 			items.length,
 			options.maxConcurrency,
-			async (itemIndex): Promise<INodeExecutionData> => {
+			async (itemIndex): Promise<INodeExecutionData | undefined> => {
 				const request = requests[itemIndex];
 				if (request instanceof NodeOperationError) return failedItem(request, itemIndex, { delivery: 'invalid' });
 
 				const delivery = await deliver(itemIndex, request, context);
+				if (!delivery) return undefined;
 				const summary: IDataObject = {
 					phone_number: request.phone_number,
 					template_code_id: request.message.template.template_code_id,
@@ -97,8 +101,7 @@ export class TemplateMessage implements INodeType {
 				if (!continueOnFail && (!firstFailure || itemIndex < Number(firstFailure.context.itemIndex))) firstFailure = error;
 				return failedItem(error, itemIndex, failureDetails(delivery, summary));
 			},
-			// Without Continue On Fail the run stops at the first failure: nothing new is started.
-			() => firstFailure !== undefined,
+			stopping,
 		);
 
 		if (firstFailure) {

@@ -61,6 +61,14 @@ export class Pacer {
 		return 0;
 	}
 
+	/**
+	 * A reserved slot will not be used (its run stopped or was cancelled): the schedule moves back
+	 * by one gap, never before now, so that the next run on this account does not wait for it.
+	 */
+	release(): void {
+		if (this.rate > 0) this.nextStart = Math.max(this.now(), this.nextStart - 1000 / this.rate);
+	}
+
 	/** The server said "too many": everyone waits `waitMs`, and the pace slows down. */
 	tooManyRequests(waitMs: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
