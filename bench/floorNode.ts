@@ -8,8 +8,8 @@ export const FLOOR_NODE_TYPE = 'bench.floor';
 /**
  * The least a community node can do per message: post each item's body through n8n's
  * `httpRequestWithAuthentication`, `concurrency` at a time. No expressions (the body comes from
- * the item's json), no validation, no pacing, no retries, no memory. Whatever this reaches is the
- * ceiling for any node that follows n8n's rules, so the benchmark reports it beside the raw client.
+ * the item's json), no validation, no pacing, no retries, no memory. It shows what n8n's helper
+ * alone costs, so the benchmark reports it beside the raw client and this package's node.
  */
 export function floorNode(concurrency: number): INodeType {
 	return {

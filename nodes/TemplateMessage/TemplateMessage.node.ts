@@ -106,10 +106,10 @@ export class TemplateMessage implements INodeType {
 
 		if (firstFailure) {
 			const accepted = output.filter((item) => item?.json.success === true).length;
-			const notStarted = output.filter((item) => item === undefined).length;
+			const notSent = output.filter((item) => item === undefined).length;
 			firstFailure.description = [
 				firstFailure.description,
-				`${accepted} other item(s) were accepted before the run stopped${notStarted ? ` and ${notStarted} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
+				`${accepted} other item(s) were accepted before the run stopped${notSent ? ` and ${notSent} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
 			]
 				.filter(Boolean)
 				.join(' ');
