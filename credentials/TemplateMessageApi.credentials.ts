@@ -1,3 +1,4 @@
+import { ApplicationError } from 'n8n-workflow';
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
@@ -39,14 +40,19 @@ export class TemplateMessageApi implements ICredentialType {
 
 	// A function rather than the generic `{{$credentials.token}}` form: it runs for every message,
 	// and this way n8n does not start its expression engine each time.
+	// A Base URL with `user:password@` would make the HTTP client send Basic auth in place of the JWT
+	// (and the password to wherever the API echoes its headers): it is refused for every request.
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(String(credentials.baseUrl ?? '').trim())) {
+			throw new ApplicationError('The Base URL contains a user name or password: remove it (the JWT goes in its own field)');
+		}
 		return {
 			...requestOptions,
 			headers: { ...requestOptions.headers, Authorization: String(credentials.token ?? '').trim() },
 		};
 	}
 
-	// The API has only the send endpoint. An empty body carries no recipient, so nothing can be
+	// The API has only the send endpoint. No redirect is followed: it would carry the token elsewhere. An empty body carries no recipient, so nothing can be
 	// sent: a server that checks the token first answers 401/403 for a bad token and 4xx for the
 	// missing content, which means the token was accepted. Unreachable hosts fail with their
 	// network error (ECONNREFUSED, ENOTFOUND, …).
@@ -56,9 +62,14 @@ export class TemplateMessageApi implements ICredentialType {
 			url: '/api/v2/push/message',
 			method: 'POST',
 			body: {},
-			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 404] },
+			disableFollowRedirect: true,
+			ignoreHttpStatusErrors: { ignore: true, except: [301, 302, 303, 307, 308, 401, 403, 404] },
 		},
 		rules: [
+			...[301, 302, 303, 307, 308].map((value) => ({
+				type: 'responseCode' as const,
+				properties: { value, message: `The Base URL redirects (HTTP ${value}): enter the address the API answers at, often its https:// form` },
+			})),
 			{ type: 'responseCode', properties: { value: 401, message: 'Token rejected (HTTP 401): check the JWT' } },
 			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): check the JWT' } },
 			{

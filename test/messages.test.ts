@@ -6,7 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INode } from 'n8n-workflow';
 
-import { invalidItemError, sendFailedError } from '../nodes/TemplateMessage/errors';
+import { API_CODES } from '../nodes/TemplateMessage/apiCodes';
+import { invalidItemError, notSentError, sendFailedError } from '../nodes/TemplateMessage/errors';
+import type { Refusal } from '../nodes/TemplateMessage/stopEarly';
 import { InvalidFieldError } from '../nodes/TemplateMessage/InvalidFieldError';
 import type { FailedOutcome } from '../nodes/TemplateMessage/errors';
 import type { MessageInput } from '../nodes/TemplateMessage/payload';
@@ -41,7 +43,15 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['An empty URL suffix', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: '' }] }) }))],
 	['Raw JSON that does not parse', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '[{"position": ' } }))],
 	['Raw JSON that is not a list', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '{}' } }))],
+	['Raw JSON nested too deep', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: `[${'['.repeat(20)}${']'.repeat(20)}]` } }))],
+	['A media URL with a space, tab, line break or backslash', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'https://cdn.example.com/my file.png' } }) }))],
+	['A button index that is not decimal digits', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: '0x1', value: 'yes' }] }) }))],
+	['A value far too long', () => buildSendRequest(input({ components: fields({ bodyValues: ['x'.repeat(5000)] }) }))],
+	['A phone number far too long', () => buildSendRequest(input({ phoneNumber: '6'.repeat(100) }))],
 ];
+
+/** The HTTP status the provider documents with each code (406 for the others). */
+const DOCUMENTED_STATUS: Record<string, number> = { 9: 429, 13: 500, 17: 401, 33: 404, 43: 401, 45: 401 };
 
 const SEND_CASES: Array<[string, FailedOutcome]> = [
 	['HTTP 400 with the API reason', { kind: 'rejected', statusCode: 400, transient: false, reason: 'Invalid parameter count (code 21)' }],
@@ -57,6 +67,20 @@ const SEND_CASES: Array<[string, FailedOutcome]> = [
 	['Timeout after sending', { kind: 'unknown', errorCode: 'ECONNABORTED', reason: 'no answer before the timeout' }],
 	['HTTP 502 or 504', { kind: 'unknown', statusCode: 502, reason: 'Bad Gateway' }],
 	['A 2xx without msgid', { kind: 'unknown', statusCode: 200, reason: 'the API answered HTTP 200 without success: true and a msgid' }],
+	['A redirect (301, 302, 307, 308)', { kind: 'rejected', statusCode: 307, transient: false, redirect: true, reason: 'the API answered with a redirect (HTTP 307 to https://other.example); redirects are not followed' }],
+	['A 303 redirect', { kind: 'unknown', statusCode: 303, reason: 'the API answered with a redirect (HTTP 303 See Other to https://other.example), which follows a handled request; redirects are not followed' }],
+	['An answer over 1 MB', { kind: 'unknown', statusCode: 200, reason: "the API's answer was too large to read (5242880 bytes; the node reads at most 1048576 bytes)" }],
+	['An answer still coming at the timeout', { kind: 'unknown', statusCode: 200, errorCode: 'ETIMEDOUT', reason: 'no complete answer before the timeout (the API had begun answering HTTP 200)' }],
+	...Object.entries(API_CODES).map(([code, { meaning }]): [string, FailedOutcome] => [
+		`API code ${code}`,
+		{ kind: 'rejected', statusCode: DOCUMENTED_STATUS[code] ?? 406, apiCode: Number(code), transient: false, reason: `${meaning} (code ${code})` },
+	]),
+];
+
+const STOP_CASES: Array<[string, Refusal]> = [
+	['After an account-wide refusal (401/403/404, a redirect, codes 5, 17, 19, 43, 45)', { scope: 'account', itemIndex: 0, templateCodeId: 'tpl', statusCode: 401, apiCode: 45, reason: 'Token invalid (code 45)' }],
+	['After a template-wide refusal (code 59)', { scope: 'template', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 406, apiCode: 59, reason: 'Template does not exist (code 59)' }],
+	['After 5 failures in a row on the API\'s side', { scope: 'server', itemIndex: 4, templateCodeId: 'tpl', statusCode: 500, reason: "5 messages in a row failed on the API's side, the last one with: Internal error (code 13)" }],
 ];
 
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
@@ -88,10 +112,16 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 	}
 	lines.push('', '## Sending: what the API or the network answered', '', '| Case | Message | Hint |', '|---|---|---|');
 	for (const [name, outcome] of SEND_CASES) {
-		const error = sendFailedError(node, outcome, 3, (text) => text);
+		const error = sendFailedError(node, outcome, 3);
 		expect(error.message).toMatch(/\[item 3\]$/);
 		expect(error.description).toBeTruthy();
 		if (outcome.statusCode !== undefined) expect(error.httpCode).toBe(String(outcome.statusCode));
+		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
+	}
+	lines.push('', '## Not sent: an earlier refusal holds for this item too', '', '| Case | Message | Hint |', '|---|---|---|');
+	for (const [name, refusal] of STOP_CASES) {
+		const error = notSentError(node, refusal, 7);
+		expect(error.message).toMatch(/^Not sent: .+ \[item 7\]$/);
 		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
 	}
 	lines.push('');

@@ -1,11 +1,12 @@
-import { apiReason, classifyResponse, classifyTransportError, retryAfterMs } from '../nodes/TemplateMessage/outcome';
+import { apiReason, classifyResponse, classifyTransportError, readRateLimit, retryAfterMs } from '../nodes/TemplateMessage/outcome';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });
 
 describe('classifyResponse', () => {
 	test('accepted only with success: true and a msgid', () => {
 		expect(classifyResponse(response(200, { msgid: 'm-1', success: true }))).toEqual({ kind: 'accepted', msgid: 'm-1', statusCode: 200 });
-		expect(classifyResponse(response(200, '{"msgid":"m-2","success":true}'))).toMatchObject({ kind: 'accepted', msgid: 'm-2' });
+		// The transport parses the answer; a body still in text form was not JSON.
+		expect(classifyResponse(response(200, '{"msgid":"m-2","success":true}'))).toMatchObject({ kind: 'unknown' });
 	});
 
 	test('success: false is a refusal with the API reason', () => {
@@ -83,4 +84,34 @@ test('apiReason reads message, error and nested error fields', () => {
 	expect(apiReason({ message: 'Token expired' })).toBe('Token expired');
 	expect(apiReason({ error: { message: 'Nope' } })).toBe('Nope');
 	expect(apiReason('text')).toBeUndefined();
+});
+
+describe('redirects and the API codes', () => {
+	test('a 303 may follow a handled request: unknown; any other 3xx is a refusal that names the origin only', () => {
+		expect(classifyResponse({ statusCode: 303, headers: { location: 'https://other.example/done?t=1' }, body: '' })).toMatchObject({
+			kind: 'unknown',
+			reason: 'the API answered with a redirect (HTTP 303 See Other to https://other.example), which follows a handled request; redirects are not followed',
+		});
+		expect(classifyResponse({ statusCode: 308, headers: { Location: '/v3/push' }, body: '' })).toMatchObject({
+			kind: 'rejected',
+			transient: false,
+			redirect: true,
+			reason: 'the API answered with a redirect (HTTP 308 to a relative address); redirects are not followed',
+		});
+	});
+
+	test('the API code is read from errors[0].code, as a number when it is one', () => {
+		expect(classifyResponse({ statusCode: 406, headers: {}, body: { errors: [{ message: 'x', code: '59' }] } })).toMatchObject({ apiCode: 59 });
+		expect(classifyResponse({ statusCode: 401, headers: {}, body: { errors: [{ message: 'x', code: 45 }] } })).toMatchObject({ apiCode: 45 });
+		expect(classifyResponse({ statusCode: 400, headers: {}, body: { message: 'x' } })).toMatchObject({ apiCode: undefined });
+	});
+});
+
+describe('readRateLimit', () => {
+	test('reads limit, remaining (both spellings the provider documents) and reset', () => {
+		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 2000 });
+		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
+		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
+		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
+	});
 });

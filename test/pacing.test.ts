@@ -181,6 +181,56 @@ describe('runPool', () => {
 	});
 });
 
+describe('runPool when a task throws', () => {
+	test('starts nothing more, waits for the tasks running, then rejects with the first error', async () => {
+		const started: number[] = [];
+		const finished: number[] = [];
+		const run = runPool(20, 3, async (i) => {
+			started.push(i);
+			if (i === 1) throw new Error('task 1 broke');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			finished.push(i);
+			return i;
+		});
+		await expect(run).rejects.toThrow('task 1 broke');
+		// Tasks 0 and 2 were running when task 1 threw: the pool settled only after they had.
+		expect(started).toEqual([0, 1, 2]);
+		expect(finished.sort()).toEqual([0, 2]);
+	});
+});
+
+describe('Pacer and the rate-limit headers', () => {
+	test('a window with nothing left pauses everyone until it resets, capped', () => {
+		let now = 1000;
+		const pacer = new Pacer(10, () => now);
+		expect(pacer.reserve()).toBe(0);
+		expect(pacer.rateLimitHeaders({ limit: 25, remaining: 0, resetMs: 800 }, 60_000)).toBeUndefined();
+		expect(pacer.reserve()).toBe(800);
+		now = 5000;
+		pacer.rateLimitHeaders({ remaining: 0, resetMs: 10 * 60_000 }, 60_000);
+		expect(pacer.reserve()).toBe(60_000);
+	});
+
+	test('an announced limit lower than the setting becomes the ceiling, a higher one is ignored', () => {
+		const now = 0;
+		const pacer = new Pacer(25, () => now);
+		expect(pacer.rateLimitHeaders({ limit: 50, remaining: 40 }, 60_000)).toBeUndefined();
+		expect(pacer.currentRate).toBe(25);
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBe(10);
+		expect(pacer.currentRate).toBe(10);
+		for (let i = 0; i < 100; i++) pacer.accepted();
+		expect(pacer.currentRate).toBe(10);
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBeUndefined();
+	});
+
+	test('without a setting, an announced limit paces the run', () => {
+		const pacer = new Pacer(0, () => 0);
+		expect(pacer.rateLimitHeaders({ limit: 5 }, 60_000)).toBe(5);
+		pacer.reserve();
+		expect(pacer.reserve()).toBe(200);
+	});
+});
+
 describe('SentMemory', () => {
 	test('recalls what was accepted or may have been, only for the same request', () => {
 		const context = {};

@@ -184,6 +184,12 @@ describe('validation names the field', () => {
 		['javascript:alert(1)', /uses javascript/],
 		['cdn.example.com/a.pdf', /is not a URL/],
 		['', /is empty/],
+		// What the URL parser would silently drop or turn into a slash is refused, not sent as typed.
+		['https://exa\nmple.com/a.png', /"https:\/\/exa\\nmple\.com\/a\.png" contains a space, tab, line break, control character or backslash/],
+		['https://cdn.example.com/a\tb.png', /contains a space, tab/],
+		['https://cdn.example.com/my file.png', /contains a space, tab/],
+		['https:\\evil.example\\a.png', /contains a space, tab, line break, control character or backslash/],
+		['https://cdn.example.com/a\u0000.png', /control character/],
 	])('media URL %j', (url, problem) => {
 		const error = fieldError(() => build(fields({ header: { type: 'document', url } })));
 		expect(error.field).toBe('Header Media URL');
@@ -196,10 +202,31 @@ describe('validation names the field', () => {
 		[1e21, /is not a whole number/],
 		['two', /"two" is not a whole number/],
 		[undefined, /is not a whole number/],
+		// Number() reads these as 16, 3 and 1000; only decimal digits are an index.
+		['0x10', /"0x10" is not a whole number/],
+		['0b11', /"0b11" is not a whole number/],
+		['1e3', /"1e3" is not a whole number/],
+		['-0', /"-0" is not a whole number/],
 	])('button index %j', (index, problem) => {
 		const error = fieldError(() => build(fields({ buttons: [{ kind: 'quickReply', index, value: 'yes' }] })));
 		expect(error.field).toBe('Buttons → button 1 → Index');
 		expect(error.problem).toMatch(problem);
+	});
+
+	test('decimal digits, spaces around them, are an index', () => {
+		expect(build(fields({ buttons: [{ kind: 'quickReply', index: ' 02 ', value: 'yes' }] })).message.template.payload[0].parameters).toEqual([
+			{ sub_type: 'quick_reply', index: '2', parameters: [{ type: 'payload', payload: 'yes' }] },
+		]);
+	});
+
+	test('values too large for any template, and raw JSON too deep or too large, are refused', () => {
+		expect(fieldError(() => build(fields({ bodyValues: ['x'.repeat(4097)] }))).problem).toBe('is 4097 characters long; at most 4096 are sent');
+		expect(fieldError(() => build(fields({ bodyValues: Array.from({ length: 101 }, () => 'x') }))).problem).toMatch(/^has 101 values/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: [[[[[[[[[]]]]]]]]] }] })).problem).toBe('is nested more than 8 levels deep');
+		expect(fieldError(() => build({ mode: 'json', rawPayload: `[${'"x",'.repeat(20_000)}"x"]` })).problem).toMatch(/^is \d+ characters long; at most 65536$/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: Array.from({ length: 20_000 }, () => ({ type: 'text', text: 'xxxx' })) }] })).problem).toBe(
+			'is larger than 65536 characters',
+		);
 	});
 
 	test('two buttons with the same index', () => {

@@ -1,34 +1,43 @@
 import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
+import { wait } from './deadline';
 import type { Outcome } from './outcome';
 import type { Pacer } from './pacer';
 import type { SendRequestBody } from './payload';
+import type { Redactor } from './redact';
 import type { RetryPolicy } from './retry';
 import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
 import { fingerprint } from './sentMemory';
+import type { Refusal } from './stopEarly';
 import { postMessage } from './transport';
 
 export interface DeliveryContext {
 	ctx: IExecuteFunctions;
 	url: string;
 	credentials: ICredentialsDecrypted;
+	redactor: Redactor;
 	timeoutMs: number;
 	pacer: Pacer;
 	retry: RetryPolicy;
 	memory: SentMemory;
 	signal?: AbortSignal;
-	/** True once the run is stopping (a failure without Continue On Fail): nothing more is sent. */
-	stopping: () => boolean;
+	/**
+	 * Checked before every request leaves: 'stop' once the run is stopping (a failure without
+	 * Continue On Fail), or the earlier refusal that makes this message fail too.
+	 */
+	holdBack: (templateCodeId: string) => Refusal | 'stop' | undefined;
+	/** The provider announced a limit lower than the setting; the pace now follows it. */
+	onLowerLimit: (limit: number) => void;
 }
 
-export type Delivery = { outcome: Outcome; attempts: number; remembered: boolean };
+export type Delivery =
+	| { outcome: Outcome; attempts: number; remembered: boolean }
+	| { notSent: Refusal; attempts: number };
 
 /**
  * Sends one item's message: paced, retried while it was certainly not accepted, and never sent
  * again if an earlier run of this node in the same execution already got it accepted (or may have).
- * Waits go through n8n's `sleep` with the execution's cancel signal, so cancelling stops them.
  * Resolves to undefined when the run started stopping before this message was sent.
  */
 export async function deliver(itemIndex: number, request: SendRequestBody, context: DeliveryContext): Promise<Delivery | undefined> {
@@ -37,13 +46,23 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	const earlier = memory.recall(itemIndex, print);
 	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
 
+	const templateCodeId = request.message.template.template_code_id;
+	const holdBack = () => context.holdBack(templateCodeId);
 	for (let attempt = 1; ; attempt++) {
-		if (!(await waitForSlot(pacer, signal, context.stopping))) return undefined;
-		const outcome = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials);
+		// Checked before waiting for a slot (nothing to wait for) and again once it has come.
+		const held = holdBack() ?? (await waitForSlot(pacer, signal, holdBack));
+		if (held === 'stop') return undefined;
+		if (held) return { notSent: held, attempts: attempt - 1 };
+
+		const { outcome, rateLimit } = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials, context.redactor);
+		if (rateLimit) {
+			const lowered = pacer.rateLimitHeaders(rateLimit, context.retry.maxServerWaitMs);
+			if (lowered !== undefined) context.onLowerLimit(lowered);
+		}
 		const decision = decideRetry(outcome, attempt, context.retry);
 		if (decision.retry) {
 			if (decision.rateLimited) pacer.tooManyRequests(decision.delayMs);
-			else await sleep(decision.delayMs, signal);
+			else await wait(decision.delayMs, signal);
 			continue;
 		}
 		const final = decision.outcome;
@@ -57,19 +76,20 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	}
 }
 
-/** Waits for this sender's paced slot; false if the run started stopping meanwhile. */
-async function waitForSlot(pacer: Pacer, signal: AbortSignal | undefined, stopping: () => boolean): Promise<boolean> {
+/** Waits for this sender's paced slot; says why not to send if the run says so meanwhile. */
+async function waitForSlot(pacer: Pacer, signal: AbortSignal | undefined, holdBack: () => Refusal | 'stop' | undefined): Promise<Refusal | 'stop' | undefined> {
 	let sending = false;
 	try {
 		// Even a 0 ms wait goes through a timer on purpose: without that yield between a response and
 		// the next request, unthrottled runs were measured about 20% slower (n8n's helper opens a new
 		// connection for every request; see docs/benchmarks.md).
-		await sleep(pacer.reserve(), signal);
-		for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) await sleep(wait, signal);
-		sending = !stopping();
-		return sending;
+		await wait(pacer.reserve(), signal);
+		for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) await wait(delay, signal);
+		const held = holdBack();
+		sending = held === undefined;
+		return held;
 	} finally {
-		// Cancelled or stopping: the slot is given back.
+		// Cancelled, stopping or held back: the slot is given back.
 		if (!sending) pacer.release();
 	}
 }

@@ -327,9 +327,10 @@ export const messageProperties: INodeProperties[] = [
 				displayName: 'Timeout',
 				name: 'timeout',
 				type: 'number',
-				typeOptions: { minValue: 1000, numberPrecision: 0 },
+				typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
 				default: 30000,
-				description: 'How long to wait for the API to answer one request, in milliseconds. A timeout makes the delivery unknown.',
+				description:
+					'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
 			},
 		],
 	},

@@ -12,30 +12,37 @@ export type Outcome =
 			kind: 'rejected';
 			reason: string;
 			statusCode?: number;
+			/** Node's network error code (ECONNREFUSED, …) when no HTTP status came back. */
 			errorCode?: string;
+			/** The API's own error code (`errors[0].code`). */
+			apiCode?: number | string;
 			body?: unknown;
 			/** The server or the network said "not now" rather than "no": worth trying again. */
 			transient: boolean;
 			retryAfterMs?: number;
+			/** The server answered with a redirect, which the node does not follow. */
+			redirect?: boolean;
 	  }
-	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; body?: unknown };
+	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; apiCode?: number | string; body?: unknown };
+
+export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
 
 export interface HttpResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
+	/** The answer as the transport made it safe to keep: bounded, token redacted (see answer.ts). */
 	body: unknown;
 }
 
 export function classifyResponse(response: HttpResponse, now = Date.now()): Outcome {
-	const { statusCode, headers } = response;
-	const body = parseBody(response.body);
+	const { statusCode, headers, body } = response;
 
 	if (statusCode >= 200 && statusCode < 300) {
 		if (!isObject(body)) {
-			return { kind: 'unknown', statusCode, body: response.body, reason: `the API answered HTTP ${statusCode} with a body that is not JSON` };
+			return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} with a body that is not JSON` };
 		}
 		if (body.success === false) {
-			return { kind: 'rejected', statusCode, body, transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
+			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
 		if (body.success === true && typeof body.msgid === 'string' && body.msgid !== '') {
 			return { kind: 'accepted', msgid: body.msgid, statusCode };
@@ -43,10 +50,13 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
 	}
 
-	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? truncate(body.trim()) : `HTTP ${statusCode}`);
+	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'));
+
+	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
+	const code = apiCode(body);
 	// A gateway answering 502/504 may have passed the request on before failing.
 	if (statusCode === 502 || statusCode === 504) {
-		return { kind: 'unknown', statusCode, body, reason };
+		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
 	// 429 and 503 are the server itself saying it did not take the request.
 	const transient = statusCode === 429 || statusCode === 503;
@@ -54,10 +64,41 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		kind: 'rejected',
 		statusCode,
 		body,
+		apiCode: code,
 		reason,
 		transient,
 		retryAfterMs: transient ? retryAfterMs(headers, now) : undefined,
 	};
+}
+
+/**
+ * Redirects are never followed (that would re-post the message, token included, wherever the
+ * server points). A 303 is how a server says it handled a POST and shows the result elsewhere,
+ * so the message may have been taken: delivery unknown. Every other 3xx says the endpoint is
+ * not here: nothing was taken, and the Base URL needs fixing.
+ */
+function classifyRedirect(statusCode: number, location: string | undefined): Outcome {
+	const target = location ? ` to ${originOf(location)}` : '';
+	if (statusCode === 303) {
+		return { kind: 'unknown', statusCode, reason: `the API answered with a redirect (HTTP 303 See Other${target}), which follows a handled request; redirects are not followed` };
+	}
+	return {
+		kind: 'rejected',
+		statusCode,
+		transient: false,
+		redirect: true,
+		reason: `the API answered with a redirect (HTTP ${statusCode}${target}); redirects are not followed`,
+	};
+}
+
+/** Only the origin of a redirect target is shown: its path and query are the server's to fill. */
+function originOf(location: string): string {
+	try {
+		const url = new URL(location);
+		return url.origin === 'null' ? 'another address' : url.origin;
+	} catch {
+		return 'a relative address';
+	}
 }
 
 /** Codes Node.js gives when no request reached the server. */
@@ -81,7 +122,7 @@ const CODE_TEXT: Record<string, string> = {
  * written is read from the client request itself where the error carries it. The code stays
  * out of the reason text: n8n's NodeApiError replaces any message naming one with a generic line.
  */
-export function classifyTransportError(error: unknown): Outcome {
+export function classifyTransportError(error: unknown): FailedOutcome {
 	const code = errorCode(error);
 	const reason = (code && CODE_TEXT[code]) ?? 'network error';
 	if (code === 'ERR_CANCELED') {
@@ -109,7 +150,7 @@ function errorCode(error: unknown): string | undefined {
  * inside it. Anything that cannot be read as a ClientRequest gives undefined, which counts as
  * "may have been sent".
  */
-function requestWritten(error: unknown): boolean | undefined {
+export function requestWritten(error: unknown): boolean | undefined {
 	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
 		const request = current.request;
 		if (!isObject(request)) continue;
@@ -129,16 +170,39 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
 		const date = Date.parse(retryAfter);
 		if (!Number.isNaN(date)) return Math.max(0, date - now);
 	}
-	const reset = header(headers, 'x-ratelimit-reset');
-	if (reset !== undefined && /^\d+(\.\d+)?$/.test(reset)) {
-		const value = Number(reset);
-		// Large values are a Unix time in seconds, small ones a delay in seconds.
-		return value > 1e9 ? Math.max(0, Math.round(value * 1000 - now)) : Math.round(value * 1000);
-	}
-	return undefined;
+	return rateLimitResetMs(headers, now);
 }
 
-function header(headers: Record<string, unknown>, name: string): string | undefined {
+/** `X-RateLimit-Reset`: a delay in seconds, or (large values) a Unix time in seconds; in ms from now. */
+function rateLimitResetMs(headers: Record<string, unknown>, now: number): number | undefined {
+	const reset = header(headers, 'x-ratelimit-reset');
+	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
+	const value = Number(reset);
+	return value > 1e9 ? Math.max(0, Math.round(value * 1000 - now)) : Math.round(value * 1000);
+}
+
+/** What the provider's rate-limit headers say about the current window (any may be missing). */
+export interface RateLimitState {
+	limit?: number;
+	remaining?: number;
+	resetMs?: number;
+}
+
+export function readRateLimit(headers: Record<string, unknown>, now = Date.now()): RateLimitState | undefined {
+	const count = (name: string) => {
+		const text = header(headers, name);
+		return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+	};
+	// The provider's documentation also spells the header "X-RateLmit-Remaining".
+	const state: RateLimitState = {
+		limit: count('x-ratelimit-limit'),
+		remaining: count('x-ratelimit-remaining') ?? count('x-ratelmit-remaining'),
+		resetMs: rateLimitResetMs(headers, now),
+	};
+	return state.limit === undefined && state.remaining === undefined ? undefined : state;
+}
+
+export function header(headers: Record<string, unknown>, name: string): string | undefined {
 	for (const [key, value] of Object.entries(headers ?? {})) {
 		if (key.toLowerCase() === name) {
 			const text = Array.isArray(value) ? value[0] : value;
@@ -168,17 +232,13 @@ export function apiReason(body: unknown): string | undefined {
 	return undefined;
 }
 
-function parseBody(body: unknown): unknown {
-	if (typeof body !== 'string') return body;
-	try {
-		return JSON.parse(body);
-	} catch {
-		return body;
-	}
-}
-
-function truncate(text: string, max = 300): string {
-	return text.length > max ? `${text.slice(0, max)}…` : text;
+/** The API's error code, `errors[0].code` (the provider's documented numbers). */
+export function apiCode(body: unknown): number | string | undefined {
+	if (!isObject(body) || !Array.isArray(body.errors) || !isObject(body.errors[0])) return undefined;
+	const code = body.errors[0].code;
+	if (typeof code === 'number' && Number.isFinite(code)) return code;
+	if (typeof code === 'string' && code.trim() !== '') return /^\d+$/.test(code.trim()) ? Number(code.trim()) : code.trim();
+	return undefined;
 }
 
 export function isObject(value: unknown): value is Record<string, unknown> {

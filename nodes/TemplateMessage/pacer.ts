@@ -7,8 +7,13 @@
  * It is adaptive: a 429 pauses every sender until the server's wait is over and lowers the rate;
  * a run of accepted messages raises it again, up to the configured rate.
  */
+import type { RateLimitState } from './outcome';
+
 export class Pacer {
 	private rate: number;
+
+	/** The highest rate allowed: the user's setting, or the provider's lower announced limit. */
+	private ceiling: number;
 
 	private nextStart = 0;
 
@@ -21,10 +26,11 @@ export class Pacer {
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
-		private readonly maxRate: number,
+		maxRate: number,
 		private readonly now: () => number = Date.now,
 	) {
 		this.rate = maxRate;
+		this.ceiling = maxRate;
 	}
 
 	get currentRate(): number {
@@ -73,16 +79,37 @@ export class Pacer {
 	tooManyRequests(waitMs: number): void {
 		this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
 		this.nextStart = Math.max(this.nextStart, this.pausedUntil);
-		if (this.rate > 0) this.rate = Math.max(this.maxRate / 10, this.rate * 0.8);
+		if (this.rate > 0) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
 		this.acceptedSinceChange = 0;
+	}
+
+	/**
+	 * The provider's rate-limit headers on any answer. A window with nothing left pauses every
+	 * sender until it resets (at most `maxWaitMs`), before anyone meets a 429; an announced limit
+	 * lower than the setting becomes the ceiling (never a higher one). Returns the new ceiling when
+	 * this lowered it.
+	 */
+	rateLimitHeaders(state: RateLimitState, maxWaitMs: number): number | undefined {
+		let lowered: number | undefined;
+		if (state.limit !== undefined && state.limit >= 1 && (this.ceiling === 0 || state.limit < this.ceiling)) {
+			this.ceiling = state.limit;
+			this.rate = this.rate === 0 ? state.limit : Math.min(this.rate, state.limit);
+			lowered = state.limit;
+		}
+		if (state.remaining === 0) {
+			const waitMs = Math.min(Math.max(state.resetMs ?? 1000, 0), maxWaitMs);
+			this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
+			this.nextStart = Math.max(this.nextStart, this.pausedUntil);
+		}
+		return lowered;
 	}
 
 	/** One more accepted message; after about a second's worth at the current pace, speed up again. */
 	accepted(): void {
-		if (this.rate === this.maxRate) return;
+		if (this.rate === this.ceiling) return;
 		this.acceptedSinceChange++;
 		if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
-			this.rate = Math.min(this.maxRate, this.rate + this.maxRate * 0.1);
+			this.rate = Math.min(this.ceiling, this.rate + this.ceiling * 0.1);
 			this.acceptedSinceChange = 0;
 		}
 	}

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { ButtonInput, CompatibilityOptions, MessageInput } from './payload';
 import { bodyValuesFromList } from './payload';
+import { MAX_TIMEOUT_MS } from './deadline';
 import type { RetryPolicy } from './retry';
 import { DEFAULT_RETRY_POLICY } from './retry';
 
@@ -27,7 +28,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		includeRequestPayload: options.includeRequestPayload === true,
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
 		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
-		timeoutMs: number(options.timeout, 30_000, 1),
+		timeoutMs: Math.min(number(options.timeout, 30_000, 1), MAX_TIMEOUT_MS),
 		retry: {
 			...DEFAULT_RETRY_POLICY,
 			maxAttempts: Math.floor(number(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, 1)),

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from './InvalidFieldError';
-import { describeValue, normalisePhoneNumber } from './phone';
+import { describeValue, normalisePhoneNumber, quote } from './phone';
 
 /** The request body of `POST /api/v2/push/message`, as the spec describes it. */
 export interface SendRequestBody {
@@ -101,6 +101,9 @@ function buildComponents(
 	const components: PayloadComponent[] = [];
 	const header = buildHeaderParameter(input.header);
 	if (header) components.push({ position: 'header', parameters: [header] });
+	if (input.bodyValues.length > MAX_BODY_VALUES) {
+		throw new InvalidFieldError(FIELD.bodyValues, `has ${input.bodyValues.length} values; a template has far fewer placeholders (at most ${MAX_BODY_VALUES} are sent)`, 'Give one value per placeholder of the template body');
+	}
 	// Rule 3 and the note under "Component object": no body component without body variables.
 	if (input.bodyValues.length > 0) {
 		components.push({ position: 'body', parameters: input.bodyValues.map(bodyParameter) });
@@ -135,17 +138,30 @@ function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unk
 /** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
 export function mediaUrl(raw: unknown): string {
 	const text = requiredText(raw, FIELD.headerMediaUrl, 'Give the public http(s) address of the image, video or document').trim();
+	// The text is sent as it is, so it must be what the URL parser understood: the parser drops
+	// tabs and line breaks and reads a backslash as a slash, which the API's parser may not.
+	if (/[\s\\]/.test(text) || hasControlCharacter(text)) {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} contains a space, tab, line break, control character or backslash`, 'Write spaces in a URL as %20, and use / between its parts');
+	}
 	const url = parseUrl(text);
 	if (url === undefined) {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" is not a URL`, 'Give a full address starting with https:// (or http://)');
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" uses ${url.protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${url.protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
 	}
 	if (url.hostname === '') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `"${text}" has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
 	}
 	return text;
+}
+
+function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code < 0x20 || code === 0x7f) return true;
+	}
+	return false;
 }
 
 function parseUrl(text: string): URL | undefined {
@@ -203,7 +219,8 @@ function quickReplyParameter(payload: string, field: CompatibilityOptions['quick
 }
 
 function buttonIndex(raw: unknown, field: string): number {
-	const index = typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : raw;
+	// Decimal digits only: Number() would also read "0x10", "0b11" and "1e3" as 16, 3 and 1000.
+	const index = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
 	// A safe integer: larger ones print in exponent form ("1e+21"), which is no index.
 	if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
 		throw new InvalidFieldError(field, `${describeValue(raw)} is not a whole number of 0 or more`, 'Buttons are numbered in template order starting at 0');
@@ -221,8 +238,16 @@ function requiredText(raw: unknown, field: string, hint?: string): string {
 	if (typeof raw !== 'string') {
 		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
 	}
+	if (raw.length > MAX_TEXT_LENGTH) {
+		throw new InvalidFieldError(field, `is ${raw.length} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
+	}
 	return raw;
 }
+
+const MAX_BODY_VALUES = 100;
+
+/** Far above what any template field takes (a body is at most about 1,000 characters). */
+export const MAX_TEXT_LENGTH = 4096;
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
 const RAW_PAYLOAD_HINT = 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]';
@@ -232,6 +257,9 @@ function parseRawPayload(raw: unknown): PayloadComponent[] {
 	let value = raw;
 	if (typeof raw === 'string') {
 		if (raw.trim() === '') return [];
+		if (raw.length > MAX_RAW_PAYLOAD_LENGTH) {
+			throw new InvalidFieldError(FIELD.rawPayload, `is ${raw.length} characters long; at most ${MAX_RAW_PAYLOAD_LENGTH}`, RAW_PAYLOAD_HINT);
+		}
 		const parsed = parseJson(raw);
 		if ('error' in parsed) {
 			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, RAW_PAYLOAD_HINT);
@@ -240,6 +268,14 @@ function parseRawPayload(raw: unknown): PayloadComponent[] {
 	}
 	if (!Array.isArray(value)) {
 		throw new InvalidFieldError(FIELD.rawPayload, `must be a list of components, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
+	}
+	const size = measure(value);
+	if (size.depth > MAX_RAW_PAYLOAD_DEPTH || size.length > MAX_RAW_PAYLOAD_LENGTH) {
+		throw new InvalidFieldError(
+			FIELD.rawPayload,
+			size.depth > MAX_RAW_PAYLOAD_DEPTH ? `is nested more than ${MAX_RAW_PAYLOAD_DEPTH} levels deep` : `is larger than ${MAX_RAW_PAYLOAD_LENGTH} characters`,
+			RAW_PAYLOAD_HINT,
+		);
 	}
 	value.forEach((component: unknown, i) => {
 		const where = `${FIELD.rawPayload} → component ${i + 1}`;
@@ -255,6 +291,34 @@ function parseRawPayload(raw: unknown): PayloadComponent[] {
 		}
 	});
 	return value as PayloadComponent[];
+}
+
+/** The spec's payload is 4 levels deep at most (payload → button → parameters → parameter). */
+const MAX_RAW_PAYLOAD_DEPTH = 8;
+const MAX_RAW_PAYLOAD_LENGTH = 64 * 1024;
+
+/**
+ * Depth and approximate serialised length of a value, walked without recursion and given up
+ * as soon as either passes its limit, so that no structure can overflow the stack here or later
+ * (the request is serialised to be sent).
+ */
+function measure(value: unknown): { depth: number; length: number } {
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	let depth = 0;
+	let length = 0;
+	while (stack.length > 0) {
+		const [current, level] = stack.pop()!;
+		if (level > depth) depth = level;
+		if (depth > MAX_RAW_PAYLOAD_DEPTH || length > MAX_RAW_PAYLOAD_LENGTH) break;
+		if (typeof current === 'string') length += current.length + 2;
+		else if (typeof current !== 'object' || current === null) length += String(current).length;
+		else {
+			const entries = Array.isArray(current) ? current : Object.entries(current).flat();
+			length += 2 + entries.length;
+			for (const entry of entries) stack.push([entry, level + 1]);
+		}
+	}
+	return { depth, length };
 }
 
 /** Body values given as one expression: a list (or a JSON text of one) of texts. */

@@ -5,6 +5,8 @@ const FIELD = 'Phone Number';
 // (small countries) are about 7 digits with their code.
 const MIN_DIGITS = 7;
 const MAX_DIGITS = 15;
+// Separators included, no real number is longer.
+const MAX_TEXT_LENGTH = 40;
 // Characters people and spreadsheets put between digits: spaces (any Unicode space), dashes,
 // dots, slashes and parentheses.
 const SEPARATORS = /[\s\u00a0\u2000-\u200b\u202f\u205f\u3000\-\u2010-\u2015.()/]/g;
@@ -16,6 +18,9 @@ const SEPARATORS = /[\s\u00a0\u2000-\u200b\u202f\u205f\u3000\-\u2010-\u2015.()/]
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown): string {
 	const text = phoneText(raw);
+	if (text.length > MAX_TEXT_LENGTH) {
+		throw new InvalidFieldError(FIELD, `${quote(text)} is too long for a phone number`, 'Map the column that holds the phone number');
+	}
 	const compact = text.replace(SEPARATORS, '');
 	if (compact === '') {
 		throw new InvalidFieldError(FIELD, 'is empty', 'Map a column or enter the recipient number, e.g. +62 812 3456 7890');
@@ -31,7 +36,7 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 		if (countryCode === undefined) {
 			throw new InvalidFieldError(
 				FIELD,
-				`"${text}" starts with 0, a local number without country code`,
+				`${quote(text)} starts with 0, a local number without country code`,
 				'Write it with its country code (e.g. +62 812…), or set Options → Default Country Code so that a leading 0 is replaced by it',
 			);
 		}
@@ -41,15 +46,15 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 	}
 
 	if (!/^\d+$/.test(digits)) {
-		throw new InvalidFieldError(FIELD, `"${text}" contains characters other than digits`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
+		throw new InvalidFieldError(FIELD, `${quote(text)} contains characters other than digits`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
 	}
 	if (digits.startsWith('0')) {
-		throw new InvalidFieldError(FIELD, `"${text}" has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
+		throw new InvalidFieldError(FIELD, `${quote(text)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
 			FIELD,
-			`"${text}" has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
+			`${quote(text)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
 			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
 	}
@@ -77,6 +82,19 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return `"${value}"`;
+	if (typeof value === 'string') return quote(value);
 	return String(value);
+}
+
+const MAX_QUOTED = 60;
+
+/**
+ * A value the user gave, quoted for an error message: cut to a readable length (a mapped cell can
+ * hold megabytes) with control characters and backslashes shown escaped.
+ */
+export function quote(text: string): string {
+	const shown = text.length > MAX_QUOTED ? text.slice(0, MAX_QUOTED) : text;
+	// eslint-disable-next-line no-control-regex
+	const escaped = shown.replace(/[\u0000-\u001f\u007f\\]/g, (c) => JSON.stringify(c).slice(1, -1));
+	return text.length > MAX_QUOTED ? `"${escaped}…" (${text.length} characters)` : `"${escaped}"`;
 }

@@ -1,0 +1,73 @@
+/** The largest answer the node reads: the API's answers are a few hundred bytes. */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+export type Answer = { text: string } | { tooLarge: true; bytesRead: number; declaredBytes?: number };
+
+interface ReadableLike {
+	on(event: string, listener: (...args: unknown[]) => void): unknown;
+	removeAllListeners?(event?: string): unknown;
+	destroy(error?: Error): unknown;
+}
+
+function isReadable(body: unknown): body is ReadableLike {
+	return typeof body === 'object' && body !== null && typeof (body as ReadableLike).on === 'function' && typeof (body as ReadableLike).destroy === 'function';
+}
+
+/**
+ * Reads an answer body (a stream, as asked of n8n's helper) as text, keeping at most `maxBytes`:
+ * past that the stream is destroyed and the size is reported instead. Stops (and rejects) when
+ * `signal` aborts, so a server sending one byte a second cannot outlast the attempt's deadline.
+ * A body that is already text or data (an n8n version that ignored the stream request) is taken
+ * as it is, within the same size bound.
+ */
+export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = MAX_ANSWER_BYTES, declaredBytes?: number): Promise<Answer> {
+	if (!isReadable(body)) return fromValue(body, maxBytes);
+	if (declaredBytes !== undefined && declaredBytes > maxBytes) {
+		body.destroy();
+		return { tooLarge: true, bytesRead: 0, declaredBytes };
+	}
+	const stream = body;
+	return await new Promise<Answer>((resolve, reject) => {
+		const chunks: Uint8Array[] = [];
+		let size = 0;
+		const finish = (settle: () => void) => {
+			signal.removeEventListener('abort', onAbort);
+			stream.removeAllListeners?.('data');
+			settle();
+		};
+		const onAbort = () => {
+			finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')));
+			stream.destroy();
+		};
+		if (signal.aborted) return onAbort();
+		signal.addEventListener('abort', onAbort, { once: true });
+		stream.on('data', (chunk: unknown) => {
+			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+			size += bytes.length;
+			if (size > maxBytes) {
+				finish(() => resolve({ tooLarge: true, bytesRead: size, declaredBytes }));
+				stream.destroy();
+				return;
+			}
+			chunks.push(bytes);
+		});
+		stream.on('end', () => finish(() => resolve({ text: Buffer.concat(chunks).toString('utf8') })));
+		stream.on('error', (error: unknown) => finish(() => reject(error)));
+	});
+}
+
+function fromValue(body: unknown, maxBytes: number): Answer {
+	if (body === undefined || body === null) return { text: '' };
+	if (typeof body === 'string') return body.length > maxBytes ? { tooLarge: true, bytesRead: body.length } : { text: body };
+	if (body instanceof Uint8Array) {
+		return body.length > maxBytes ? { tooLarge: true, bytesRead: body.length } : { text: Buffer.from(body).toString('utf8') };
+	}
+	// Already parsed by the helper: serialise it back within the bound (a structure too deep to
+	// serialise is as unreadable as one too large).
+	try {
+		const text = JSON.stringify(body) ?? '';
+		return text.length > maxBytes ? { tooLarge: true, bytesRead: text.length } : { text };
+	} catch {
+		return { text: '' };
+	}
+}

@@ -1,0 +1,42 @@
+import type { Outcome } from './outcome';
+
+/** How far a refusal reaches: this item only, every item with its template, or every item. */
+export type RefusalScope = 'item' | 'template' | 'account';
+
+interface ApiCode {
+	meaning: string;
+	hint: string;
+	scope: RefusalScope;
+}
+
+/**
+ * The error codes the provider behind the spec documents (`{"errors":[{"message","code"}]}`).
+ * Any other server keeps the node's generic texts; an unknown code is treated as the item's.
+ */
+export const API_CODES: Record<number, ApiCode> = {
+	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
+	9: { meaning: 'too many requests', hint: 'The API limits how fast messages are sent: lower Options → Max Messages per Second.', scope: 'item' },
+	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
+	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account' },
+	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account' },
+	33: { meaning: 'the data does not exist', hint: 'Something this message refers to does not exist at the provider: check the template code id and the recipient.', scope: 'item' },
+	39: { meaning: 'wrong or missing parameters: the values do not match the template', hint: 'Give exactly one body value per placeholder of the template, and header and button values only where the template has them.', scope: 'item' },
+	43: { meaning: 'no token was supplied', hint: 'Enter the JWT in the Template Message API credential.', scope: 'account' },
+	45: { meaning: 'the token is invalid', hint: 'The JWT was rejected: it may have expired. Copy a new one from the developer dashboard into the credential.', scope: 'account' },
+	59: { meaning: 'the template does not exist', hint: 'Check the Template Code ID (it looks like <id>:<template_name>) and that the template is Approved in the developer dashboard.', scope: 'template' },
+};
+
+export function apiCodeInfo(code: number | string | undefined): ApiCode | undefined {
+	return typeof code === 'number' ? API_CODES[code] : undefined;
+}
+
+/**
+ * Whether a final failure holds for every message of the run (a rejected token, a wrong Base URL,
+ * an empty balance), for every message with the same template, or for this item only.
+ */
+export function refusalScope(outcome: Outcome): RefusalScope {
+	if (outcome.kind !== 'rejected') return 'item';
+	const { statusCode } = outcome;
+	if (outcome.redirect || statusCode === 401 || statusCode === 403 || statusCode === 404) return 'account';
+	return apiCodeInfo(outcome.apiCode)?.scope ?? 'item';
+}

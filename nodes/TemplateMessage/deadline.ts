@@ -1,0 +1,73 @@
+import { sleep } from 'n8n-workflow';
+
+/**
+ * Waits `ms`, or less if `signal` aborts (then it rejects with the abort reason). n8n-workflow
+ * 1.x's `sleep` ignores its signal, so the abort is raced here too: the wait ends on cancel on
+ * every n8n version.
+ */
+export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
+	if (!signal) return await sleep(ms);
+	if (signal.aborted) throw abortReason(signal);
+	let onAbort!: () => void;
+	const aborted = new Promise<never>((_, reject) => {
+		onAbort = () => reject(abortReason(signal));
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		await Promise.race([sleep(ms, signal), aborted]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+	}
+}
+
+function abortReason(signal: AbortSignal): Error {
+	return signal.reason instanceof Error ? signal.reason : new Error('The operation was aborted');
+}
+
+/** Node's timers take at most 2^31-1 ms; the node's own limit is well below that. */
+export const MAX_TIMEOUT_MS = 300_000;
+
+/**
+ * One attempt's deadline, from the start of the request to the last byte of the answer, joined
+ * with the execution's cancel signal: `signal` aborts at whichever comes first. `end()` must be
+ * called when the attempt is over; it stops the deadline's timer.
+ */
+export class AttemptDeadline {
+	private readonly controller = new AbortController();
+
+	private readonly timer = new AbortController();
+
+	private expiredAt: number | undefined;
+
+	private readonly onCancel = () => this.controller.abort(this.cancel?.reason);
+
+	constructor(
+		readonly timeoutMs: number,
+		private readonly cancel?: AbortSignal,
+	) {
+		if (cancel?.aborted) this.controller.abort(cancel.reason);
+		cancel?.addEventListener('abort', this.onCancel, { once: true });
+		wait(Math.min(Math.max(1, timeoutMs), MAX_TIMEOUT_MS), this.timer.signal).then(
+			() => {
+				if (this.timer.signal.aborted) return;
+				this.expiredAt = Date.now();
+				this.controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
+			},
+			() => undefined,
+		);
+	}
+
+	get signal(): AbortSignal {
+		return this.controller.signal;
+	}
+
+	/** True when the attempt was ended by its deadline (not by a cancel). */
+	get expired(): boolean {
+		return this.expiredAt !== undefined;
+	}
+
+	end(): void {
+		this.timer.abort();
+		this.cancel?.removeEventListener('abort', this.onCancel);
+	}
+}
