@@ -2,6 +2,7 @@
  * Bulk sending against a local API that misbehaves on demand, run in n8n's engine. For every
  * item: sent exactly once, or failed with its reason, or "delivery unknown" — never sent twice.
  */
+import { createHook } from 'node:async_hooks';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Responder } from './helpers/apiServer';
@@ -219,20 +220,17 @@ test('cancelling the execution stops the run: no message is sent after it', asyn
 });
 
 test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot a later run waits for', async () => {
-	const open = () => {
-		const resources = process.getActiveResourcesInfo();
-		return { timers: resources.filter((name) => name === 'Timeout').length, sockets: resources.filter((name) => name === 'TCPSocketWrap').length };
-	};
-	const before = open();
+	const timers = trackTimers();
+	const sockets = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+	const socketsBefore = sockets();
 	// 25 senders paced at 2 a second: when the run is cancelled, most wait for slots up to 12 s ahead.
 	const paced = parameters({ maxPerSecond: 2, maxConcurrency: 25 });
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: paced, cancelAfterMs: 1000 });
 	expect(result.run.status).toBe('canceled');
 	expect(api.requests.length).toBeLessThan(5);
 	await new Promise((resolve) => setTimeout(resolve, 200));
-	const after = open();
-	expect(after.timers).toBeLessThanOrEqual(before.timers);
-	expect(after.sockets).toBeLessThanOrEqual(before.sockets);
+	expect(timers.stillRunning()).toEqual([]);
+	expect(sockets()).toBeLessThanOrEqual(socketsBefore);
 
 	// The pace is shared per account: had the cancelled senders kept their slots, this run's
 	// first message would wait about 11 s for them.
@@ -243,3 +241,29 @@ test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot 
 	expect(api.requests).toHaveLength(sentBefore + 1);
 	expect(Date.now() - started).toBeLessThan(5000);
 });
+
+/**
+ * Timeouts created from now on by the node or n8n (not by jest or this file) that have not fired
+ * or been cleared yet, each as the stack that created it.
+ */
+function trackTimers(): { stillRunning: () => string[] } {
+	const live = new Map<number, string>();
+	const hook = createHook({
+		init(id, type) {
+			if (type !== 'Timeout') return;
+			const frames = (new Error().stack ?? '').split('\n');
+			const at = frames.findIndex((frame) => frame.includes('at setTimeout'));
+			const creator = frames.slice(at + 1).join('\n');
+			if (at >= 0 && !/^.*(node_modules\/(@jest|jest-)|test\/delivery\.engine\.test\.ts)/.test(creator)) live.set(id, creator);
+		},
+		destroy(id) {
+			live.delete(id);
+		},
+	}).enable();
+	return {
+		stillRunning: () => {
+			hook.disable();
+			return [...live.values()];
+		},
+	};
+}

@@ -5,6 +5,7 @@
  * this test's output: it fails when the committed table differs (UPDATE_DOCS=1 rewrites it).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -34,7 +35,19 @@ const FAULTS: Fault[] = [
 	{ behaviour: '502 from a gateway', replies: [{ status: 502, rawBody: 'Bad Gateway' }], expected: 'unknown' },
 	{ behaviour: 'Connection reset after the request was read (before any answer)', replies: [{ resetAfterBody: true }], expected: 'unknown' },
 	{ behaviour: 'No answer until the timeout (1 s here)', replies: [{ hang: true }], expected: 'unknown' },
+	{ behaviour: '301/302/307/308 redirect to another origin (not followed)', replies: [{ status: 307, headers: { Location: 'http://127.0.0.2:9/api/v2/push/message' } }], expected: 'failed' },
+	{ behaviour: '303 See Other (not followed: it comes after a handled request)', replies: [{ status: 303, headers: { Location: 'http://127.0.0.2:9/done' } }], expected: 'unknown' },
+	{ behaviour: 'An error body nested 10,000 levels deep', replies: [{ status: 400, rawBody: `{"message":"deep","d":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, headers: { 'content-type': 'application/json' } }], expected: 'failed' },
+	{ behaviour: 'A 2xx answer of 2 MB', replies: [{ status: 200, rawBody: `{"success":true,"msgid":"${'m'.repeat(2 * 1024 * 1024)}"}`, headers: { 'content-length': String(2 * 1024 * 1024 + 28) } }], expected: 'unknown' },
+	{ behaviour: 'Headers, then the answer dripping one byte every 100 ms past the timeout', replies: [{ raw: (res) => drip(res) }], expected: 'unknown' },
 ];
+
+function drip(res: ServerResponse): void {
+	res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+	let sent = 0;
+	const timer = setInterval(() => (sent++ < 30 && !res.destroyed ? res.write(' ') : clearInterval(timer)), 100);
+	res.on('close', () => clearInterval(timer));
+}
 
 function scripted(fault: Fault): Responder {
 	return (request, index) => fault.replies[index] ?? (fault.persistent ? fault.replies[fault.replies.length - 1] : acceptAll(request, index));
@@ -84,6 +97,8 @@ afterAll(() => {
 		'- **sent**: accepted exactly once (retries happen only while the message was certainly not accepted: 429, 503, or no connection).',
 		'- **failed**: the server said no (or kept saying "not now"); the message was not sent, and the item carries the server\'s own reason.',
 		'- **unknown**: the message may have been accepted (reset or timeout after the request went out, a gateway error, an unreadable 2xx). It is not sent again, to avoid a duplicate; *Options → Retry Unknown Deliveries* changes that, at the price of possible duplicates.',
+		'- Redirects are never followed (that would re-post the message and the token wherever the server points). A 303 comes after a server handled a POST, so the message may have been taken; every other 3xx means the Base URL is wrong, which holds for every message: the run stops sending (see "When the API refuses everything" in the README).',
+		'- Answers are read to at most 1 MB, and an error body is kept only to a bounded depth and size; *Timeout* bounds the whole attempt, from the request to the last byte of the answer.',
 		'',
 	].join('\n');
 	if (rows.length !== FAULTS.length) return;

@@ -160,22 +160,24 @@ describe('bad input', () => {
 describe('what the API answers', () => {
 	test('an HTTP error keeps the status and the API reason with its code', async () => {
 		api.respondWith((request, index) =>
-			index === 1 ? { status: 406, body: { errors: [{ message: 'Template is not approved', code: 39 }] } } : acceptAll(request, index),
+			index === 1 ? { status: 406, body: { errors: [{ message: 'message_value is not same as the template', code: 39 }] } } : acceptAll(request, index),
 		);
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, onError: 'continueRegularOutput' });
 		const output = result.output(SEND_NODE);
 		expect(output.map((item) => item.json.success ?? (item.json.details as IDataObject).success)).toEqual([true, false, true]);
 		expect(output[1].json).toEqual({
-			error: 'The API refused the message (HTTP 406): Template is not approved (code 39) [item 1]',
+			error: 'The API refused the message (HTTP 406): message_value is not same as the template (code 39) [item 1]',
 			details: {
 				success: false,
 				delivery: 'failed',
 				httpCode: 406,
+				apiCode: 39,
 				itemIndex: 1,
 				phone_number: '6281300000001',
 				template_code_id: 'tpl-invoice',
 				attempts: 1,
-				description: "The reason above is the API's own. Fix the item or the template, then send this item again.",
+				description:
+					'Code 39: wrong or missing parameters: the values do not match the template. Give exactly one body value per placeholder of the template, and header and button values only where the template has them.',
 			},
 		});
 		expect(api.requests).toHaveLength(3);
@@ -230,7 +232,7 @@ describe('what the API answers', () => {
 			onError: 'continueRegularOutput',
 		});
 		const output = result.output(SEND_NODE);
-		expect(output[0].json.error).toBe('The API refused the message (HTTP 400): bad request from [redacted] [item 0]');
+		expect(output[0].json.error).toBe('The API refused the message (HTTP 400): bad request from Bearer [redacted] [item 0]');
 		const everything = JSON.stringify(output);
 		expect(everything).not.toContain(TEST_TOKEN.slice(10, 40));
 		expect(everything).toContain('[redacted]');

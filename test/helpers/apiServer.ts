@@ -14,8 +14,10 @@ export interface RecordedRequest {
 	headers: http.IncomingHttpHeaders;
 	body: unknown;
 	rawBody: string;
-	/** What the server did: an HTTP status, or 'reset' / 'hang'. */
-	answer?: number | 'reset' | 'hang';
+	/** What the server did: an HTTP status, or 'reset' / 'hang' / 'raw'. */
+	answer?: number | 'reset' | 'hang' | 'raw';
+	/** When the whole request had arrived (ms since the epoch). */
+	receivedAt: number;
 }
 
 export type Reply =
@@ -23,7 +25,9 @@ export type Reply =
 	/** Read the request (so it counts as received), then close the socket without answering. */
 	| { resetAfterBody: true }
 	/** Read the request and never answer (the client's timeout must end it). */
-	| { hang: true };
+	| { hang: true }
+	/** Answer by hand on the response (and its socket): drips, bombs, broken HTTP. */
+	| { raw: (res: http.ServerResponse) => void };
 
 export type Responder = (request: RecordedRequest, index: number) => Reply;
 
@@ -55,7 +59,7 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 			} catch {
 				// kept as text
 			}
-			const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, rawBody };
+			const recorded: RecordedRequest = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body, rawBody, receivedAt: Date.now() };
 			requests.push(recorded);
 			const reply = respond(recorded, requests.length - 1);
 			if ('resetAfterBody' in reply) {
@@ -65,6 +69,11 @@ export async function startApiServer(responder: Responder = acceptAll): Promise<
 			}
 			if ('hang' in reply) {
 				recorded.answer = 'hang';
+				return;
+			}
+			if ('raw' in reply) {
+				recorded.answer = 'raw';
+				reply.raw(res);
 				return;
 			}
 			recorded.answer = reply.status;

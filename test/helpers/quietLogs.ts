@@ -1,0 +1,9 @@
+/**
+ * n8n's Logger prints every node error to the console, expected ones included; a passing test
+ * run prints only the runner's lines. Its messages are still logged (Logger.log runs, and the
+ * secrets test reads them there): only their printing is off.
+ */
+import { Logger } from '@n8n/backend-common';
+import { Container } from '@n8n/di';
+
+(Container.get(Logger) as unknown as { internalLogger: { silent: boolean } }).internalLogger.silent = true;
