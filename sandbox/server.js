@@ -7,6 +7,12 @@
  *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
  * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
  * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none).
+ *
+ * It answers the way the provider behind the spec documents: `{"errors":[{"message","code"}]}`
+ * with its codes (43/45 for a missing or wrong token, 39 for parameters that do not fit, 9 past
+ * the rate limit with X-RateLimit-* headers on every answer), and on demand:
+ *   a template code id containing "missing"        406, code 59 (template does not exist)
+ *   a phone number ending in 0005                 406, code 5 (balance too low)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
 const http = require('node:http');
@@ -16,6 +22,8 @@ const { validateSendRequest } = require('./validate');
 
 function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
 	const messages = [];
+	/** The last 200 refused requests, with what the sandbox answered. */
+	const refused = [];
 	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0 };
 	const withinLimit = rateLimit > 0 ? slidingWindow(rateLimit) : () => true;
 
@@ -24,33 +32,38 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 		res.end(JSON.stringify(body));
 	};
 	const error = (res, status, message, code, headers) => json(res, status, { success: false, errors: [{ message, code }] }, headers);
+	/** The provider's rate-limit headers, on every answer of the send endpoint when a limit is set. */
+	const rateHeaders = () => {
+		if (rateLimit <= 0) return {};
+		const { remaining, resetMs } = withinLimit.window();
+		return { 'x-ratelimit-limit': String(rateLimit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': (resetMs / 1000).toFixed(3) };
+	};
 
 	const handleSend = (req, res, raw) => {
 		stats.received++;
-		if (req.headers.authorization !== token) {
-			stats.unauthorized++;
-			return error(res, 401, 'Invalid or missing JWT in Authorization', 401);
-		}
-		if (!withinLimit()) {
-			stats.rateLimited++;
-			return error(res, 429, `Rate limit of ${rateLimit} messages per second exceeded`, 429, { 'retry-after': '1' });
-		}
+		const refuse = (status, message, code, kind = 'rejected', headers = {}) => {
+			stats[kind]++;
+			refused.push({ receivedAt: new Date().toISOString(), status, code, message, request: raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw });
+			if (refused.length > 200) refused.shift();
+			return error(res, status, message, code, { ...rateHeaders(), ...headers });
+		};
+		if (!req.headers.authorization) return refuse(401, 'Token not supplied', 43, 'unauthorized');
+		if (req.headers.authorization !== token) return refuse(401, 'Token invalid', 45, 'unauthorized');
+		if (!withinLimit()) return refuse(429, `Too many requests: more than ${rateLimit} per second`, 9, 'rateLimited', { 'retry-after': '1' });
 		let body;
 		try {
 			body = JSON.parse(raw);
 		} catch {
-			stats.rejected++;
-			return error(res, 400, 'Body is not valid JSON', 100);
+			return refuse(406, 'Body is not valid JSON', 39);
 		}
 		const problems = validateSendRequest(body);
-		if (problems.length > 0) {
-			stats.rejected++;
-			return error(res, 400, problems.join('; '), 101);
-		}
+		if (problems.length > 0) return refuse(406, problems.join('; '), 39);
+		if (String(body.message.template.template_code_id).includes('missing')) return refuse(406, 'Template does not exist', 59);
+		if (String(body.phone_number).endsWith('0005')) return refuse(406, 'Balance is not enough', 5);
 		const msgid = randomUUID();
 		stats.accepted++;
 		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });
-		return json(res, 200, { msgid, success: true });
+		return json(res, 200, { msgid, success: true }, rateHeaders());
 	};
 
 	const server = http.createServer((req, res) => {
@@ -66,15 +79,16 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 			const path = (req.url || '/').split('?')[0];
 			const route = () => {
 				if (req.method === 'POST' && path === '/api/v2/push/message') return handleSend(req, res, raw);
-				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages });
+				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages, refused });
 				if (req.method === 'DELETE' && path === '/api/messages') {
 					messages.length = 0;
+					refused.length = 0;
 					Object.keys(stats).forEach((key) => key !== 'inFlight' && (stats[key] = 0));
 					return json(res, 200, { cleared: true });
 				}
 				if (req.method === 'GET' && path === '/') {
 					res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-					return res.end(renderPage(messages, stats));
+					return res.end(renderPage(messages, refused, stats));
 				}
 				return error(res, 404, `No route ${req.method} ${path}`, 404);
 			};
@@ -82,7 +96,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 			else route();
 		});
 	});
-	return { server, messages, stats };
+	return { server, messages, refused, stats };
 }
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -103,7 +117,7 @@ function describeComponent(component) {
 		.join('<br>');
 }
 
-function renderPage(messages, stats) {
+function renderPage(messages, refused, stats) {
 	const rows = messages
 		.slice()
 		.reverse()
@@ -112,10 +126,16 @@ function renderPage(messages, stats) {
 <td><code>${escape(request.message.template.template_code_id)}</code></td><td>${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td></tr>`,
 		)
 		.join('\n');
+	const refusedRows = refused
+		.slice()
+		.reverse()
+		.map(({ receivedAt, status, code, message, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>HTTP ${status}, code ${code}: ${escape(message)}</td><td><code>${escape(request)}</code></td></tr>`)
+		.join('\n');
 	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Template Message sandbox</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}</style></head>
 <body><h1>Template Message sandbox</h1><p>Received ${stats.received}, accepted ${stats.accepted}, refused ${stats.rejected}, wrong token ${stats.unauthorized}, rate limited ${stats.rateLimited}. Newest first; the page refreshes every 3 s.</p>
-<table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th></tr>${rows || '<tr><td colspan="5">No message yet: run a workflow with the Template Message node.</td></tr>'}</table></body></html>`;
+<table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th></tr>${rows || '<tr><td colspan="5">No message yet: run a workflow with the Template Message node.</td></tr>'}</table>
+<h2>Refused</h2><table><tr><th>Received</th><th>Answer</th><th>Request</th></tr>${refusedRows || '<tr><td colspan="3">Nothing refused.</td></tr>'}</table></body></html>`;
 }
 
 if (require.main === module) {

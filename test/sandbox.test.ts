@@ -88,11 +88,55 @@ describe('the sandbox server', () => {
 		expect(page.data).toContain('Button 0 (quick reply): “yes”');
 	});
 
-	test('401 for a wrong token, 400 with the API’s error shape for an invalid body', async () => {
-		const wrongToken = await axios.post(`${baseUrl}/api/v2/push/message`, everyKind, { headers: { authorization: 'nope' }, validateStatus: () => true });
-		expect(wrongToken.status).toBe(401);
-		const invalid = await axios.post(`${baseUrl}/api/v2/push/message`, { phone_number: '62812345678', message: { type: 'text' } }, { headers: { authorization: 'sandbox-token' }, validateStatus: () => true });
-		expect(invalid.status).toBe(400);
-		expect(invalid.data).toEqual({ success: false, errors: [{ message: 'message.type must be "template"; message.template must be an object', code: 101 }] });
+	test('the provider’s documented answers: 401 codes 43/45, 406 code 39 for an invalid body, 59 and 5 on demand', async () => {
+		const send = (body: object, authorization?: string) =>
+			axios.post(`${baseUrl}/api/v2/push/message`, body, { headers: authorization ? { authorization } : {}, validateStatus: () => true });
+		const codeOf = (answer: { status: number; data: { errors: Array<{ code: number }> } }) => [answer.status, answer.data.errors[0].code];
+		expect(codeOf(await send(everyKind))).toEqual([401, 43]);
+		expect(codeOf(await send(everyKind, 'nope'))).toEqual([401, 45]);
+		const invalid = await send({ phone_number: '62812345678', message: { type: 'text' } }, 'sandbox-token');
+		expect(invalid.data).toEqual({ success: false, errors: [{ message: 'message.type must be "template"; message.template must be an object', code: 39 }] });
+		const missingTemplate = { ...everyKind, message: { ...everyKind.message, template: { ...everyKind.message.template, template_code_id: 'a1b2:missing_invoice' } } };
+		expect(codeOf(await send(missingTemplate, 'sandbox-token'))).toEqual([406, 59]);
+		expect(codeOf(await send({ ...everyKind, phone_number: '6281200000005' }, 'sandbox-token'))).toEqual([406, 5]);
+
+		const { data } = await axios.get(`${baseUrl}/api/messages`);
+		expect(data.refused.map((entry: { code: number }) => entry.code)).toEqual([43, 45, 39, 59, 5]);
+		const page = await axios.get(`${baseUrl}/`);
+		expect(page.data).toContain('HTTP 406, code 59: Template does not exist');
+	});
+
+	test('with a rate limit, every answer carries the X-RateLimit headers, and the node in the engine never meets a 429', async () => {
+		const limited = createSandbox({ token: 'sandbox-token', rateLimit: 5 });
+		await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve));
+		const limitedUrl = `http://127.0.0.1:${(limited.server.address() as AddressInfo).port}`;
+		try {
+			const first = await axios.post(`${limitedUrl}/api/v2/push/message`, everyKind, { headers: { authorization: 'sandbox-token' } });
+			expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': expect.stringMatching(/^[01]\.\d{3}$/) });
+			// The node is set faster than the sandbox allows: the announced limit paces it.
+			const result = await runSendNode({
+				baseUrl: limitedUrl,
+				token: 'sandbox-token',
+				items: Array.from({ length: 12 }, (_, i) => ({ phone: `62812000000${String(i).padStart(2, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxPerSecond: 20 } },
+			});
+			expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+			expect((limited as unknown as { stats: { rateLimited: number } }).stats.rateLimited).toBeLessThanOrEqual(1);
+		} finally {
+			await new Promise((resolve) => limited.server.close(resolve));
+		}
+	});
+
+	test('a missing template in the editor’s run: the first item says code 59, the rest of that template is not sent', async () => {
+		const result = await runSendNode({
+			baseUrl,
+			token: 'sandbox-token',
+			items: [{ phone: '6281200000001' }, { phone: '6281200000002' }, { phone: '6281200000003' }],
+			parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'a1b2:missing_invoice', options: { maxConcurrency: 1 } },
+			onError: 'continueRegularOutput',
+		});
+		const output = result.output(SEND_NODE);
+		expect(output[0].json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
+		expect(output.slice(1).map((item) => (item.json.details as { delivery: string }).delivery)).toEqual(['notSent', 'notSent']);
 	});
 });

@@ -5,6 +5,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 
 import { until } from './until';
@@ -116,6 +118,27 @@ test('the credential test tells a good token, a rejected one, a wrong URL and an
 	});
 	expect(await check({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x' })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	expect(sandbox.messages).toHaveLength(0);
+});
+
+test('the credential test follows no redirect, and refuses a Base URL with user:password@', async () => {
+	const check = async (data: object) =>
+		(await api().post('/rest/credentials/test', { credentials: { id: stack.CREDENTIAL_ID, name: 't', type: 'templateMessageApi', data } })).data.data;
+	const received = sandbox.stats.received;
+	const moved = http.createServer((req, res) => res.writeHead(301, { Location: `${sandbox.url}${req.url}` }).end());
+	await new Promise<void>((resolve) => moved.listen(0, '127.0.0.1', resolve));
+	try {
+		const movedUrl = `http://127.0.0.1:${(moved.address() as AddressInfo).port}`;
+		expect(await check({ baseUrl: movedUrl, token: sandbox.token })).toEqual({
+			status: 'Error',
+			message: 'The Base URL redirects (HTTP 301): enter the address the API answers at, often its https:// form',
+		});
+		const withPassword = await check({ baseUrl: sandbox.url.replace('http://', 'http://user:s3cr3t@'), token: sandbox.token });
+		expect(withPassword.status).toBe('Error');
+		expect(withPassword.message).toMatch(/The Base URL contains a user name or password/);
+		expect(sandbox.stats.received).toBe(received);
+	} finally {
+		await new Promise((resolve) => moved.close(resolve));
+	}
 });
 
 test('a published webhook workflow sends one message per call; n8n records the node output', async () => {
