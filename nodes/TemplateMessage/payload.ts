@@ -1,5 +1,5 @@
 import { InvalidFieldError } from './InvalidFieldError';
-import { describeValue, normalisePhoneNumber, quote } from './phone';
+import { describeValue, hasControlCharacter, normalisePhoneNumber, quote } from './phone';
 
 /** The request body of `POST /api/v2/push/message`, as the spec describes it. */
 export interface SendRequestBody {
@@ -154,14 +154,6 @@ export function mediaUrl(raw: unknown): string {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
 	}
 	return text;
-}
-
-function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
 }
 
 function parseUrl(text: string): URL | undefined {

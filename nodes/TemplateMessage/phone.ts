@@ -94,7 +94,23 @@ const MAX_QUOTED = 60;
  */
 export function quote(text: string): string {
 	const shown = text.length > MAX_QUOTED ? text.slice(0, MAX_QUOTED) : text;
-	// eslint-disable-next-line no-control-regex
-	const escaped = shown.replace(/[\u0000-\u001f\u007f\\]/g, (c) => JSON.stringify(c).slice(1, -1));
+	let escaped = '';
+	for (const c of shown) escaped += c === '\\' || isControlCharacter(c.charCodeAt(0)) ? escape(c) : c;
 	return text.length > MAX_QUOTED ? `"${escaped}…" (${text.length} characters)` : `"${escaped}"`;
+}
+
+export function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		if (isControlCharacter(text.charCodeAt(i))) return true;
+	}
+	return false;
+}
+
+/** As JSON writes it (\n, \t, \u0000, \\), and DEL, which JSON leaves as it is, as \u007f. */
+function escape(character: string): string {
+	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
+}
+
+function isControlCharacter(code: number): boolean {
+	return code < 0x20 || code === 0x7f;
 }
