@@ -12,7 +12,7 @@
  * with its codes (43/45 for a missing or wrong token, 39 for parameters that do not fit, 9 past
  * the rate limit with X-RateLimit-* headers on every answer), and on demand:
  *   a template code id containing "missing"        406, code 59 (template does not exist)
- *   a phone number ending in 0005                 406, code 5 (balance too low)
+ *   a phone number starting +62 000                406, code 5 (balance too low)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
 const http = require('node:http');
@@ -59,7 +59,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 		const problems = validateSendRequest(body);
 		if (problems.length > 0) return refuse(406, problems.join('; '), 39);
 		if (String(body.message.template.template_code_id).includes('missing')) return refuse(406, 'Template does not exist', 59);
-		if (String(body.phone_number).endsWith('0005')) return refuse(406, 'Balance is not enough', 5);
+		if (/^\+?62000/.test(String(body.phone_number))) return refuse(406, 'Balance is not enough', 5);
 		const msgid = randomUUID();
 		stats.accepted++;
 		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });

@@ -196,19 +196,22 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];
 	const child = spawn(command, args, {
 		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_TOKEN: token, SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_LIMIT: String(rateLimit) },
-		stdio: 'ignore',
+		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	// Never left behind: a sandbox outliving a crashed run would answer the next run on its port.
+	const killChild = () => child.kill();
+	process.once('exit', killChild);
+	child.once('exit', () => process.removeListener('exit', killChild));
+	// Its own "listening" line, not just an answer on the port (which a stale one could give).
+	let stderr = '';
+	child.stderr.on('data', (chunk) => (stderr += chunk));
+	await new Promise((resolve, reject) => {
+		child.stdout.on('data', (chunk) => String(chunk).includes('Sandbox API on') && resolve());
+		child.once('exit', (code) => reject(new Error(`The sandbox did not start on ${port} (exit ${code}): ${stderr.match(/^.*Error.*$/m)?.[0] ?? stderr.trim()}`)));
+	});
+	child.stdout.resume();
 	const url = `http://127.0.0.1:${port}`;
 	const read = async () => (await (await fetch(`${url}/api/messages`)).json());
-	for (let i = 0; ; i++) {
-		try {
-			await read();
-			break;
-		} catch (error) {
-			if (i > 100 || child.exitCode !== null) throw new Error(`The sandbox did not start on ${port}: ${error.message}`);
-			await new Promise((resolve) => setTimeout(resolve, 100));
-		}
-	}
 	return {
 		url,
 		token,

@@ -191,6 +191,31 @@ describe("n8n's node-level Retry On Fail", () => {
 	});
 });
 
+test('a re-run after the breaker tripped sends what was held back: remembered outcomes do not count again', async () => {
+	const items = recipients(10);
+	api.respondWith((request, index) => {
+		const position = items.findIndex((item) => item.phone === (request.body as IDataObject).phone_number);
+		if (position === 0) return { status: 400, body: { message: 'Invalid template' } };
+		if (position <= 5) return { resetAfterBody: true };
+		return acceptAll(request, index);
+	});
+	// First run: items 1 to 5 end "delivery unknown", 5 in a row, so 6 to 9 are held back. n8n re-runs
+	// the node (its first item carries an error): 1 to 5 come from memory, 6 to 9 go out now.
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items,
+		parameters: parameters({ maxConcurrency: 1 }),
+		onError: 'continueRegularOutput',
+		retryOnFail: true,
+		maxTries: 2,
+		waitBetweenTries: 0,
+	});
+	const counts = perRecipient(api.requests);
+	for (const item of items.slice(1, 6)) expect(counts[item.phone].received).toBe(1);
+	for (const item of items.slice(6)) expect(counts[item.phone]).toEqual({ received: 1, accepted: 1 });
+	expect(result.output(SEND_NODE).slice(6).map((item) => item.json.success)).toEqual([true, true, true, true]);
+});
+
 test('without Continue On Fail, the first failure stops new sends and says what was sent', async () => {
 	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 1 }) });

@@ -4,13 +4,14 @@ export const MAX_ANSWER_BYTES = 1024 * 1024;
 export type Answer = { text: string } | { tooLarge: true; bytesRead: number; declaredBytes?: number };
 
 interface ReadableLike {
-	on(event: string, listener: (...args: unknown[]) => void): unknown;
-	removeAllListeners?(event?: string): unknown;
+	on(event: string, listener: (...args: never[]) => void): unknown;
+	removeListener(event: string, listener: (...args: never[]) => void): unknown;
 	destroy(error?: Error): unknown;
 }
 
 function isReadable(body: unknown): body is ReadableLike {
-	return typeof body === 'object' && body !== null && typeof (body as ReadableLike).on === 'function' && typeof (body as ReadableLike).destroy === 'function';
+	const stream = body as Partial<ReadableLike> | null;
+	return typeof body === 'object' && typeof stream?.on === 'function' && typeof stream.removeListener === 'function' && typeof stream.destroy === 'function';
 }
 
 /**
@@ -32,17 +33,15 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 		let size = 0;
 		const finish = (settle: () => void) => {
 			signal.removeEventListener('abort', onAbort);
-			stream.removeAllListeners?.('data');
+			stream.removeListener('data', onData);
 			settle();
 		};
 		const onAbort = () => {
 			finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')));
 			stream.destroy();
 		};
-		if (signal.aborted) return onAbort();
-		signal.addEventListener('abort', onAbort, { once: true });
-		stream.on('data', (chunk: unknown) => {
-			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array);
+		const onData = (chunk: Uint8Array | string) => {
+			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += bytes.length;
 			if (size > maxBytes) {
 				finish(() => resolve({ tooLarge: true, bytesRead: size, declaredBytes }));
@@ -50,9 +49,12 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 				return;
 			}
 			chunks.push(bytes);
-		});
+		};
+		if (signal.aborted) return onAbort();
+		signal.addEventListener('abort', onAbort, { once: true });
+		stream.on('data', onData);
 		stream.on('end', () => finish(() => resolve({ text: Buffer.concat(chunks).toString('utf8') })));
-		stream.on('error', (error: unknown) => finish(() => reject(error)));
+		stream.on('error', (error: Error) => finish(() => reject(error)));
 	});
 }
 

@@ -10,6 +10,7 @@ import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import type { RunOptions } from './parameters';
 import type { SendRequestBody } from './payload';
+import { hasControlCharacter } from './phone';
 import { Redactor } from './redact';
 import { fingerprint, SentMemory } from './sentMemory';
 import type { Refusal } from './stopEarly';
@@ -72,7 +73,8 @@ export async function sendAll(
 			}
 			const { outcome } = delivery;
 			if (delivery.remembered) summary.sentInEarlierTry = true;
-			const stop = stopEarly.record(itemIndex, request.message.template.template_code_id, outcome);
+			// Only what the API answered in this run says anything about the rest of it.
+			const stop = delivery.remembered ? undefined : stopEarly.record(itemIndex, request.message.template.template_code_id, outcome);
 			if (stop) stops.push(stop);
 			if (outcome.kind === 'accepted') return sentItem(outcome.msgid, itemIndex, summary);
 			const error = sendFailedError(node, outcome, itemIndex);
@@ -146,8 +148,7 @@ function checkedBaseUrl(ctx: IExecuteFunctions, baseUrl: string): string {
 
 /** A token with a line break or control character cannot go into a header: said once, nothing sent. */
 function checkedToken(ctx: IExecuteFunctions, token: string): string {
-	// eslint-disable-next-line no-control-regex
-	if (/[\u0000-\u001f\u007f]/.test(token.trim())) {
+	if (hasControlCharacter(token.trim())) {
 		throw new NodeOperationError(ctx.getNode(), 'The credential\'s JWT contains a line break or another control character', {
 			description: 'Copy the token again from the developer dashboard into the Template Message API credential, as one line.',
 		});

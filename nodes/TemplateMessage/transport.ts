@@ -68,7 +68,7 @@ export async function postMessage(
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
 		const answer = await readAnswer(response.body, deadline.signal, MAX_ANSWER_BYTES, declaredLength(headers));
 		const rateLimit = readRateLimit(headers);
-		if ('tooLarge' in answer) return { outcome: tooLargeOutcome(response.statusCode, answer.bytesRead, answer.declaredBytes), rateLimit };
+		if ('tooLarge' in answer) return { outcome: tooLargeOutcome(response.statusCode, answer.declaredBytes), rateLimit };
 		const outcome = classifyResponse({ statusCode: response.statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
 		return { outcome: finish(outcome, redactor), rateLimit };
 	} catch (error) {
@@ -110,8 +110,8 @@ function finish(outcome: Outcome, redactor: Redactor): Outcome {
 	return { ...outcome, reason: truncate(redactor.text(outcome.reason), MAX_REASON_LENGTH) };
 }
 
-function tooLargeOutcome(statusCode: number, bytesRead: number, declaredBytes: number | undefined): Outcome {
-	const size = declaredBytes !== undefined ? `${declaredBytes} bytes` : `more than ${bytesRead - 1} bytes`;
+function tooLargeOutcome(statusCode: number, declaredBytes: number | undefined): Outcome {
+	const size = declaredBytes !== undefined ? `${declaredBytes} bytes` : `more than ${MAX_ANSWER_BYTES} bytes`;
 	const reason = `the API's answer was too large to read (${size}; the node reads at most ${MAX_ANSWER_BYTES} bytes)`;
 	return { kind: 'unknown', statusCode, reason };
 }
