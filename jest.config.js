@@ -1,16 +1,37 @@
+const { readdirSync } = require('node:fs');
+const path = require('node:path');
+
 /** @type {import('jest').Config} */
 const shared = {
 	testEnvironment: 'node',
 	transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }] },
 	// `npm run lint:package` unpacks the tarball there; its package.json would shadow this one.
-	modulePathIgnorePatterns: ['<rootDir>/.scan/'],
+	modulePathIgnorePatterns: ['<rootDir>/.scan/', '<rootDir>/engines/'],
 };
+
+/**
+ * One project per older n8n in engines/ (n8n-1.78, n8n-1.123): the engine suite again, with
+ * n8n-core and n8n-workflow taken from that folder, for the tests, the engine and the package
+ * alike, as n8n resolves an installed community package's n8n-workflow to its own.
+ */
+const engineProjects = readdirSync(path.join(__dirname, 'engines'), { withFileTypes: true })
+	.filter((entry) => entry.isDirectory())
+	.map(({ name }) => ({
+		...shared,
+		displayName: name,
+		testMatch: ['<rootDir>/test/*.engine.test.ts'],
+		// The fuzz suite checks the payload rules, which do not depend on the n8n version.
+		testPathIgnorePatterns: ['/fuzz\\.engine\\.test\\.ts$'],
+		setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
+		moduleNameMapper: { '^(n8n-core|n8n-workflow)(/.*)?$': `<rootDir>/engines/${name}/node_modules/$1$2` },
+	}));
 
 module.exports = {
 	testTimeout: 30_000,
 	projects: [
-		// The package: pure parts, and the node in n8n-core's engine against local servers.
+		// The package: pure parts, and the node in n8n-core's engine (2.x, the dev dependency) against local servers.
 		{ ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'] },
+		...engineProjects,
 		// The real n8n application (n8n-app/) with the package installed as a community package.
 		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'] },
 	],

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Responder } from './helpers/apiServer';
 import { acceptAll, perRecipient, rateLimited, startApiServer } from './helpers/apiServer';
-import { runSendNode, SEND_NODE } from './helpers/engine';
+import { ENGINE, runSendNode, SEND_NODE } from './helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -187,7 +187,9 @@ describe("n8n's node-level Retry On Fail", () => {
 		expect(counts[items[1].phone].received).toBe(1);
 		expect(counts[items[2].phone]).toEqual({ received: 1, accepted: 1 });
 		const output = result.output(SEND_NODE);
-		expect(details(output[1].json)).toMatchObject({ delivery: 'unknown', sentInEarlierTry: true });
+		// n8n up to 1.11x re-runs the node but shows the first try's output.
+		expect(details(output[1].json).delivery).toBe('unknown');
+		expect(details(output[1].json).sentInEarlierTry).toBe(ENGINE.showsRerunOutput ? true : undefined);
 	});
 });
 
@@ -213,7 +215,9 @@ test('a re-run after the breaker tripped sends what was held back: remembered ou
 	const counts = perRecipient(api.requests);
 	for (const item of items.slice(1, 6)) expect(counts[item.phone].received).toBe(1);
 	for (const item of items.slice(6)) expect(counts[item.phone]).toEqual({ received: 1, accepted: 1 });
-	expect(result.output(SEND_NODE).slice(6).map((item) => item.json.success)).toEqual([true, true, true, true]);
+	// n8n up to 1.11x re-runs the node but shows the first try's output, where 6 to 9 were held back.
+	const shown = result.output(SEND_NODE).slice(6).map((item) => item.json.success ?? details(item.json).delivery);
+	expect(shown).toEqual(ENGINE.showsRerunOutput ? [true, true, true, true] : ['notSent', 'notSent', 'notSent', 'notSent']);
 });
 
 test('without Continue On Fail, the first failure stops new sends and says what was sent', async () => {
@@ -254,7 +258,9 @@ test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot 
 	expect(result.run.status).toBe('canceled');
 	expect(api.requests.length).toBeLessThan(5);
 	await new Promise((resolve) => setTimeout(resolve, 200));
-	expect(timers.stillRunning()).toEqual([]);
+	// Before n8n-workflow's sleep could be aborted (1.8x), its timers run out by themselves; nothing waits for them.
+	const leftover = timers.stillRunning().filter((stack) => ENGINE.sleepStopsOnAbort || !/^\s*at sleep \(.*n8n-workflow/m.test(stack));
+	expect(leftover).toEqual([]);
 	expect(sockets()).toBeLessThanOrEqual(socketsBefore);
 
 	// The pace is shared per account: had the cancelled senders kept their slots, this run's

@@ -5,7 +5,6 @@
  * msgid, in a "delivery unknown" reason kept in the node's context. Every string of the run's
  * data (context included), the node's error and n8n's log lines are searched.
  */
-import { Logger } from '@n8n/backend-common';
 import { inspect } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
@@ -13,10 +12,11 @@ import type { ApiServer, Reply, Responder } from './helpers/apiServer';
 import { startApiServer } from './helpers/apiServer';
 import type { RunResult } from './helpers/engine';
 import { runSendNode, SEND_NODE, TEST_TOKEN } from './helpers/engine';
+import { n8nLoggerClass } from './helpers/n8nLogger';
 
 const logged: string[] = [];
 beforeAll(() => {
-	const prototype = Logger.prototype as unknown as { log: (...args: unknown[]) => void };
+	const prototype = n8nLoggerClass().prototype as unknown as { log: (...args: unknown[]) => void };
 	const log = prototype.log;
 	jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
 		logged.push(inspect(args, { depth: 8 }));

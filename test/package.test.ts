@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ICredentialType, INodeTypeDescription } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
@@ -65,5 +65,28 @@ describe('loaded the way n8n loads a community package', () => {
 		const ruled = (check!.rules ?? []).map((rule) => (rule.properties as { value: number }).value);
 		expect(refused.except.sort()).toEqual(ruled.sort());
 		expect(ruled).toEqual(expect.arrayContaining([401, 403, 404]));
+	});
+});
+
+describe("README's compatibility table is what CI runs", () => {
+	const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+	const section = readme.slice(readme.indexOf('## Compatibility'), readme.indexOf('## Use with an AI Agent'));
+	const rows = section.split('\n').filter((line) => /^\| \d/.test(line));
+	const dependencies = (file: string) => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as Record<string, Record<string, string>>;
+	const engines = readdirSync(path.join(PACKAGE_ROOT, 'engines')).filter((name) => name.startsWith('n8n-'));
+
+	test('one row per engine folder (each a jest project) and one for the dev dependencies and the app', () => {
+		expect(rows).toHaveLength(engines.length + 1);
+	});
+
+	test.each(engines)('%s: its n8n-core and n8n-workflow', (engine) => {
+		const { dependencies: engineDependencies } = dependencies(`engines/${engine}/package.json`);
+		expect(rows).toContainEqual(expect.stringMatching(new RegExp(`^\\| ${engine.slice(4).replace('.', '\\.')} \\| ${engineDependencies['n8n-core']} \\| ${engineDependencies['n8n-workflow']} \\| jest project \`${engine}\``)));
+	});
+
+	test('2.x: the dev dependencies and the app', () => {
+		const { devDependencies } = dependencies('package.json');
+		const app = dependencies('n8n-app/package.json').dependencies.n8n;
+		expect(rows[0]).toMatch(new RegExp(`^\\| ${app} \\| ${devDependencies['n8n-core']} \\| ${devDependencies['n8n-workflow']} \\|`));
 	});
 });

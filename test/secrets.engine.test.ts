@@ -2,7 +2,6 @@
  * The JWT never appears in outputs, errors (message, description, context, cause) or logs,
  * even when the API echoes it back and when network errors carry the request they failed on.
  */
-import { Logger } from '@n8n/backend-common';
 import { inspect } from 'node:util';
 import { LoggerProxy } from 'n8n-workflow';
 
@@ -10,6 +9,7 @@ import type { Responder } from './helpers/apiServer';
 import { acceptAll, startApiServer } from './helpers/apiServer';
 import type { RunResult } from './helpers/engine';
 import { runSendNode, SEND_NODE, TEST_TOKEN } from './helpers/engine';
+import { n8nLoggerClass } from './helpers/n8nLogger';
 
 const captured: string[] = [];
 const capture = (...args: unknown[]) => captured.push(args.map((arg) => inspect(arg, { depth: 8 })).join(' '));
@@ -18,7 +18,7 @@ const originals = { stdout: process.stdout.write.bind(process.stdout), stderr: p
 beforeAll(() => {
 	// Every line n8n logs goes through its Logger's log method (scoped loggers share it).
 	// (`log` is private in the typings, so it is reached through a plain object view.)
-	const prototype = Logger.prototype as unknown as { log: (...args: unknown[]) => void };
+	const prototype = n8nLoggerClass().prototype as unknown as { log: (...args: unknown[]) => void };
 	const log = prototype.log;
 	jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
 		capture(...args);

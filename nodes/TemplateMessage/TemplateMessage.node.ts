@@ -3,10 +3,12 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	NodeConnectionType,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messageProperties } from './description';
+import { routedToErrorOutput } from './errorOutput';
 import { invalidItemError } from './errors';
 import { dryRunItem } from './output';
 import { readMessageInput, readRunOptions } from './parameters';
@@ -14,6 +16,10 @@ import type { SendRequestBody } from './payload';
 import { buildSendRequest } from './payload';
 import { sendAll } from './send';
 import { CREDENTIAL_TYPE } from './transport';
+
+// n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
+// all, so its value is read with the string it stands for as the fallback.
+const MAIN = (NodeConnectionTypes as Partial<typeof NodeConnectionTypes> | undefined)?.Main ?? ('main' as NodeConnectionType);
 
 export class TemplateMessage implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,8 +32,8 @@ export class TemplateMessage implements INodeType {
 		description: 'Send approved template messages (text, media header, quick reply and URL buttons) to phone numbers',
 		defaults: { name: 'Template Message' },
 		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
+		inputs: [MAIN],
+		outputs: [MAIN],
 		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
 		properties: messageProperties,
 	};
@@ -48,7 +54,7 @@ export class TemplateMessage implements INodeType {
 		});
 		const firstInvalid = requests.find((request) => request instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
-		if (options.dryRun) return [requests.map(dryRunItem)];
-		return [await sendAll(this, requests, options, continueOnFail)];
+		const output = options.dryRun ? requests.map(dryRunItem) : await sendAll(this, requests, options, continueOnFail);
+		return [routedToErrorOutput(this, output)];
 	}
 }

@@ -1,22 +1,37 @@
+import * as n8nWorkflow from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
 /**
- * Waits `ms`, or less if `signal` aborts (then it rejects with the abort reason). n8n-workflow
- * 1.x's `sleep` ignores its signal, so the abort is raced here too: the wait ends on cancel on
- * every n8n version.
+ * A sleep that clears its timer when its signal aborts: `sleepWithAbort` where the host's
+ * n8n-workflow has it (1.1xx, 2.0 to 2.3x), else `sleep`, which takes a signal from 2.3x on and
+ * ignores it on older 1.x (there the timer runs out by itself; nothing waits for it).
+ */
+const abortableSleep: AbortableSleep = (n8nWorkflow as { sleepWithAbort?: AbortableSleep }).sleepWithAbort ?? sleep;
+
+const WAIT_OVER = new Error('The wait is over');
+
+/**
+ * Waits `ms`, or less if `signal` aborts (then it rejects with the abort reason). The abort is
+ * raced here as well as passed down, so the wait ends on cancel on every n8n version.
  */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) throw abortReason(signal);
+	// The sleep gets a signal of its own: listeners added to the execution's signal by a sleep
+	// that does not remove them would pile up, one per wait.
+	const sleeping = new AbortController();
 	let onAbort!: () => void;
 	const aborted = new Promise<never>((_, reject) => {
 		onAbort = () => reject(abortReason(signal));
 		signal.addEventListener('abort', onAbort, { once: true });
 	});
 	try {
-		await Promise.race([sleep(ms, signal), aborted]);
+		await Promise.race([abortableSleep(ms, sleeping.signal), aborted]);
 	} finally {
 		signal.removeEventListener('abort', onAbort);
+		sleeping.abort(WAIT_OVER);
 	}
 }
 

@@ -137,9 +137,15 @@ export function classifyTransportError(error: unknown): FailedOutcome {
 	return { kind: 'unknown', errorCode: code, reason };
 }
 
+/**
+ * The transport's error code (ECONNREFUSED, ETIMEDOUT…), wherever this n8n version keeps it: on the
+ * error or its causes, or, where NodeApiError drops its cause (n8n 1.99 to 1.123), in its httpCode.
+ */
 function errorCode(error: unknown): string | undefined {
 	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
-		if (typeof current.code === 'string' && /^E[A-Z_]+$/.test(current.code)) return current.code;
+		for (const code of [current.code, current.httpCode]) {
+			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
+		}
 	}
 	return undefined;
 }

@@ -4,7 +4,8 @@
  * "n8n" section of package.json). Only the parts n8n's server would provide around the engine
  * are filled in here: where credentials come from, and the lifecycle hooks.
  */
-import { ExecutionLifecycleHooks, PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
+import * as n8nCore from 'n8n-core';
+import { PackageDirectoryLoader, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -21,6 +22,7 @@ import type {
 	IConnections,
 	IWorkflowSettings,
 } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
 import { ICredentialsHelper, NodeHelpers, Workflow } from 'n8n-workflow';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,6 +35,25 @@ export const PACKAGE_ROOT = ((): string => {
 		if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).name === PACKAGE_NAME) return dir;
 	}
 	throw new Error(`No ${PACKAGE_NAME} package.json above ${__dirname}`);
+})();
+/**
+ * The n8n engine the test runs on (n8n-core 2.x, or an older one mapped in from engines/), and
+ * what it does differently, read off the engine itself.
+ */
+export const ENGINE = (() => {
+	const { version } = require('n8n-core/package.json') as { version: string };
+	const workflowExecute = String(WorkflowExecute.prototype.processRunExecutionData);
+	const context = (n8nCore as unknown as { ExecuteContext?: { prototype: object } }).ExecuteContext?.prototype ?? {};
+	const workflowExports = n8nWorkflow as unknown as Record<string, unknown>;
+	return {
+		n8nCoreVersion: version,
+		/** n8n up to 1.11x, when Retry On Fail re-runs a node whose items carry errors, keeps the first try's output. */
+		showsRerunOutput: !/while \(didContinueOnFail/.test(workflowExecute),
+		/** `this.addExecutionHints` arrived in n8n 1.80. */
+		keepsExecutionHints: 'addExecutionHints' in context,
+		/** n8n-workflow's sleep clears its timer on abort (`sleepWithAbort`, or `sleep` with a signal). */
+		sleepStopsOnAbort: typeof workflowExports.sleepWithAbort === 'function' || (workflowExports.sleep as (...args: unknown[]) => unknown).length >= 2,
+	};
 })();
 export const NODE_TYPE = `${PACKAGE_NAME}.templateMessage`;
 export const CREDENTIAL_TYPE = 'templateMessageApi';
@@ -223,18 +244,12 @@ export async function runWorkflow(
 		throw new Error('The test engine starts workflows from a source node with pinned data');
 	}
 
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
-		id: 'test-workflow',
-		name: 'test',
-		active: false,
-		nodes: workflowJson.nodes,
-		connections: workflowJson.connections,
-		createdAt: new Date(),
-		updatedAt: new Date(),
-	} as never);
 	let finished!: (run: IRun) => void;
 	const done = new Promise<IRun>((resolve) => (finished = resolve));
-	hooks.addHandler('workflowExecuteAfter', (fullRunData) => finished(fullRunData));
+	const hooks = lifecycleHooks(
+		{ id: 'test-workflow', name: 'test', active: false, nodes: workflowJson.nodes, connections: workflowJson.connections, createdAt: new Date(), updatedAt: new Date() },
+		finished,
+	);
 
 	const additionalData = {
 		hooks,
@@ -257,7 +272,7 @@ export async function runWorkflow(
 
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	// run() returns n8n's cancelable promise: cancel() is what "Stop execution" does.
-	const running = execute.run({ workflow, startNode: workflow.getNode(startNode.name)!, pinData: workflowJson.pinData });
+	const running = startRun(execute, workflow, workflow.getNode(startNode.name)!, workflowJson.pinData);
 	if (cancelAfterMs !== undefined) setTimeout(() => running.cancel(), cancelAfterMs);
 	await running.catch(() => undefined);
 	const run = await done;
@@ -273,6 +288,28 @@ export async function runWorkflow(
 			return run.data.resultData.runData[nodeName]?.[0]?.error as IDataObject | undefined;
 		},
 	};
+}
+
+/**
+ * The hooks n8n's server gives an execution, with only "after the workflow" used: n8n-core's
+ * ExecutionLifecycleHooks from n8n 1.80 on, n8n-workflow's WorkflowHooks before.
+ */
+function lifecycleHooks(workflowData: Record<string, unknown>, onFinished: (run: IRun) => void): unknown {
+	const { ExecutionLifecycleHooks } = n8nCore as Partial<typeof n8nCore>;
+	if (ExecutionLifecycleHooks) {
+		const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', workflowData as never);
+		hooks.addHandler('workflowExecuteAfter', onFinished);
+		return hooks;
+	}
+	const { WorkflowHooks } = n8nWorkflow as unknown as { WorkflowHooks: new (...args: unknown[]) => unknown };
+	return new WorkflowHooks({ workflowExecuteAfter: [async (run: IRun) => onFinished(run)] }, 'manual', 'test-execution', workflowData);
+}
+
+/** WorkflowExecute.run takes one options object from n8n 2.0 on, positional arguments before. */
+function startRun(execute: WorkflowExecute, workflow: Workflow, startNode: INode, pinData: IPinData | undefined): ReturnType<WorkflowExecute['run']> {
+	if (execute.run.length === 1) return execute.run({ workflow, startNode, pinData });
+	const positional = execute.run as unknown as (...args: unknown[]) => ReturnType<WorkflowExecute['run']>;
+	return positional.call(execute, workflow, startNode, undefined, pinData);
 }
 
 export interface SendNodeRun {

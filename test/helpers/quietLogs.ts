@@ -3,7 +3,6 @@
  * run prints only the runner's lines. Its messages are still logged (Logger.log runs, and the
  * secrets test reads them there): only their printing is off.
  */
-import { Logger } from '@n8n/backend-common';
-import { Container } from '@n8n/di';
+import { n8nLogger } from './n8nLogger';
 
-(Container.get(Logger) as unknown as { internalLogger: { silent: boolean } }).internalLogger.silent = true;
+n8nLogger().internalLogger.silent = true;
