@@ -12,7 +12,11 @@ const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..');
-const N8N_BIN = path.join(ROOT, 'n8n-app', 'node_modules', 'n8n', 'bin', 'n8n');
+/** The n8n application: n8n-app/ (2.x), or the folder N8N_APP names (n8n-app-1.x, the newest 1.x). */
+const APP_DIR = path.join(ROOT, process.env.N8N_APP || 'n8n-app');
+const N8N_BIN = path.join(APP_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+const N8N_VERSION = JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')).dependencies.n8n;
+const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const PACKAGE_NAME = 'n8n-nodes-template-message';
 const CREDENTIAL_ID = 'tmDemoCredential';
 
@@ -55,7 +59,7 @@ function n8nEnv(userFolder, { port = 5678, brokerPort = 5679, extra = {} } = {})
 /** Runs an n8n CLI command against the user folder; throws with its output if it fails. */
 function n8nCli(userFolder, args, options = {}) {
 	const result = spawnSync(process.execPath, [N8N_BIN, ...args], {
-		cwd: path.join(ROOT, 'n8n-app'),
+		cwd: APP_DIR,
 		env: n8nEnv(userFolder, options),
 		encoding: 'utf8',
 		timeout: 180_000,
@@ -69,7 +73,7 @@ function n8nCli(userFolder, args, options = {}) {
 /** The same, without blocking this process (whose servers the command may be talking to). */
 function n8nCliAsync(userFolder, args, options = {}) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [N8N_BIN, ...args], { cwd: path.join(ROOT, 'n8n-app'), env: n8nEnv(userFolder, options) });
+		const child = spawn(process.execPath, [N8N_BIN, ...args], { cwd: APP_DIR, env: n8nEnv(userFolder, options) });
 		let stdout = '';
 		let stderr = '';
 		child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -79,12 +83,28 @@ function n8nCliAsync(userFolder, args, options = {}) {
 	});
 }
 
-/** Makes n8n see this repository as the installed community package. */
+/**
+ * Makes n8n see this repository as the installed community package. For n8n 2.x a link to the
+ * repository (a rebuild shows at the next start). For 1.x the packed package, unpacked without
+ * node_modules, as n8n installs one: it must use n8n 1.x's own n8n-workflow (n8n puts its modules
+ * on NODE_PATH), not the 2.x one in this repository's node_modules.
+ */
 function linkPackage(userFolder) {
 	const modules = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
 	fs.mkdirSync(modules, { recursive: true });
-	const link = path.join(modules, PACKAGE_NAME);
-	if (!fs.existsSync(link)) fs.symlinkSync(ROOT, link, 'dir');
+	const target = path.join(modules, PACKAGE_NAME);
+	if (N8N_MAJOR >= 2) {
+		if (!fs.existsSync(target)) fs.symlinkSync(ROOT, target, 'dir');
+		return;
+	}
+	fs.rmSync(target, { recursive: true, force: true });
+	const packDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-pack-'));
+	const packed = spawnSync('npm', ['pack', '--silent', '--pack-destination', packDir], { cwd: ROOT, encoding: 'utf8' });
+	if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
+	fs.mkdirSync(target);
+	const unpacked = spawnSync('tar', ['-xzf', path.join(packDir, packed.stdout.trim().split('\n').pop()), '-C', target, '--strip-components=1']);
+	if (unpacked.status !== 0) throw new Error(`unpacking the package failed:\n${unpacked.stderr}`);
+	fs.rmSync(packDir, { recursive: true, force: true });
 }
 
 function writeTemp(name, value) {
@@ -112,7 +132,9 @@ function importWorkflows(userFolder, workflows, publishIds = [], options = {}) {
 		),
 	}));
 	n8nCli(userFolder, ['import:workflow', `--input=${writeTemp('workflows.json', withCredential)}`], options);
-	for (const id of publishIds) n8nCli(userFolder, ['publish:workflow', `--id=${id}`], options);
+	// n8n 1.x activates a workflow; 2.x publishes it.
+	const activate = (id) => (N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']);
+	for (const id of publishIds) n8nCli(userFolder, activate(id), options);
 }
 
 function readExamples() {
@@ -127,7 +149,7 @@ function readExamples() {
 /** Starts `n8n start` (or another n8n command) and resolves once it answers its readiness check. */
 async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 'start', args = [], extra = {}, logFile, waitReady = true } = {}) {
 	const child = spawn(process.execPath, [N8N_BIN, command, ...args], {
-		cwd: path.join(ROOT, 'n8n-app'),
+		cwd: APP_DIR,
 		env: n8nEnv(userFolder, { port, brokerPort, extra }),
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
@@ -158,7 +180,9 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 		if (child.exitCode !== null) throw new Error(`n8n exited (${child.exitCode}) before it was ready:\n${output}`);
 		try {
 			const response = await fetch(`${handle.url}/healthz/readiness`);
-			if (response.ok) return handle;
+			// Readiness comes before the active workflows' webhooks are registered (seconds later on
+			// 1.x); `n8n start` prints this line once they are.
+			if (response.ok && (command !== 'start' || output.includes('Editor is now accessible via'))) return handle;
 		} catch {
 			// not listening yet
 		}
@@ -224,4 +248,4 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 	};
 }
 
-module.exports = { freePort, startSandboxProcess, ROOT, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };
+module.exports = { freePort, startSandboxProcess, ROOT, APP_DIR, N8N_VERSION, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };

@@ -8,7 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const stack = require('./stack');
 
-const userFolder = path.join(stack.ROOT, '.n8n-data');
+// Each n8n line keeps its own data: n8n 1.x cannot open a database that 2.x has migrated.
+const userFolder = path.join(stack.ROOT, stack.APP_DIR.endsWith('n8n-app') ? '.n8n-data' : `.n8n-data-${path.basename(stack.APP_DIR)}`);
 const port = Number(process.env.N8N_PORT || 5678);
 const sandboxPort = Number(process.env.SANDBOX_PORT || 5680);
 const realBaseUrl = process.env.TEMPLATE_MESSAGE_BASE_URL;
@@ -33,7 +34,7 @@ async function main() {
 		fs.writeFileSync(marker, new Date().toISOString());
 	}
 
-	console.log('Starting n8n…');
+	console.log(`Starting n8n ${stack.N8N_VERSION}…`);
 	const n8n = await stack.startN8n(userFolder, { port, brokerPort: port + 1, logFile: path.join(userFolder, 'n8n.log') });
 	console.log(`
   n8n is ready:        ${n8n.url}   (first visit: create the owner account)
