@@ -9,6 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 
+import { expectedSendRequest, orders as webhookOrders } from './orderWebhook';
+import type { N8n, Sandbox } from './stackTypes';
 import { until } from './until';
 
 const stack = require('../../scripts/stack');
@@ -16,12 +18,9 @@ const { parse } = require('../../n8n-app/node_modules/flatted') as { parse: (tex
 
 jest.setTimeout(240_000);
 
-type Stack = { url: string; stop(): Promise<void> };
-type Sandbox = Stack & { token: string; messages: Array<{ msgid: string; request: any }>; stats: Record<string, number> };
-
 let userFolder: string;
 let sandbox: Sandbox;
-let n8n: Stack & { output(): string };
+let n8n: N8n;
 let brokerPort: number;
 let cookie: string;
 
@@ -142,33 +141,13 @@ test('the credential test follows no redirect, and refuses a Base URL with user:
 });
 
 test('a published webhook workflow sends one message per call; n8n records the node output', async () => {
-	const orders = ['ORD-1', 'ORD-2', 'ORD-3'].map((order, i) => ({ order_id: order, customer: { name: `Customer ${i}`, phone: `+62 811 2233 44${i}0` } }));
+	const orders = webhookOrders(3);
 	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order)));
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
 	await until(() => sandbox.messages.length >= 3, 'three messages at the sandbox');
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
-	expect(bodies).toEqual(
-		orders.map((order, i) => ({
-			phone_number: `62811223344${i}0`,
-			message: {
-				type: 'template',
-				template: {
-					template_code_id: 'order_confirmed',
-					payload: [
-						{ position: 'body', parameters: [{ type: 'text', text: `Customer ${i}` }, { type: 'text', text: order.order_id }] },
-						{
-							position: 'button',
-							parameters: [
-								{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: order.order_id }] },
-								{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `cancel-${order.order_id}` }] },
-							],
-						},
-					],
-				},
-			},
-		})),
-	);
+	expect(bodies).toEqual(orders.map(expectedSendRequest));
 
 	let recorded: string[] = [];
 	const deadline = Date.now() + 30_000;

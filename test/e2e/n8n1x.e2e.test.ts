@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
 
+import { expectedSendRequest, orders as webhookOrders } from './orderWebhook';
+import type { N8n, Sandbox } from './stackTypes';
 import { until } from './until';
 
 process.env.N8N_APP = 'n8n-app-1.x';
@@ -15,12 +17,9 @@ const stack = require('../../scripts/stack');
 
 jest.setTimeout(240_000);
 
-type Stack = { url: string; stop(): Promise<void> };
-type Sandbox = Stack & { token: string; messages: Array<{ msgid: string; request: any }>; stats: Record<string, number> };
-
 let userFolder: string;
 let sandbox: Sandbox;
-let n8n: Stack & { output(): string };
+let n8n: N8n;
 
 beforeAll(async () => {
 	userFolder = mkdtempSync(path.join(os.tmpdir(), 'tm-e2e-1x-'));
@@ -44,34 +43,14 @@ test('the app is n8n 1.x and the package is installed as n8n installs one: no n8
 });
 
 test('an active webhook workflow sends spec-exact bodies, one message per call', async () => {
-	const orders = ['ORD-1', 'ORD-2'].map((order, i) => ({ order_id: order, customer: { name: `Customer ${i}`, phone: `+62 811 2233 44${i}0` } }));
+	const orders = webhookOrders(2);
 	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order, { validateStatus: () => true })));
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
 	await until(() => sandbox.messages.length >= 2, 'two messages at the sandbox');
 	expect(sandbox.stats.received).toBe(2);
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
-	expect(bodies).toEqual(
-		orders.map((order, i) => ({
-			phone_number: `62811223344${i}0`,
-			message: {
-				type: 'template',
-				template: {
-					template_code_id: 'order_confirmed',
-					payload: [
-						{ position: 'body', parameters: [{ type: 'text', text: `Customer ${i}` }, { type: 'text', text: order.order_id }] },
-						{
-							position: 'button',
-							parameters: [
-								{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: order.order_id }] },
-								{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: `cancel-${order.order_id}` }] },
-							],
-						},
-					],
-				},
-			},
-		})),
-	);
+	expect(bodies).toEqual(orders.map(expectedSendRequest));
 	// The JWT stays out of what n8n printed.
 	expect(n8n.output()).not.toContain(sandbox.token);
 });
