@@ -5,8 +5,8 @@ type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /**
  * A sleep that clears its timer when its signal aborts: `sleepWithAbort` where the host's
- * n8n-workflow has it (1.1xx, 2.0 to 2.3x), else `sleep`, which takes a signal from 2.3x on and
- * ignores it on older 1.x (there the timer runs out by itself; nothing waits for it).
+ * n8n-workflow has it (1.120 and 2.0 do), else `sleep`, which takes a signal in 2.41 and ignores
+ * it in 1.77 (n8n 1.78): there the timer runs out by itself, and nothing waits for it.
  */
 const abortableSleep: AbortableSleep = (n8nWorkflow as { sleepWithAbort?: AbortableSleep }).sleepWithAbort ?? sleep;
 

@@ -6,9 +6,10 @@ import { NodeOperationError } from 'n8n-workflow';
  * With "On Error: Continue (using error output)", n8n moves a failed item to the error output
  * when the item carries its error, or when its json holds only `error` (and `message`); from n8n
  * 2.36 on `details` may be there too. This node's failed items hold `error` and `details`, so on
- * an older n8n they would come out of the success output. There the item carries its error as
- * well. Not from 2.36 on: n8n 2.38 replaces the json of an item that carries an error with the
- * error's message, which would drop the details. n8n-workflow 2.36 is the first to export
+ * an older n8n they would come out of the success output, where a workflow would treat them as
+ * sent. There the item carries its error as well: it reaches the error output, where some versions
+ * (1.123, and 2.38 and later) keep only the error message of an item that carries its error; the
+ * message still names the item and the reason. n8n-workflow 2.36 is the first to export
  * `redactedHeaders`; the package always runs on the host's n8n-workflow.
  */
 const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';

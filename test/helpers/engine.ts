@@ -49,6 +49,8 @@ export const ENGINE = (() => {
 		n8nCoreVersion: version,
 		/** n8n up to 1.11x, when Retry On Fail re-runs a node whose items carry errors, keeps the first try's output. */
 		showsRerunOutput: !/while \(didContinueOnFail/.test(workflowExecute),
+		/** n8n 2.36 moves items whose json holds `details` besides `error` to the error output. */
+		routesItemsWithDetails: String((WorkflowExecute.prototype as unknown as { handleNodeErrorOutput: unknown }).handleNodeErrorOutput).includes("'details'"),
 		/** `this.addExecutionHints` arrived in n8n 1.80. */
 		keepsExecutionHints: 'addExecutionHints' in context,
 		/** n8n-workflow's sleep clears its timer on abort (`sleepWithAbort`, or `sleep` with a signal). */
