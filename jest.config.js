@@ -33,6 +33,8 @@ module.exports = {
 		{ ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'] },
 		...engineProjects,
 		// The real n8n application (n8n-app/) with the package installed as a community package.
-		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'] },
+		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'], testPathIgnorePatterns: ['/n8n1x\\.e2e\\.test\\.ts$'] },
+		// The same in the newest n8n 1.x (n8n-app-1.x/): `npm run test:1x`.
+		{ ...shared, displayName: 'e2e-1x', testMatch: ['<rootDir>/test/e2e/n8n1x.e2e.test.ts'] },
 	],
 };

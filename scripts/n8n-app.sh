@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real n8n (n8n-app/, its own pinned package.json and lockfile) when missing or
 # stale, and builds the one native module n8n needs to start, its SQLite driver, against Node 24.
-# N8N_APP=n8n-app-1.x: the same for the newest 1.x. --packages-only: the install, not the driver.
+# N8N_APP=n8n-app-1.x: the same for the newest 1.x.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 node24="$(bash "$root/scripts/node24.sh")"
@@ -15,7 +15,6 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 	npm install --no-audit --no-fund
 fi
 sqlite_version() { node -p "require('./$1/node_modules/sqlite3/package.json').version" 2>/dev/null || true; }
-[ "${1:-}" != --packages-only ] || exit 0
 if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1 && [ "$app" != n8n-app ] \
 	&& "$node24" -e "require('$root/n8n-app/node_modules/sqlite3')" >/dev/null 2>&1 \
 	&& [ "$(cd "$root" && sqlite_version n8n-app)" = "$(cd "$root" && sqlite_version "$app")" ]; then

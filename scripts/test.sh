@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
 # (n8n needs it): the unit and engine suites on n8n 2.x, the engine suite again on each older n8n
-# in engines/, and the end-to-end suite in real n8n (2.41, and 1.123 for one workflow).
+# in engines/, and the end-to-end suite in real n8n 2.41. (`npm run test:1x`: the real n8n 1.x.)
 #   npm test                 everything (what CI runs)
 #   npm run test:unit        without real n8n (no n8n install needed)
 #   npm test -- payload      extra arguments go to jest
@@ -18,15 +18,7 @@ npm run lint
 npm run lint:package                               # the packed tarball, as n8n's scanner lints it
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
 bash scripts/engines.sh
-if ! $without_app; then
-	# The real n8n 2.x, and the newest 1.x for its end-to-end test. The two installs run side by side
-	# (each mostly keeps one core busy); the 1.x SQLite driver comes from 2.x's build, so after it.
-	N8N_APP=n8n-app-1.x bash scripts/n8n-app.sh --packages-only &
-	packages_1x=$!
-	bash scripts/n8n-app.sh
-	wait "$packages_1x"
-	N8N_APP=n8n-app-1.x bash scripts/n8n-app.sh
-fi
+$without_app || bash scripts/n8n-app.sh
 node24="$(bash scripts/node24.sh)"
 jest=("$node24" node_modules/jest/bin/jest.js)
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
