@@ -64,7 +64,9 @@ export class AttemptDeadline {
 	) {
 		if (cancel?.aborted) this.controller.abort(cancel.reason);
 		cancel?.addEventListener('abort', this.onCancel, { once: true });
-		wait(Math.min(Math.max(1, timeoutMs), MAX_TIMEOUT_MS), this.timer.signal).then(
+		// The timer's signal is this deadline's own: the sleep is given it directly, without wait()'s
+		// race and second controller (about a tenth of the node's throughput with no rate limit).
+		abortableSleep(Math.min(Math.max(1, timeoutMs), MAX_TIMEOUT_MS), this.timer.signal).then(
 			() => {
 				if (this.timer.signal.aborted) return;
 				this.expiredAt = Date.now();
