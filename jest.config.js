@@ -19,7 +19,7 @@ const engineProjects = readdirSync(path.join(__dirname, 'engines'), { withFileTy
 	.map(({ name }) => ({
 		...shared,
 		displayName: name,
-		testMatch: ['<rootDir>/test/*.engine.test.ts'],
+		testMatch: ['<rootDir>/test/engine/*.engine.test.ts'],
 		// The fuzz suite checks the payload rules, which do not depend on the n8n version.
 		testPathIgnorePatterns: ['/fuzz\\.engine\\.test\\.ts$'],
 		setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
@@ -30,7 +30,13 @@ module.exports = {
 	testTimeout: 30_000,
 	projects: [
 		// The package: pure parts, and the node in n8n-core's engine (2.x, the dev dependency) against local servers.
-		{ ...shared, displayName: 'unit', testMatch: ['<rootDir>/test/*.test.ts'], setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'] },
+		{
+			...shared,
+			displayName: 'unit',
+			testMatch: ['<rootDir>/test/**/*.test.ts'],
+			testPathIgnorePatterns: ['<rootDir>/test/e2e/'],
+			setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
+		},
 		...engineProjects,
 		// The real n8n application (n8n-app/) with the package installed as a community package.
 		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'], testPathIgnorePatterns: ['/n8n1x\\.e2e\\.test\\.ts$'] },

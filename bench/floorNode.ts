@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, sendEndpoint } from '../nodes/TemplateMessage/transport';
+import { CREDENTIAL_TYPE, sendEndpoint } from '../nodes/TemplateMessage/send/transport';
 
 export const FLOOR_NODE_TYPE = 'bench.floor';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import axios from 'axios';
 import type { IDataObject, INodeType, IVersionedNodeType } from 'n8n-workflow';
 
-import { buildSendRequest } from '../nodes/TemplateMessage/payload';
+import { buildSendRequest } from '../nodes/TemplateMessage/request/payload';
 import { FLOOR_NODE_TYPE, floorNode } from './floorNode';
 import type { RunResult } from '../test/helpers/engine';
 import { CREDENTIAL_TYPE, loadHttpRequestNode, NODE_TYPE, PACKAGE_ROOT, runWorkflow } from '../test/helpers/engine';

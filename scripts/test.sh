@@ -22,11 +22,12 @@ $without_app || bash scripts/n8n-app.sh
 node24="$(bash scripts/node24.sh)"
 jest=("$node24" node_modules/jest/bin/jest.js)
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
-"${jest[@]}" --selectProjects unit "$@"
+# Arguments come before --selectProjects, which would take them as more project names.
+"${jest[@]}" "$@" --selectProjects unit
 # n8n 1.x before 1.8x cannot abort its sleep timers: they run out by themselves after the last
 # test, so this run ends without waiting for them.
 older=$(cd engines && echo *)
 echo "The engine suite again, on older n8n: $older"
-"${jest[@]}" --selectProjects $older --forceExit "$@"
+"${jest[@]}" "$@" --forceExit --selectProjects $older
 # One real n8n set-up at a time: together they would share two cores with each other's load.
-$without_app || "${jest[@]}" --selectProjects e2e --runInBand "$@"
+$without_app || "${jest[@]}" "$@" --runInBand --selectProjects e2e

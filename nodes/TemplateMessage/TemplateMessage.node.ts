@@ -7,15 +7,15 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { messageProperties } from './description';
-import { routedToErrorOutput } from './errorOutput';
-import { invalidItemError } from './errors';
-import { dryRunItem } from './output';
-import { readMessageInput, readRunOptions } from './parameters';
-import type { SendRequestBody } from './payload';
-import { buildSendRequest } from './payload';
-import { sendAll } from './send';
-import { CREDENTIAL_TYPE } from './transport';
+import { messageProperties } from './description/properties';
+import { routedToErrorOutput } from './output/errorOutput';
+import { invalidItemError } from './output/errors';
+import { dryRunItem } from './output/items';
+import { readMessageInput, readRunOptions } from './request/parameters';
+import type { SendRequestBody } from './request/payload';
+import { buildSendRequest } from './request/payload';
+import { sendAll } from './send/sendAll';
+import { CREDENTIAL_TYPE } from './send/transport';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.

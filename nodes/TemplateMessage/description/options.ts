@@ -1,0 +1,123 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/** Settings for the whole run (dry run, pacing, retries) and the API's alternative spellings. */
+export const optionsProperty: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [
+		{
+			displayName: 'Button Index Format',
+			name: 'buttonIndexFormat',
+			type: 'options',
+			options: [
+				{ name: 'Number', value: 'number', description: 'E.g. "index": 0.' },
+				{ name: 'Quoted String', value: 'string', description: 'E.g. "index": "0", as in the API examples.' },
+			],
+			default: 'string',
+			description: 'How the button index is written in the request',
+		},
+		{
+			displayName: 'Button Type Field Name',
+			name: 'buttonTypeField',
+			type: 'options',
+			options: [
+				{ name: 'Sub_type', value: 'sub_type', description: 'As in the API examples' },
+				{ name: 'Sub_types', value: 'sub_types', description: 'As in the API field reference' },
+			],
+			default: 'sub_type',
+			description: 'The API documentation spells this field two ways; pick the one your account accepts',
+		},
+		{
+			displayName: 'Default Country Code',
+			name: 'defaultCountryCode',
+			type: 'string',
+			default: '',
+			placeholder: '62',
+			description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
+		},
+		{
+			displayName: 'Dry Run (Send Nothing)',
+			name: 'dryRun',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
+		},
+		{
+			displayName: 'Dynamic URL Sub Type',
+			name: 'dynamicUrlSubType',
+			type: 'options',
+			options: [
+				{ name: 'Url', value: 'url', description: 'As in the API examples' },
+				{ name: 'Url_dynamic', value: 'url_dynamic', description: 'As in the API field reference' },
+			],
+			default: 'url',
+			description: 'The sub type sent for a dynamic URL button',
+		},
+		{
+			displayName: 'Include Request Payload in Output',
+			name: 'includeRequestPayload',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add the request body that was sent (without the token) to each output item',
+		},
+		{
+			displayName: 'Max Attempts',
+			name: 'maxAttempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+			default: 5,
+			description:
+				'How many times one message is tried in all when it was certainly not accepted (429, 503, host unreachable). A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+		},
+		{
+			displayName: 'Max Concurrent Requests',
+			name: 'maxConcurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			default: 10,
+			description: 'How many requests may be waiting for an answer at the same time',
+		},
+		{
+			displayName: 'Max Messages per Second',
+			name: 'maxPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: 25,
+			description:
+				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second plus one gap, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
+		},
+		{
+			displayName: 'Quick Reply Value Field',
+			name: 'quickReplyValueField',
+			type: 'options',
+			options: [
+				{ name: 'Both', value: 'both', description: 'Send the value in both fields' },
+				{ name: 'Payload', value: 'payload', description: 'As in the API field reference' },
+				{ name: 'Text', value: 'text', description: 'As in the API quick reply example' },
+			],
+			default: 'payload',
+			description: 'Which field of the quick reply parameter carries the payload text',
+		},
+		{
+			displayName: 'Retry Unknown Deliveries',
+			name: 'retryUnknownDelivery',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
+		},
+		{
+			displayName: 'Timeout',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+			default: 30000,
+			description:
+				'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
+		},
+	],
+};

@@ -1,0 +1,220 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { optionsProperty } from './options';
+
+const whenFields = { payloadMode: ['fields'] };
+
+export const messageProperties: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Send',
+				value: 'send',
+				action: 'Send a template message',
+				description: 'Send an approved template to one phone number per input item',
+			},
+		],
+		default: 'send',
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'phoneNumber',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: '+62 812 3456 7890',
+		description:
+			'Recipient number with its country code; map it from a column of the input. A leading +, spaces, dashes and parentheses are accepted. A number starting with 0 needs Options → Default Country Code.',
+	},
+	{
+		displayName: 'Template Code ID',
+		name: 'templateCodeId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 2f8b0c1e-…',
+		description: 'Code ID the developer dashboard gave the template. Only templates with status Approved can be sent.',
+	},
+	{
+		displayName: 'Define Content',
+		name: 'payloadMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'Body values, header and buttons from the fields below',
+			},
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'The whole payload array as JSON, for anything the fields cannot express',
+			},
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Body Values',
+		name: 'bodyValuesMode',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: whenFields },
+		options: [
+			{
+				name: 'One Field per Value',
+				value: 'fields',
+				description: 'Enter or map each placeholder value in its own field, in template order',
+			},
+			{
+				name: 'All Values From One Expression',
+				value: 'list',
+				description: 'One expression that yields the list of values, e.g. a spreadsheet row',
+			},
+		],
+		default: 'fields',
+		description: 'How the values for the body placeholders ({{1}}, {{2}}, …) are given. Leave empty for a body without placeholders.',
+	},
+	{
+		displayName: 'Values',
+		name: 'bodyValues',
+		type: 'fixedCollection',
+		placeholder: 'Add Body Value',
+		typeOptions: { multipleValues: true, sortable: true },
+		displayOptions: { show: { ...whenFields, bodyValuesMode: ['fields'] } },
+		default: {},
+		description: 'Values for the body placeholders in order: the first fills {{1}}, the second {{2}}, and so on',
+		options: [
+			{
+				displayName: 'Value',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Text',
+						name: 'text',
+						type: 'string',
+						default: '',
+						placeholder: '{{ $json.name }}',
+						description: 'Text put into this placeholder, typically mapped from a column of the input',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Values List',
+		name: 'bodyValuesList',
+		type: 'string',
+		displayOptions: { show: { ...whenFields, bodyValuesMode: ['list'] } },
+		default: '',
+		placeholder: '{{ [$json.name, $json.invoice, $json.amount] }}',
+		description: 'An expression that yields a list of texts, first for {{1}}, second for {{2}}, …',
+	},
+	{
+		displayName: 'Header Type',
+		name: 'headerType',
+		type: 'options',
+		displayOptions: { show: whenFields },
+		options: [
+			{ name: 'Document', value: 'document' },
+			{ name: 'Image', value: 'image' },
+			{ name: 'None', value: 'none', description: 'The template has no header, or a static one' },
+			{ name: 'Text', value: 'text' },
+			{ name: 'Video', value: 'video' },
+		],
+		default: 'none',
+		description: 'The kind of header the template has, if it takes a value at send time',
+	},
+	{
+		displayName: 'Header Text',
+		name: 'headerText',
+		type: 'string',
+		displayOptions: { show: { ...whenFields, headerType: ['text'] } },
+		default: '',
+		description: 'Value for the header placeholder',
+	},
+	{
+		displayName: 'Header Media URL',
+		name: 'headerMediaUrl',
+		type: 'string',
+		displayOptions: { show: { ...whenFields, headerType: ['image', 'video', 'document'] } },
+		default: '',
+		placeholder: 'https://example.com/invoice.pdf',
+		description: 'Public http or https address of the image, video or document',
+	},
+	{
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		placeholder: 'Add Button',
+		typeOptions: { multipleValues: true, sortable: true },
+		displayOptions: { show: whenFields },
+		default: {},
+		hint: 'Only buttons that take a value at send time go here. Call-phone and static URL buttons take no parameters: leave them out.',
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{
+						displayName: 'Type',
+						name: 'kind',
+						type: 'options',
+						options: [
+							{
+								name: 'Dynamic URL',
+								value: 'dynamicUrl',
+								description: 'A visit-website button whose URL ends with a value given now',
+							},
+							{
+								name: 'Quick Reply',
+								value: 'quickReply',
+								description: 'A reply button that sends a payload back when tapped',
+							},
+						],
+						default: 'quickReply',
+					},
+					{
+						displayName: 'Index',
+						name: 'index',
+						type: 'number',
+						typeOptions: { minValue: 0, numberPrecision: 0 },
+						default: 0,
+						description: "Position of the button in the template, starting at 0",
+					},
+					{
+						displayName: 'Payload',
+						name: 'payload',
+						type: 'string',
+						displayOptions: { show: { kind: ['quickReply'] } },
+						default: '',
+						placeholder: 'yes',
+						description: 'Text that comes back to you when the recipient taps this button',
+					},
+					{
+						displayName: 'URL Suffix',
+						name: 'urlSuffix',
+						type: 'string',
+						displayOptions: { show: { kind: ['dynamicUrl'] } },
+						default: '',
+						placeholder: 'orders/INV-7',
+						description: 'Text appended to the URL registered with the template',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Payload (JSON)',
+		name: 'payloadJson',
+		type: 'json',
+		displayOptions: { show: { payloadMode: ['json'] } },
+		default: '[\n  {\n    "position": "body",\n    "parameters": [{ "type": "text", "text": "Budi" }]\n  }\n]',
+		description: 'The payload array of the template object: one component per template part that takes values',
+	},
+	optionsProperty,
+];

@@ -1,0 +1,98 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { apiCodeInfo } from '../send/apiCodes';
+import { InvalidFieldError } from '../request/InvalidFieldError';
+import type { FailedOutcome, Outcome } from '../send/outcome';
+import type { Refusal } from '../send/stopEarly';
+
+export type { FailedOutcome };
+
+const STATUS_HINTS: Record<number, string> = {
+	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
+	401: 'The token was rejected: check the JWT in the Template Message API credential.',
+	403: 'The token is not allowed to send this message: check the JWT and the template in the developer dashboard.',
+	404: 'The send endpoint was not found: check the Base URL in the Template Message API credential.',
+	429: 'The API is limiting how fast messages are sent: lower Options → Max Messages per Second.',
+};
+
+/** A bad field of one item: names the field and the item, says what to do. */
+export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
+	if (error instanceof InvalidFieldError) {
+		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
+			itemIndex,
+			description: error.hint,
+		});
+	}
+	if (error instanceof NodeOperationError) return error;
+	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/**
+ * A send that did not end in "accepted". The outcome comes from the transport with the token
+ * already redacted and its texts and body bounded.
+ */
+export function sendFailedError(node: INode, outcome: FailedOutcome, itemIndex: number): NodeApiError {
+	const { reason } = outcome;
+	const status = outcome.statusCode !== undefined ? ` (HTTP ${outcome.statusCode})` : '';
+	let message: string;
+	let description: string | undefined;
+	if (outcome.kind === 'unknown') {
+		message = `Delivery unknown${status}: ${reason} [item ${itemIndex}]`;
+		description =
+			'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.';
+	} else if (outcome.statusCode === undefined) {
+		message = `Could not reach the API: ${reason} [item ${itemIndex}]`;
+		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. Check the Base URL in the Template Message API credential and that the API is reachable from n8n.`;
+	} else {
+		message = `The API refused the message${status}: ${reason} [item ${itemIndex}]`;
+		description = refusalHint(outcome);
+	}
+
+	// Only the status and the API's body go into the error: never the request or its headers.
+	const response: JsonObject = { reason };
+	if (outcome.statusCode !== undefined) response.statusCode = outcome.statusCode;
+	if (outcome.apiCode !== undefined) response.code = outcome.apiCode;
+	if (outcome.body !== undefined) response.body = outcome.body as JsonObject;
+
+	return new NodeApiError(node, response, {
+		message,
+		description,
+		httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined,
+		itemIndex,
+	});
+}
+
+function refusalHint(outcome: Extract<Outcome, { kind: 'rejected' }>): string {
+	const code = apiCodeInfo(outcome.apiCode);
+	if (code) return `Code ${String(outcome.apiCode)}: ${code.meaning}. ${code.hint}`;
+	if (outcome.redirect) {
+		return 'The Base URL does not point at the API itself, and redirects are not followed (they would send the message and the token elsewhere). Put the address the API really answers at (often https://) in the credential\'s Base URL.';
+	}
+	const statusCode = outcome.statusCode ?? 0;
+	return (
+		STATUS_HINTS[statusCode] ??
+		(statusCode >= 500
+			? 'The API failed while handling this message and said it was not sent. Try this item again later.'
+			: 'The reason above is the API\'s own. Fix the item or the template, then send this item again.')
+	);
+}
+
+const SCOPE_TEXT: Record<Refusal['scope'], string> = {
+	account: 'the API refused the account',
+	template: 'the API refused this template',
+	server: 'the API kept failing',
+	item: 'the API refused an earlier message',
+};
+
+/** A message held back because an earlier refusal holds for it too. */
+export function notSentError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
+	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
+	return new NodeOperationError(node, `Not sent: ${SCOPE_TEXT[refusal.scope]} at item ${refusal.itemIndex} (${status}${refusal.reason}) [item ${itemIndex}]`, {
+		itemIndex,
+		description:
+			refusal.scope === 'template'
+				? `No message with template "${refusal.templateCodeId}" was sent after that refusal: it would have failed the same way. Fix the template, then send the items marked notSent again.`
+				: 'No further message was sent after that refusal: every one would have failed the same way. Fix what it says, then send the items marked notSent again.',
+	});
+}

@@ -1,0 +1,52 @@
+import type { ButtonInput, CompatibilityOptions } from './payload';
+import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
+import { describeValue, requiredText } from './text';
+
+/** The button component's parameters: quick reply and dynamic URL buttons, by their template index. */
+export function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {
+	const seen = new Set<number>();
+	return buttons.map((button, position) => {
+		const field = `${FIELD.buttons} → button ${position + 1}`;
+		const index = buttonIndex(button.index, `${field} → Index`);
+		if (seen.has(index)) {
+			throw new InvalidFieldError(`${field} → Index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
+		}
+		seen.add(index);
+
+		let subType: string;
+		let inner: Record<string, string>;
+		if (button.kind === 'quickReply') {
+			subType = 'quick_reply';
+			const payload = requiredText(button.value, `${field} → Payload`, 'A quick reply button needs the payload text that comes back when the recipient taps it');
+			inner = quickReplyParameter(payload, compatibility.quickReplyValueField);
+		} else if (button.kind === 'dynamicUrl') {
+			subType = compatibility.dynamicUrlSubType;
+			inner = { type: 'text', text: requiredText(button.value, `${field} → URL Suffix`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
+		} else {
+			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (quick reply or dynamic URL)`, 'Call-phone and static URL buttons take no parameters: leave them out');
+		}
+
+		return {
+			[compatibility.buttonTypeField]: subType,
+			index: compatibility.buttonIndexFormat === 'string' ? String(index) : index,
+			parameters: [inner],
+		};
+	});
+}
+
+function quickReplyParameter(payload: string, field: CompatibilityOptions['quickReplyValueField']): Record<string, string> {
+	if (field === 'text') return { type: 'payload', text: payload };
+	if (field === 'both') return { type: 'payload', payload, text: payload };
+	return { type: 'payload', payload };
+}
+
+function buttonIndex(raw: unknown, field: string): number {
+	// Decimal digits only: Number() would also read "0x10", "0b11" and "1e3" as 16, 3 and 1000.
+	const index = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+	// A safe integer: larger ones print in exponent form ("1e+21"), which is no index.
+	if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
+		throw new InvalidFieldError(field, `${describeValue(raw)} is not a whole number of 0 or more`, 'Buttons are numbered in template order starting at 0');
+	}
+	return index;
+}

@@ -1,0 +1,85 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { ButtonInput, CompatibilityOptions, MessageInput } from './payload';
+import { bodyValuesFromList } from './payload';
+import { MAX_TIMEOUT_MS } from '../send/deadline';
+import type { RetryPolicy } from '../send/retry';
+import { DEFAULT_RETRY_POLICY } from '../send/retry';
+
+/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
+export const DEFAULT_MAX_PER_SECOND = 25;
+
+/** Options that hold for the whole run, read once from the first item. */
+export interface RunOptions {
+	dryRun: boolean;
+	includeRequestPayload: boolean;
+	maxConcurrency: number;
+	maxPerSecond: number;
+	timeoutMs: number;
+	retry: RetryPolicy;
+}
+
+export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
+	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
+	const number = (value: unknown, fallback: number, min: number) =>
+		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
+	return {
+		dryRun: options.dryRun === true,
+		includeRequestPayload: options.includeRequestPayload === true,
+		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
+		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
+		timeoutMs: Math.min(number(options.timeout, 30_000, 1), MAX_TIMEOUT_MS),
+		retry: {
+			...DEFAULT_RETRY_POLICY,
+			maxAttempts: Math.floor(number(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, 1)),
+			retryUnknownDelivery: options.retryUnknownDelivery === true,
+		},
+	};
+}
+
+/** Reads one item's parameters as they are, leaving every check to the payload builder. */
+export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
+	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
+	const options = get('options', {}) as IDataObject;
+	const compatibility: Partial<CompatibilityOptions> = {};
+	for (const key of ['buttonTypeField', 'dynamicUrlSubType', 'buttonIndexFormat', 'quickReplyValueField'] as const) {
+		if (options[key] !== undefined) (compatibility as IDataObject)[key] = options[key];
+	}
+
+	const base = {
+		phoneNumber: get('phoneNumber'),
+		defaultCountryCode: options.defaultCountryCode,
+		templateCodeId: get('templateCodeId'),
+		compatibility,
+	};
+
+	if (get('payloadMode', 'fields') === 'json') {
+		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
+	}
+
+	const bodyValues =
+		get('bodyValuesMode', 'fields') === 'list'
+			? bodyValuesFromList(get('bodyValuesList', ''))
+			: ((get('bodyValues.values', []) as IDataObject[]) ?? []).map((entry) => entry.text);
+
+	const buttons: ButtonInput[] = ((get('buttons.button', []) as IDataObject[]) ?? []).map((button) => ({
+		kind: button.kind,
+		index: button.index,
+		value: button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload,
+	}));
+
+	const headerType = get('headerType', 'none');
+	return {
+		...base,
+		components: {
+			mode: 'fields',
+			bodyValues,
+			header: {
+				type: headerType,
+				text: headerType === 'text' ? get('headerText', '') : undefined,
+				url: ['image', 'video', 'document'].includes(headerType as string) ? get('headerMediaUrl', '') : undefined,
+			},
+			buttons,
+		},
+	};
+}

@@ -1,0 +1,180 @@
+import { buildButtonParameters } from './buttons';
+import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
+import { normalisePhoneNumber } from './phone';
+import { parseRawPayload } from './rawPayload';
+import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
+
+export { FIELD };
+
+/** The request body of `POST /api/v2/push/message`, as the spec describes it. */
+export interface SendRequestBody {
+	phone_number: string;
+	message: {
+		type: 'template';
+		template: {
+			template_code_id: string;
+			payload: PayloadComponent[];
+		};
+	};
+}
+
+export type ComponentPosition = 'header' | 'body' | 'button';
+
+export interface PayloadComponent {
+	position: ComponentPosition;
+	parameters: object[];
+}
+
+export type HeaderType = 'none' | 'text' | 'image' | 'video' | 'document';
+export type ButtonKind = 'quickReply' | 'dynamicUrl';
+
+export interface ButtonInput {
+	kind: unknown;
+	index: unknown;
+	value: unknown;
+}
+
+/** The naming variants the spec shows side by side; the defaults follow its examples. */
+export interface CompatibilityOptions {
+	buttonTypeField: 'sub_type' | 'sub_types';
+	dynamicUrlSubType: 'url' | 'url_dynamic';
+	buttonIndexFormat: 'string' | 'number';
+	quickReplyValueField: 'payload' | 'text' | 'both';
+}
+
+export const DEFAULT_COMPATIBILITY: CompatibilityOptions = {
+	buttonTypeField: 'sub_type',
+	dynamicUrlSubType: 'url',
+	buttonIndexFormat: 'string',
+	quickReplyValueField: 'payload',
+};
+
+export type ComponentsInput =
+	| {
+			mode: 'fields';
+			bodyValues: unknown[];
+			header: { type: unknown; text?: unknown; url?: unknown };
+			buttons: ButtonInput[];
+	  }
+	| { mode: 'json'; rawPayload: unknown };
+
+/** Everything the node read for one item, before any checking. */
+export interface MessageInput {
+	phoneNumber: unknown;
+	defaultCountryCode?: unknown;
+	templateCodeId: unknown;
+	components: ComponentsInput;
+	compatibility?: Partial<CompatibilityOptions>;
+}
+
+/**
+ * Builds and validates the request body for one item. Pure: same input, same output, no I/O.
+ * Throws InvalidFieldError naming the field at the first problem found.
+ */
+export function buildSendRequest(input: MessageInput): SendRequestBody {
+	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
+	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode);
+	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
+	const payload =
+		input.components.mode === 'json'
+			? parseRawPayload(input.components.rawPayload)
+			: buildComponents(input.components, compatibility);
+
+	return {
+		phone_number: phoneNumber,
+		message: {
+			type: 'template',
+			template: { template_code_id: templateCodeId, payload },
+		},
+	};
+}
+
+function buildComponents(
+	input: Extract<ComponentsInput, { mode: 'fields' }>,
+	compatibility: CompatibilityOptions,
+): PayloadComponent[] {
+	const components: PayloadComponent[] = [];
+	const header = buildHeaderParameter(input.header);
+	if (header) components.push({ position: 'header', parameters: [header] });
+	if (input.bodyValues.length > MAX_BODY_VALUES) {
+		throw new InvalidFieldError(FIELD.bodyValues, `has ${input.bodyValues.length} values; a template has far fewer placeholders (at most ${MAX_BODY_VALUES} are sent)`, 'Give one value per placeholder of the template body');
+	}
+	// Rule 3 and the note under "Component object": no body component without body variables.
+	if (input.bodyValues.length > 0) {
+		components.push({ position: 'body', parameters: input.bodyValues.map(bodyParameter) });
+	}
+	if (input.buttons.length > 0) {
+		components.push({ position: 'button', parameters: buildButtonParameters(input.buttons, compatibility) });
+	}
+	return components;
+}
+
+function bodyParameter(value: unknown, position: number): { type: 'text'; text: string } {
+	const field = `${FIELD.bodyValues} → value ${position + 1}`;
+	return { type: 'text', text: requiredText(value, field, 'Every placeholder of the template body needs a value; check the mapped column is filled for this row') };
+}
+
+function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unknown }): object | undefined {
+	const type = header.type ?? 'none';
+	switch (type) {
+		case 'none':
+			return undefined;
+		case 'text':
+			return { type: 'text', text: requiredText(header.text, FIELD.headerText) };
+		case 'image':
+		case 'video':
+		case 'document':
+			return { type, [type as string]: { url: mediaUrl(header.url) } };
+		default:
+			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of none, text, image, video, document`, 'Pick the kind of header the template has');
+	}
+}
+
+/** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
+export function mediaUrl(raw: unknown): string {
+	const text = requiredText(raw, FIELD.headerMediaUrl, 'Give the public http(s) address of the image, video or document').trim();
+	// The text is sent as it is, so it must be what the URL parser understood: the parser drops
+	// tabs and line breaks and reads a backslash as a slash, which the API's parser may not.
+	if (/[\s\\]/.test(text) || hasControlCharacter(text)) {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} contains a space, tab, line break, control character or backslash`, 'Write spaces in a URL as %20, and use / between its parts');
+	}
+	const url = parseUrl(text);
+	if (url === undefined) {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
+	}
+	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${url.protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
+	}
+	if (url.hostname === '') {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
+	}
+	return text;
+}
+
+function parseUrl(text: string): URL | undefined {
+	try {
+		return new URL(text);
+	} catch {
+		return undefined;
+	}
+}
+
+const MAX_BODY_VALUES = 100;
+
+/** Body values given as one expression: a list (or a JSON text of one) of texts. */
+export function bodyValuesFromList(raw: unknown): unknown[] {
+	if (raw === undefined || raw === null || raw === '') return [];
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		const parsed = parseJson(raw);
+		if ('error' in parsed) {
+			throw new InvalidFieldError(FIELD.bodyValues, `expected a list such as ["Budi", "INV-7"], got ${describeValue(raw)}`, 'Use an expression that yields a list, e.g. {{ [$json.name, $json.invoice] }}');
+		}
+		value = parsed.value;
+	}
+	if (!Array.isArray(value)) {
+		throw new InvalidFieldError(FIELD.bodyValues, `expected a list, got ${describeValue(value)}`, 'Use an expression that yields a list, e.g. {{ [$json.name, $json.invoice] }}');
+	}
+	return value;
+}

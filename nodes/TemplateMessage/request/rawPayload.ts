@@ -1,0 +1,76 @@
+import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
+import type { PayloadComponent } from './payload';
+import { describeValue, parseJson } from './text';
+
+const POSITIONS: readonly string[] = ['header', 'body', 'button'];
+const RAW_PAYLOAD_HINT = 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]';
+
+/** The raw mode: the user gives the `payload` array (JSON text or an expression's value). */
+export function parseRawPayload(raw: unknown): PayloadComponent[] {
+	let value = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') return [];
+		if (raw.length > MAX_RAW_PAYLOAD_LENGTH) {
+			throw new InvalidFieldError(FIELD.rawPayload, `is ${raw.length} characters long; at most ${MAX_RAW_PAYLOAD_LENGTH}`, RAW_PAYLOAD_HINT);
+		}
+		const parsed = parseJson(raw);
+		if ('error' in parsed) {
+			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, RAW_PAYLOAD_HINT);
+		}
+		value = parsed.value;
+	}
+	if (!Array.isArray(value)) {
+		throw new InvalidFieldError(FIELD.rawPayload, `must be a list of components, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
+	}
+	const size = measure(value);
+	if (size.depth > MAX_RAW_PAYLOAD_DEPTH || size.length > MAX_RAW_PAYLOAD_LENGTH) {
+		throw new InvalidFieldError(
+			FIELD.rawPayload,
+			size.depth > MAX_RAW_PAYLOAD_DEPTH ? `is nested more than ${MAX_RAW_PAYLOAD_DEPTH} levels deep` : `is larger than ${MAX_RAW_PAYLOAD_LENGTH} characters`,
+			RAW_PAYLOAD_HINT,
+		);
+	}
+	value.forEach((component: unknown, i) => {
+		const where = `${FIELD.rawPayload} → component ${i + 1}`;
+		if (typeof component !== 'object' || component === null || Array.isArray(component)) {
+			throw new InvalidFieldError(where, `must be an object with position and parameters, got ${describeValue(component)}`, RAW_PAYLOAD_HINT);
+		}
+		const { position, parameters } = component as Record<string, unknown>;
+		if (typeof position !== 'string' || !POSITIONS.includes(position)) {
+			throw new InvalidFieldError(`${where} → position`, `${describeValue(position)} is not header, body or button`, RAW_PAYLOAD_HINT);
+		}
+		if (!Array.isArray(parameters)) {
+			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`, RAW_PAYLOAD_HINT);
+		}
+	});
+	return value as PayloadComponent[];
+}
+
+/** The spec's payload is 4 levels deep at most (payload → button → parameters → parameter). */
+const MAX_RAW_PAYLOAD_DEPTH = 8;
+const MAX_RAW_PAYLOAD_LENGTH = 64 * 1024;
+
+/**
+ * Depth and approximate serialised length of a value, walked without recursion and given up
+ * as soon as either passes its limit, so that no structure can overflow the stack here or later
+ * (the request is serialised to be sent).
+ */
+function measure(value: unknown): { depth: number; length: number } {
+	const stack: Array<[unknown, number]> = [[value, 1]];
+	let depth = 0;
+	let length = 0;
+	while (stack.length > 0) {
+		const [current, level] = stack.pop()!;
+		if (level > depth) depth = level;
+		if (depth > MAX_RAW_PAYLOAD_DEPTH || length > MAX_RAW_PAYLOAD_LENGTH) break;
+		if (typeof current === 'string') length += current.length + 2;
+		else if (typeof current !== 'object' || current === null) length += String(current).length;
+		else {
+			const entries = Array.isArray(current) ? current : Object.entries(current).flat();
+			length += 2 + entries.length;
+			for (const entry of entries) stack.push([entry, level + 1]);
+		}
+	}
+	return { depth, length };
+}

@@ -1,0 +1,67 @@
+/** Turning mapped values into texts, and showing values in error messages. */
+import { InvalidFieldError } from './InvalidFieldError';
+
+/** Far above what any template field takes (a body is at most about 1,000 characters). */
+export const MAX_TEXT_LENGTH = 4096;
+
+/** Text from a mapped value: strings as given, numbers and booleans as their text. */
+export function requiredText(raw: unknown, field: string, hint?: string): string {
+	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+	if (typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
+	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+		throw new InvalidFieldError(field, 'is empty', hint);
+	}
+	if (typeof raw !== 'string') {
+		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
+	}
+	if (raw.length > MAX_TEXT_LENGTH) {
+		throw new InvalidFieldError(field, `is ${raw.length} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
+	}
+	return raw;
+}
+
+/** JSON.parse that reports failure as a value, so callers can throw their own field error. */
+export function parseJson(text: string): { value: unknown } | { error: string } {
+	try {
+		return { value: JSON.parse(text) };
+	} catch (error) {
+		return { error: (error as Error).message };
+	}
+}
+
+export function describeValue(value: unknown): string {
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return quote(value);
+	return String(value);
+}
+
+const MAX_QUOTED = 60;
+
+/**
+ * A value the user gave, quoted for an error message: cut to a readable length (a mapped cell can
+ * hold megabytes) with control characters and backslashes shown escaped.
+ */
+export function quote(text: string): string {
+	const shown = text.length > MAX_QUOTED ? text.slice(0, MAX_QUOTED) : text;
+	let escaped = '';
+	for (const c of shown) escaped += c === '\\' || isControlCharacter(c.charCodeAt(0)) ? escape(c) : c;
+	return text.length > MAX_QUOTED ? `"${escaped}…" (${text.length} characters)` : `"${escaped}"`;
+}
+
+export function hasControlCharacter(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		if (isControlCharacter(text.charCodeAt(i))) return true;
+	}
+	return false;
+}
+
+/** As JSON writes it (\n, \t, \u0000, \\), and DEL, which JSON leaves as it is, as \u007f. */
+function escape(character: string): string {
+	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
+}
+
+function isControlCharacter(code: number): boolean {
+	return code < 0x20 || code === 0x7f;
+}

@@ -1,0 +1,163 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { truncate } from '../output/bounded';
+import type { DeliveryContext } from './delivery';
+import { deliver } from './delivery';
+import { notSentError, sendFailedError } from '../output/errors';
+import { failedItem, failureDetails, itemSummary, sentItem, stoppedBy } from '../output/items';
+import { sharedPacer } from './pacer';
+import { runPool } from './pool';
+import type { RunOptions } from '../request/parameters';
+import type { SendRequestBody } from '../request/payload';
+import { hasControlCharacter } from '../request/text';
+import { Redactor } from '../output/redact';
+import { fingerprint, SentMemory } from './sentMemory';
+import type { Refusal } from './stopEarly';
+import { StopEarly } from './stopEarly';
+import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
+
+type Failure = ReturnType<typeof sendFailedError> | NodeOperationError;
+
+/**
+ * Sends every valid request (the invalid ones are already errors), paced, with bounded
+ * concurrency, and returns one output item per input item, in order. Without Continue On Fail
+ * the first failure stops the run and is thrown once every request on the wire has come back;
+ * with it, refusals that hold for every message stop further sends (see StopEarly).
+ */
+export async function sendAll(
+	ctx: IExecuteFunctions,
+	requests: Array<SendRequestBody | NodeOperationError>,
+	options: RunOptions,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[]> {
+	const node = ctx.getNode();
+	const credentials = await ctx.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
+	const token = checkedToken(ctx, String(credentials.token ?? ''));
+	const redactor = new Redactor(token);
+	const url = sendEndpoint(checkedBaseUrl(ctx, String(credentials.baseUrl ?? '')));
+	const credentialRef = node.credentials?.[CREDENTIAL_TYPE];
+	const signal = ctx.getExecutionCancelSignal?.();
+
+	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
+	const memory = new SentMemory(ctx.getContext('node'), `sent-run-${runIndex}`);
+	const stopEarly = new StopEarly();
+	const stops: Refusal[] = [];
+	let firstFailure: Failure | undefined;
+	const fail = (error: Failure, itemIndex: number) => {
+		if (!continueOnFail && (!firstFailure || itemIndex < Number(firstFailure.context.itemIndex))) firstFailure = error;
+	};
+	const context: DeliveryContext = {
+		ctx,
+		url,
+		credentials: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+		redactor,
+		timeoutMs: options.timeoutMs,
+		pacer: sharedPacer(`${url}\u0000${fingerprint(token)}`, options.maxPerSecond),
+		retry: options.retry,
+		memory,
+		signal,
+		holdBack: (templateCodeId) => (firstFailure ? 'stop' : stopEarly.blocking(templateCodeId)),
+		onLowerLimit: (limit) => lowerLimitNotice(ctx, limit, options.maxPerSecond),
+	};
+
+	const sendOne = async (itemIndex: number): Promise<INodeExecutionData | undefined> => {
+		const request = requests[itemIndex];
+		if (request instanceof NodeOperationError) return failedItem(request, itemIndex, { delivery: 'invalid' });
+		try {
+			const delivery = await deliver(itemIndex, request, context);
+			if (!delivery) return undefined;
+			const summary = itemSummary(request, delivery.attempts, options.includeRequestPayload);
+			if ('notSent' in delivery) {
+				return failedItem(notSentError(node, delivery.notSent, itemIndex), itemIndex, { delivery: 'notSent', stoppedBy: stoppedBy(delivery.notSent), ...summary });
+			}
+			const { outcome } = delivery;
+			if (delivery.remembered) summary.sentInEarlierTry = true;
+			// Only what the API answered in this run says anything about the rest of it.
+			const stop = delivery.remembered ? undefined : stopEarly.record(itemIndex, request.message.template.template_code_id, outcome);
+			if (stop) stops.push(stop);
+			if (outcome.kind === 'accepted') return sentItem(outcome.msgid, itemIndex, summary);
+			const error = sendFailedError(node, outcome, itemIndex);
+			fail(error, itemIndex);
+			return failedItem(error, itemIndex, failureDetails(outcome, summary));
+		} catch (error) {
+			// Cancelled: the run is over, the pool stops starting sends.
+			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
+			// A fault of the node's own while handling this item fails this item, never the run. The
+			// request may have left, so it counts as possibly sent.
+			const reason = truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200);
+			const failure = new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${reason}) [item ${itemIndex}]`, {
+				itemIndex,
+				description: 'The message may have been sent. Check with the recipient or the provider before sending this item again.',
+			});
+			fail(failure, itemIndex);
+			return failedItem(failure, itemIndex, { delivery: 'unknown', phone_number: request.phone_number, template_code_id: request.message.template.template_code_id });
+		}
+	};
+
+	const output = await runPool(requests.length, options.maxConcurrency, sendOne, () => firstFailure !== undefined);
+	const accepted = output.filter((item) => item?.json.success === true).length;
+	const notSent = output.filter((item) => item === undefined || (item.json.details as { delivery?: string } | undefined)?.delivery === 'notSent').length;
+
+	if (stops.length > 0) {
+		const [first] = stops;
+		ctx.logger.warn(
+			`Template Message stopped sending early: ${first.scope} refusal at item ${first.itemIndex}${first.statusCode !== undefined ? ` (HTTP ${first.statusCode})` : ''}: ${first.reason}. ${accepted} sent, ${notSent} not sent.`,
+			{ nodeName: node.name },
+		);
+	}
+	if (firstFailure) {
+		firstFailure.description = [
+			firstFailure.description,
+			`${accepted} other item(s) were accepted before the run stopped${notSent ? ` and ${notSent} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
+		]
+			.filter(Boolean)
+			.join(' ');
+		throw firstFailure;
+	}
+	if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
+	return output as INodeExecutionData[];
+}
+
+/**
+ * The credential's Base URL, refused when it would change what is sent: a `user:password@`
+ * makes the HTTP client send Basic auth in place of the JWT.
+ */
+function checkedBaseUrl(ctx: IExecuteFunctions, baseUrl: string): string {
+	let url: URL | undefined;
+	try {
+		url = new URL(baseUrl.trim());
+	} catch {
+		url = undefined;
+	}
+	const problem =
+		url === undefined
+			? 'is not a URL'
+			: url.protocol !== 'https:' && url.protocol !== 'http:'
+				? `uses ${url.protocol.replace(':', '')}; only http and https are allowed`
+				: url.username !== '' || url.password !== ''
+					? 'contains a user name or password, which would be sent in place of the JWT'
+					: undefined;
+	if (problem) {
+		throw new NodeOperationError(ctx.getNode(), `The credential's Base URL ${problem}`, {
+			description: 'Set the Template Message API credential\'s Base URL to the plain address of the API, e.g. https://api.example.com; the JWT goes in its own field.',
+		});
+	}
+	return baseUrl;
+}
+
+/** A token with a line break or control character cannot go into a header: said once, nothing sent. */
+function checkedToken(ctx: IExecuteFunctions, token: string): string {
+	if (hasControlCharacter(token.trim())) {
+		throw new NodeOperationError(ctx.getNode(), 'The credential\'s JWT contains a line break or another control character', {
+			description: 'Copy the token again from the developer dashboard into the Template Message API credential, as one line.',
+		});
+	}
+	return token;
+}
+
+function lowerLimitNotice(ctx: IExecuteFunctions, limit: number, setting: number): void {
+	const message = `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in Options → Max Messages per Second` : 'and no limit was set'}: messages are sent at ${limit} per second.`;
+	ctx.logger.info(message, { nodeName: ctx.getNode().name });
+	ctx.addExecutionHints?.({ message, location: 'outputPane' });
+}

@@ -1,0 +1,137 @@
+import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+
+import { MAX_ANSWER_BYTES, readAnswer } from './answer';
+import { boundedCopy, truncate } from '../output/bounded';
+import { AttemptDeadline } from './deadline';
+import type { Outcome, RateLimitState } from './outcome';
+import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
+import type { SendRequestBody } from '../request/payload';
+import type { Redactor } from '../output/redact';
+
+export const CREDENTIAL_TYPE = 'templateMessageApi';
+export const SEND_PATH = '/api/v2/push/message';
+
+/** `{base_url}/api/v2/push/message`, tolerating a trailing slash on the base URL. */
+export function sendEndpoint(baseUrl: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
+}
+
+export interface Attempt {
+	outcome: Outcome;
+	/** The provider's rate-limit headers, when the answer had them. */
+	rateLimit?: RateLimitState;
+}
+
+/** Longest reason kept from an answer, cut after the token was redacted from it. */
+const MAX_REASON_LENGTH = 300;
+
+/**
+ * One POST, never retried here and never redirected. Every HTTP status comes back as a response
+ * (not a throw) so that the outcome is decided in one place; n8n's helper adds the credential's
+ * Authorization header, proxy and SSRF handling. The credential read once for the run is handed
+ * over, so that n8n does not decrypt it again for every message.
+ *
+ * The whole attempt, from the request to the answer's last byte, is bounded by `timeoutMs`, and
+ * the answer by its size. Whatever the server sends, this resolves to an outcome whose texts
+ * have the token redacted and are cut short: it never throws.
+ */
+export async function postMessage(
+	ctx: IExecuteFunctions,
+	url: string,
+	body: SendRequestBody,
+	timeoutMs: number,
+	credentials: ICredentialsDecrypted,
+	redactor: Redactor,
+): Promise<Attempt> {
+	const deadline = new AttemptDeadline(timeoutMs, ctx.getExecutionCancelSignal?.());
+	let response: IN8nHttpFullResponse | undefined;
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(
+			withCancelSignal(ctx, deadline.signal),
+			CREDENTIAL_TYPE,
+			{
+				method: 'POST',
+				url,
+				body,
+				json: true,
+				headers: { 'content-type': 'application/json' },
+				returnFullResponse: true,
+				ignoreHttpStatusErrors: true,
+				disableFollowRedirect: true,
+				encoding: 'stream',
+				abortSignal: deadline.signal,
+				// A fallback only: the deadline above ends the attempt first.
+				timeout: timeoutMs + 1000,
+			},
+			{ credentialsDecrypted: credentials },
+		)) as IN8nHttpFullResponse;
+		const headers = (response.headers ?? {}) as Record<string, unknown>;
+		const answer = await readAnswer(response.body, deadline.signal, MAX_ANSWER_BYTES, declaredLength(headers));
+		const rateLimit = readRateLimit(headers);
+		if ('tooLarge' in answer) return { outcome: tooLargeOutcome(response.statusCode, answer.declaredBytes), rateLimit };
+		const outcome = classifyResponse({ statusCode: response.statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
+		return { outcome: finish(outcome, redactor), rateLimit };
+	} catch (error) {
+		return failedAttempt(error, deadline, response?.statusCode);
+	} finally {
+		deadline.end();
+	}
+}
+
+/**
+ * n8n's helper sends each request with the execution's cancel signal, read from the context it is
+ * called on, and replaces any `abortSignal` given. Called on this view of the context, it uses the
+ * attempt's own signal instead, which aborts on cancel and at the deadline.
+ */
+function withCancelSignal(ctx: IExecuteFunctions, signal: AbortSignal): IExecuteFunctions {
+	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
+}
+
+function declaredLength(headers: Record<string, unknown>): number | undefined {
+	const length = header(headers, 'content-length');
+	return length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
+}
+
+/** Parsed JSON when it parses, the text otherwise; bounded and redacted either way. */
+function safeAnswerBody(text: string, redactor: Redactor): unknown {
+	const clean = (value: string) => redactor.text(value);
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		return boundedCopy(text, clean);
+	}
+	return boundedCopy(parsed, clean);
+}
+
+/** The token out of the reason and msgid (again: a reason can join several texts), then cut. */
+function finish(outcome: Outcome, redactor: Redactor): Outcome {
+	if (outcome.kind === 'accepted') return { ...outcome, msgid: truncate(redactor.text(outcome.msgid), 200) };
+	return { ...outcome, reason: truncate(redactor.text(outcome.reason), MAX_REASON_LENGTH) };
+}
+
+function tooLargeOutcome(statusCode: number, declaredBytes: number | undefined): Outcome {
+	const size = declaredBytes !== undefined ? `${declaredBytes} bytes` : `more than ${MAX_ANSWER_BYTES} bytes`;
+	const reason = `the API's answer was too large to read (${size}; the node reads at most ${MAX_ANSWER_BYTES} bytes)`;
+	return { kind: 'unknown', statusCode, reason };
+}
+
+/**
+ * The request failed, or its answer could not be read to the end. An expired deadline makes the
+ * delivery unknown unless the request certainly never left; once an answer had begun, a failure
+ * while reading it does too (the status alone does not say whether a 2xx was coming).
+ */
+function failedAttempt(error: unknown, deadline: AttemptDeadline, statusCode: number | undefined): Attempt {
+	if (deadline.expired) {
+		if (statusCode === undefined && requestWritten(error) === false) {
+			return { outcome: { kind: 'rejected', transient: true, errorCode: 'ETIMEDOUT', reason: 'no connection before the timeout' } };
+		}
+		const reason = statusCode === undefined ? 'no answer before the timeout' : `no complete answer before the timeout (the API had begun answering HTTP ${statusCode})`;
+		return { outcome: { kind: 'unknown', errorCode: 'ETIMEDOUT', statusCode, reason } };
+	}
+	const outcome = classifyTransportError(error);
+	if (statusCode !== undefined) {
+		return { outcome: { kind: 'unknown', statusCode, errorCode: outcome.errorCode, reason: `the answer (HTTP ${statusCode}) could not be read to the end: ${outcome.reason}` } };
+	}
+	return { outcome };
+}

@@ -1,0 +1,300 @@
+/**
+ * Bulk sending against a local API that misbehaves on demand, run in n8n's engine. For every
+ * item: sent exactly once, or failed with its reason, or "delivery unknown" — never sent twice.
+ */
+import { createHook } from 'node:async_hooks';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiServer, Responder } from '../helpers/apiServer';
+import { acceptAll, perRecipient, rateLimited, startApiServer } from '../helpers/apiServer';
+import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+
+let api: ApiServer;
+beforeEach(async () => {
+	api = await startApiServer();
+});
+afterEach(async () => {
+	await api.close();
+});
+
+const recipients = (count: number) => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(i).padStart(5, '0')}` }));
+const parameters = (options: IDataObject = {}) => ({ phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-bulk', options });
+const details = (json: IDataObject) => (json.details ?? {}) as IDataObject;
+
+/** Answers `first` to the first request of each recipient, then accepts. */
+function firstTimeFor(first: (index: number) => ReturnType<Responder>): Responder {
+	const seen = new Set<string>();
+	return (request, index) => {
+		const phone = String((request.body as IDataObject).phone_number);
+		if (seen.has(phone)) return acceptAll(request, index);
+		seen.add(phone);
+		return first(index);
+	};
+}
+
+test.each([
+	['429 with Retry-After', { status: 429, headers: { 'Retry-After': '1' } }],
+	['429 without Retry-After', { status: 429 }],
+	['503 with a text body', { status: 503, rawBody: 'Service Unavailable' }],
+])('%s: retried, and each recipient gets the message exactly once', async (_name, reply) => {
+	api.respondWith(firstTimeFor(() => reply));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(4), parameters: parameters() });
+
+	const output = result.output(SEND_NODE);
+	expect(output.map((item) => [item.json.success, item.json.attempts])).toEqual(recipients(4).map(() => [true, 2]));
+	expect(Object.values(perRecipient(api.requests))).toEqual(recipients(4).map(() => ({ received: 2, accepted: 1 })));
+});
+
+test('a reset after the request was read: delivery unknown, not sent again', async () => {
+	api.respondWith((request, index) => (index === 1 ? { resetAfterBody: true } : acceptAll(request, index)));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(3), parameters: parameters(), onError: 'continueRegularOutput' });
+
+	const output = result.output(SEND_NODE);
+	const unknown = output.find((item) => details(item.json).delivery === 'unknown')!;
+	expect(unknown.json.error).toMatch(/^Delivery unknown: connection reset \[item \d\]$/);
+	expect(details(unknown.json)).toMatchObject({ attempts: 1, errorCode: 'ECONNRESET' });
+	expect(output.filter((item) => item.json.success === true)).toHaveLength(2);
+	expect(api.requests).toHaveLength(3);
+});
+
+test('a hang past the timeout: delivery unknown after one request', async () => {
+	api.respondWith((request, index) => (index === 0 ? { hang: true } : acceptAll(request, index)));
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items: recipients(2),
+		parameters: parameters({ timeout: 1000 }),
+		onError: 'continueRegularOutput',
+	});
+	const [first, second] = result.output(SEND_NODE);
+	expect(first.json.error).toBe('Delivery unknown: no answer before the timeout [item 0]');
+	expect(details(first.json)).toMatchObject({ delivery: 'unknown', attempts: 1 });
+	expect(second.json.success).toBe(true);
+	expect(perRecipient(api.requests)[recipients(2)[0].phone]).toEqual({ received: 1, accepted: 0 });
+});
+
+test('"Retry Unknown Deliveries" does retry them (and so may send twice, as its description warns)', async () => {
+	api.respondWith(firstTimeFor(() => ({ resetAfterBody: true })));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(2), parameters: parameters({ retryUnknownDelivery: true }) });
+	expect(result.output(SEND_NODE).map((item) => [item.json.success, item.json.attempts])).toEqual([
+		[true, 2],
+		[true, 2],
+	]);
+	expect(Object.values(perRecipient(api.requests))).toEqual([
+		{ received: 2, accepted: 1 },
+		{ received: 2, accepted: 1 },
+	]);
+});
+
+test('a connection closed before the request was sent is never a duplicate', async () => {
+	api.resetNextConnections(1);
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: parameters(), onError: 'continueRegularOutput' });
+	const [item] = result.output(SEND_NODE);
+	const counts = perRecipient(api.requests)[recipients(1)[0].phone] ?? { received: 0, accepted: 0 };
+	// Whether Node.js saw the reset before or after writing decides between "retried" and
+	// "unknown"; either way the server took it at most once.
+	expect(counts.accepted).toBeLessThanOrEqual(1);
+	if (item.json.success === true) expect(item.json.attempts).toBe(2);
+	else expect(details(item.json).delivery).toBe('unknown');
+});
+
+describe('against a provider limited to 10 messages a second', () => {
+	test('paced at the limit: nothing lost, nothing twice, at most a couple of 429s', async () => {
+		api.respondWith(rateLimited(10, 1));
+		const items = recipients(30);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxPerSecond: 10, maxConcurrency: 5 }) });
+
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		const counts = perRecipient(api.requests);
+		expect(Object.keys(counts)).toHaveLength(30);
+		expect(Object.values(counts).every((count) => count.accepted === 1)).toBe(true);
+		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
+	});
+
+	test('two executions at once in one n8n process share the pace of their account', async () => {
+		api.respondWith(rateLimited(10, 1));
+		const batch = (offset: number) => recipients(40).slice(offset, offset + 20);
+		const run = (offset: number) => runSendNode({ baseUrl: api.baseUrl, items: batch(offset), parameters: parameters({ maxPerSecond: 10, maxConcurrency: 5 }) });
+		const results = await Promise.all([run(0), run(20)]);
+
+		for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		expect(Object.values(perRecipient(api.requests)).every((count) => count.accepted === 1)).toBe(true);
+		// Paced separately, the two runs would start 20 messages a second and meet a 429 in most seconds.
+		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
+	});
+
+	test('unpaced: 429s slow the run down and every message still goes out exactly once', async () => {
+		api.respondWith(rateLimited(10));
+		const items = recipients(25);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxPerSecond: 0, maxConcurrency: 10, maxAttempts: 10 }) });
+
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		const counts = perRecipient(api.requests);
+		expect(Object.values(counts).every((count) => count.accepted === 1)).toBe(true);
+		expect(api.requests.some((request) => request.answer === 429)).toBe(true);
+	});
+});
+
+describe("n8n's node-level Retry On Fail", () => {
+	test('a re-run of the node does not send the items the first run got accepted', async () => {
+		const items = recipients(5);
+		let failedOnce = false;
+		api.respondWith((request, index) => {
+			if ((request.body as IDataObject).phone_number === items[2].phone && !failedOnce) {
+				failedOnce = true;
+				return { status: 500, body: { errors: [{ message: 'Internal error', code: 1 }] } };
+			}
+			return acceptAll(request, index);
+		});
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+
+		expect(result.run.data.resultData.error).toBeUndefined();
+		const output = result.output(SEND_NODE);
+		expect(output.map((item) => item.json.success)).toEqual([true, true, true, true, true]);
+		// Items 0 and 1 went out before item 2 failed; 3 and 4 went out in whichever run reached them.
+		expect(output.slice(0, 3).map((item) => item.json.sentInEarlierTry)).toEqual([true, true, undefined]);
+		const counts = perRecipient(api.requests);
+		expect(items.map((item) => counts[item.phone])).toEqual([
+			{ received: 1, accepted: 1 },
+			{ received: 1, accepted: 1 },
+			{ received: 2, accepted: 1 },
+			{ received: 1, accepted: 1 },
+			{ received: 1, accepted: 1 },
+		]);
+		// Cleared once the node succeeded: nothing of it stays in the execution's context.
+		expect(JSON.stringify(result.run.data.executionData?.contextData ?? {})).not.toContain('sent-run');
+	});
+
+	test('with Continue On Fail too, a re-run neither resends accepted nor unknown deliveries', async () => {
+		const items = recipients(3);
+		api.respondWith((request, index) => {
+			const phone = (request.body as IDataObject).phone_number;
+			if (phone === items[0].phone) return { status: 400, body: { message: 'Invalid template' } };
+			if (phone === items[1].phone) return { resetAfterBody: true };
+			return acceptAll(request, index);
+		});
+		// n8n re-runs a node whose first output item carries an error.
+		const result = await runSendNode({
+			baseUrl: api.baseUrl,
+			items,
+			parameters: parameters(),
+			onError: 'continueRegularOutput',
+			retryOnFail: true,
+			maxTries: 3,
+			waitBetweenTries: 0,
+		});
+		const counts = perRecipient(api.requests);
+		expect(counts[items[0].phone].received).toBe(3);
+		expect(counts[items[1].phone].received).toBe(1);
+		expect(counts[items[2].phone]).toEqual({ received: 1, accepted: 1 });
+		const output = result.output(SEND_NODE);
+		// n8n up to 1.11x re-runs the node but shows the first try's output.
+		expect(details(output[1].json).delivery).toBe('unknown');
+		expect(details(output[1].json).sentInEarlierTry).toBe(ENGINE.showsRerunOutput ? true : undefined);
+	});
+});
+
+test('a re-run after the breaker tripped sends what was held back: remembered outcomes do not count again', async () => {
+	const items = recipients(10);
+	api.respondWith((request, index) => {
+		const position = items.findIndex((item) => item.phone === (request.body as IDataObject).phone_number);
+		if (position === 0) return { status: 400, body: { message: 'Invalid template' } };
+		if (position <= 5) return { resetAfterBody: true };
+		return acceptAll(request, index);
+	});
+	// First run: items 1 to 5 end "delivery unknown", 5 in a row, so 6 to 9 are held back. n8n re-runs
+	// the node (its first item carries an error): 1 to 5 come from memory, 6 to 9 go out now.
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items,
+		parameters: parameters({ maxConcurrency: 1 }),
+		onError: 'continueRegularOutput',
+		retryOnFail: true,
+		maxTries: 2,
+		waitBetweenTries: 0,
+	});
+	const counts = perRecipient(api.requests);
+	for (const item of items.slice(1, 6)) expect(counts[item.phone].received).toBe(1);
+	for (const item of items.slice(6)) expect(counts[item.phone]).toEqual({ received: 1, accepted: 1 });
+	// n8n up to 1.11x re-runs the node but shows the first try's output, where 6 to 9 were held back.
+	const shown = result.output(SEND_NODE).slice(6).map((item) => item.json.success ?? details(item.json).delivery);
+	expect(shown).toEqual(ENGINE.showsRerunOutput ? [true, true, true, true] : ['notSent', 'notSent', 'notSent', 'notSent']);
+});
+
+test('without Continue On Fail, the first failure stops new sends and says what was sent', async () => {
+	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 1 }) });
+	const error = result.nodeError(SEND_NODE)!;
+	expect(error.message).toBe('The API refused the message (HTTP 400): Invalid template [item 0]');
+	expect(error.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
+	expect(api.requests).toHaveLength(1);
+});
+
+test('without Continue On Fail, senders waiting for their paced slot do not send after the first failure', async () => {
+	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
+	// Five senders at 5 a second: when item 0 fails, items 1 to 4 are waiting for slots 200 to 800 ms ahead.
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 5, maxPerSecond: 5 }) });
+	expect(result.nodeError(SEND_NODE)!.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
+	expect(api.requests).toHaveLength(1);
+});
+
+test('cancelling the execution stops the run: no message is sent after it', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: parameters({ maxPerSecond: 5 }), cancelAfterMs: 1000 });
+	expect(result.run.status).toBe('canceled');
+	const atCancel = api.requests.length;
+	expect(atCancel).toBeGreaterThan(0);
+	expect(atCancel).toBeLessThanOrEqual(7);
+	// Paced at 5 a second, a run that went on would send about 10 more in the next two seconds.
+	await new Promise((resolve) => setTimeout(resolve, 2000));
+	expect(api.requests.length).toBe(atCancel);
+});
+
+test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot a later run waits for', async () => {
+	const timers = trackTimers();
+	const sockets = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
+	const socketsBefore = sockets();
+	// 25 senders paced at 2 a second: when the run is cancelled, most wait for slots up to 12 s ahead.
+	const paced = parameters({ maxPerSecond: 2, maxConcurrency: 25 });
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: paced, cancelAfterMs: 1000 });
+	expect(result.run.status).toBe('canceled');
+	expect(api.requests.length).toBeLessThan(5);
+	await new Promise((resolve) => setTimeout(resolve, 200));
+	// Before n8n-workflow's sleep could be aborted (1.8x), its timers run out by themselves; nothing waits for them.
+	const leftover = timers.stillRunning().filter((stack) => ENGINE.sleepStopsOnAbort || !/^\s*at sleep \(.*n8n-workflow/m.test(stack));
+	expect(leftover).toEqual([]);
+	expect(sockets()).toBeLessThanOrEqual(socketsBefore);
+
+	// The pace is shared per account: had the cancelled senders kept their slots, this run's
+	// first message would wait about 11 s for them.
+	const sentBefore = api.requests.length;
+	const started = Date.now();
+	const next = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: paced });
+	expect(next.output(SEND_NODE)[0].json.success).toBe(true);
+	expect(api.requests).toHaveLength(sentBefore + 1);
+	expect(Date.now() - started).toBeLessThan(5000);
+});
+
+/**
+ * Timeouts created from now on by the node or n8n (not by jest or this file) that have not fired
+ * or been cleared yet, each as the stack that created it.
+ */
+function trackTimers(): { stillRunning: () => string[] } {
+	const live = new Map<number, string>();
+	const hook = createHook({
+		init(id, type) {
+			if (type !== 'Timeout') return;
+			const frames = (new Error().stack ?? '').split('\n');
+			const at = frames.findIndex((frame) => frame.includes('at setTimeout'));
+			const creator = frames.slice(at + 1).join('\n');
+			if (at >= 0 && !/^.*(node_modules\/(@jest|jest-)|test\/engine\/delivery\.engine\.test\.ts)/.test(creator)) live.set(id, creator);
+		},
+		destroy(id) {
+			live.delete(id);
+		},
+	}).enable();
+	return {
+		stillRunning: () => {
+			hook.disable();
+			return [...live.values()];
+		},
+	};
+}

@@ -1,0 +1,108 @@
+/**
+ * The fault matrix: one server behaviour per row, one item sent through the node in n8n's engine
+ * (Continue On Fail on). Each ends as sent, failed with the server's reason, or delivery unknown,
+ * and never reaches the server twice as an accepted message. The table in docs/reliability.md is
+ * this test's output: it fails when the committed table differs (UPDATE_DOCS=1 rewrites it).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { Reply, Responder } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { PACKAGE_ROOT, runSendNode, SEND_NODE } from '../helpers/engine';
+
+interface Fault {
+	behaviour: string;
+	/** Reply to the n-th request (0-based); later requests are accepted. */
+	replies: Reply[];
+	/** Keep replying the last reply instead of accepting later requests. */
+	persistent?: boolean;
+	expected: 'sent' | 'failed' | 'unknown';
+}
+
+const FAULTS: Fault[] = [
+	{ behaviour: '429 with `Retry-After: 1`, then accepted', replies: [{ status: 429, headers: { 'Retry-After': '1' }, body: { errors: [{ message: 'Too many requests', code: 429 }] } }], expected: 'sent' },
+	{ behaviour: '429 without Retry-After, then accepted', replies: [{ status: 429 }], expected: 'sent' },
+	{ behaviour: '503 with a text body, then accepted', replies: [{ status: 503, rawBody: 'Service Unavailable' }], expected: 'sent' },
+	{ behaviour: '503 with a text body, every time', replies: [{ status: 503, rawBody: 'Service Unavailable' }], persistent: true, expected: 'failed' },
+	{ behaviour: '500 with an error body', replies: [{ status: 500, body: { errors: [{ message: 'Internal error', code: 1 }] } }], expected: 'failed' },
+	{ behaviour: '401 (wrong token)', replies: [{ status: 401, body: { message: 'Invalid token' } }], expected: 'failed' },
+	{ behaviour: '406 with `{errors:[{message, code}]}`', replies: [{ status: 406, body: { errors: [{ message: 'Template is not approved', code: 39 }] } }], expected: 'failed' },
+	{ behaviour: '200 with `success: false`', replies: [{ status: 200, body: { success: false, errors: [{ message: 'Recipient not on the platform', code: 12 }] } }], expected: 'failed' },
+	{ behaviour: '200 with invalid JSON', replies: [{ status: 200, rawBody: '{"msgid": "m-1", "succ' }], expected: 'unknown' },
+	{ behaviour: '502 from a gateway', replies: [{ status: 502, rawBody: 'Bad Gateway' }], expected: 'unknown' },
+	{ behaviour: 'Connection reset after the request was read (before any answer)', replies: [{ resetAfterBody: true }], expected: 'unknown' },
+	{ behaviour: 'No answer until the timeout (1 s here)', replies: [{ hang: true }], expected: 'unknown' },
+	{ behaviour: '301/302/307/308 redirect to another origin (not followed)', replies: [{ status: 307, headers: { Location: 'http://127.0.0.2:9/api/v2/push/message' } }], expected: 'failed' },
+	{ behaviour: '303 See Other (not followed: it comes after a handled request)', replies: [{ status: 303, headers: { Location: 'http://127.0.0.2:9/done' } }], expected: 'unknown' },
+	{ behaviour: 'An error body nested 10,000 levels deep', replies: [{ status: 400, rawBody: `{"message":"deep","d":${'['.repeat(10_000)}${']'.repeat(10_000)}}`, headers: { 'content-type': 'application/json' } }], expected: 'failed' },
+	{ behaviour: 'A 2xx answer of 2 MB', replies: [{ status: 200, rawBody: `{"success":true,"msgid":"${'m'.repeat(2 * 1024 * 1024)}"}`, headers: { 'content-length': String(2 * 1024 * 1024 + 28) } }], expected: 'unknown' },
+	{ behaviour: 'Headers, then the answer dripping one byte every 100 ms past the timeout', replies: [{ raw: (res) => drip(res) }], expected: 'unknown' },
+];
+
+function drip(res: ServerResponse): void {
+	res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+	let sent = 0;
+	const timer = setInterval(() => (sent++ < 30 && !res.destroyed ? res.write(' ') : clearInterval(timer)), 100);
+	res.on('close', () => clearInterval(timer));
+}
+
+function scripted(fault: Fault): Responder {
+	return (request, index) => fault.replies[index] ?? (fault.persistent ? fault.replies[fault.replies.length - 1] : acceptAll(request, index));
+}
+
+const rows: string[] = [];
+
+describe.each(FAULTS)('$behaviour', (fault) => {
+	test(`ends as ${fault.expected}, never sent twice`, async () => {
+		const api = await startApiServer(scripted(fault));
+		try {
+			const result = await runSendNode({
+				baseUrl: api.baseUrl,
+				items: [{ phone: '+62 812 3456 7890' }],
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-fault', options: { timeout: 1000, maxAttempts: 3 } },
+				onError: 'continueRegularOutput',
+			});
+			const [item] = result.output(SEND_NODE);
+			const details = (item.json.details ?? {}) as IDataObject;
+			const outcome = item.json.success === true ? 'sent' : details.delivery;
+			const accepted = api.requests.filter((request) => request.answer === 200 && fault.replies[api.requests.indexOf(request)] === undefined).length;
+
+			expect(outcome).toBe(fault.expected);
+			expect(accepted).toBeLessThanOrEqual(1);
+			if (outcome === 'sent') expect(accepted).toBe(1);
+			if (outcome === 'unknown') expect(api.requests).toHaveLength(1);
+
+			const attempts = item.json.attempts ?? details.attempts;
+			const says = outcome === 'sent' ? `sent, msgid \`${String(item.json.msgid).replace(/\d+$/, 'N')}\`` : `\`${String(item.json.error)}\``;
+			rows.push(`| ${fault.behaviour} | **${outcome}** | ${attempts} | ${api.requests.length} | ${says} |`);
+		} finally {
+			await api.close();
+		}
+	});
+});
+
+afterAll(() => {
+	const table = [
+		'# Reliability: what each server behaviour leads to',
+		'',
+		'Generated by `test/engine/faults.engine.test.ts` (run with `UPDATE_DOCS=1 npm test -- faults` to rewrite it): one item through the node in n8n\'s engine, *On Error: Continue*, *Max Attempts* 3, *Timeout* 1 s, against a local server scripted per row. "Requests" is what the server received for that recipient.',
+		'',
+		'| Server behaviour | Outcome | Attempts | Requests | What the item says |',
+		'|---|---|---|---|---|',
+		...rows,
+		'',
+		'- **sent**: accepted exactly once (retries happen only while the message was certainly not accepted: 429, 503, or no connection).',
+		'- **failed**: the server said no (or kept saying "not now"); the message was not sent, and the item carries the server\'s own reason.',
+		'- **unknown**: the message may have been accepted (reset or timeout after the request went out, a gateway error, an unreadable 2xx). It is not sent again, to avoid a duplicate; *Options → Retry Unknown Deliveries* changes that, at the price of possible duplicates.',
+		'- Redirects are never followed (that would re-post the message and the token wherever the server points). A 303 comes after a server handled a POST, so the message may have been taken; every other 3xx means the Base URL is wrong, which holds for every message: the run stops sending (see "When the API refuses everything" in the README).',
+		'- Answers are read to at most 1 MB, and an error body is kept only to a bounded depth and size; *Timeout* bounds the whole attempt, from the request to the last byte of the answer.',
+		'',
+	].join('\n');
+	if (rows.length !== FAULTS.length) return;
+	const file = path.join(PACKAGE_ROOT, 'docs', 'reliability.md');
+	if (process.env.UPDATE_DOCS === '1') writeFileSync(file, table);
+	else expect(readFileSync(file, 'utf8')).toBe(table);
+});

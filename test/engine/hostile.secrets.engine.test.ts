@@ -1,0 +1,135 @@
+/**
+ * The token never survives in anything a run leaves behind, whatever its length or characters
+ * and however the server echoes it: raw, JSON-escaped, URL-encoded, HTML-escaped, base64 (alone
+ * or inside a longer encoding), cut short, as a key, past the point where reasons are cut, in a
+ * msgid, in a "delivery unknown" reason kept in the node's context. Every string of the run's
+ * data (context included), the node's error and n8n's log lines are searched.
+ */
+import { inspect } from 'node:util';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiServer, Reply, Responder } from '../helpers/apiServer';
+import { startApiServer } from '../helpers/apiServer';
+import type { RunResult } from '../helpers/engine';
+import { runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+import { n8nLoggerClass } from '../helpers/n8nLogger';
+
+const logged: string[] = [];
+beforeAll(() => {
+	const prototype = n8nLoggerClass().prototype as unknown as { log: (...args: unknown[]) => void };
+	const log = prototype.log;
+	jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
+		logged.push(inspect(args, { depth: 8 }));
+		return log.apply(this, args);
+	});
+});
+afterAll(() => jest.restoreAllMocks());
+
+let api: ApiServer;
+afterEach(async () => {
+	await api.close();
+});
+
+const TOKENS: Array<[string, string]> = [
+	['2 characters', 'x7'],
+	['7 characters', 'Qz9-kLm'],
+	['12 characters', 'tok-12chars!'],
+	['a JWT', TEST_TOKEN],
+	['a JWT with a Bearer prefix', `Bearer ${TEST_TOKEN}`],
+	['characters JSON, URLs and HTML escape', `a"b<c>&d'e/f\\g h+i%j=k${'z'.repeat(20)}`],
+	['600 characters', `${'k'.repeat(300)}${'9'.repeat(300)}`],
+];
+
+const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Each way a server might echo the Authorization header it got, each between « and ». */
+function echoes(auth: string): string[] {
+	const bare = auth.replace(/^Bearer\s+/i, '');
+	const forms = [auth, bare, JSON.stringify(bare).slice(1, -1), encodeURIComponent(bare), html(bare), b64(bare)];
+	// Inside a longer base64 text a token is found from 12 characters on (shorter, only its
+	// edges would be left to match, which would mask unrelated text).
+	if (bare.length >= 12) forms.push(b64(`user:${bare}`));
+	// A server log cut at 60% of the token.
+	if (bare.length >= 24) forms.push(bare.slice(0, Math.floor(bare.length * 0.6)));
+	return [...new Set(forms)];
+}
+
+/** One kind of answer per item, each carrying every echo. */
+function echoing(kinds: Array<(echo: string) => Reply>): Responder {
+	return (request, index) => {
+		const echo = echoes(String(request.headers.authorization)).map((form) => `«${form}»`).join(' ');
+		return kinds[index % kinds.length](echo);
+	};
+}
+
+const KINDS: Array<(echo: string) => Reply> = [
+	(echo) => ({ status: 400, body: { errors: [{ message: `bad request ${echo}`, code: 7 }] } }),
+	(echo) => ({ status: 406, rawBody: `not acceptable ${echo}` }),
+	(echo) => ({ status: 200, body: { success: false, message: `rejected ${echo}` } }),
+	(echo) => ({ status: 200, body: { success: true, msgid: `m ${echo}` } }),
+	(echo) => ({ status: 502, rawBody: `gateway ${echo}` }),
+	(echo) => ({ status: 303, headers: { Location: `http://evil.example/?t=${encodeURIComponent(echo)}` } }),
+	(echo) => ({ status: 400, body: { [`key ${echo}`]: { message: `nested ${echo}` } } }),
+	(echo) => ({ status: 400, body: { message: `${'x'.repeat(280)} ${echo}` } }),
+	(echo) => ({ status: 401, rawBody: `unauthorized ${echo}` }),
+];
+
+/** Every string in a value, keys included, however deep. */
+function allStrings(value: unknown, out: string[] = [], seen = new Set<unknown>()): string[] {
+	if (typeof value === 'string') out.push(value);
+	else if (typeof value === 'object' && value !== null && !seen.has(value)) {
+		seen.add(value);
+		for (const [key, entry] of Object.entries(value)) {
+			out.push(key);
+			allStrings(entry, out, seen);
+		}
+	}
+	return out;
+}
+
+function everythingIn(result: RunResult): string {
+	const error = result.nodeError(SEND_NODE);
+	return [...allStrings(result.run), ...allStrings(error), inspect(error, { depth: 12, showHidden: true })].join('\n');
+}
+
+test.each(TOKENS)('a token of %s: no echo of it survives anywhere', async (_name, token) => {
+	api = await startApiServer(echoing(KINDS));
+	const items = KINDS.map((_, i) => ({ phone: `6281200000${String(i).padStart(3, '0')}` }));
+	const parameters = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxConcurrency: 1, maxAttempts: 1 } };
+	const withContinue = await runSendNode({ baseUrl: api.baseUrl, token, items, parameters, onError: 'continueRegularOutput' });
+	const stopping = await runSendNode({ baseUrl: api.baseUrl, token, items: items.slice(0, 1), parameters });
+
+	// Every kind of answer really came back with the echoes, and was processed.
+	const output = withContinue.output(SEND_NODE);
+	expect(api.requests).toHaveLength(KINDS.length + 1);
+	expect(output.map((item) => item.json.success === true || (item.json.details as IDataObject).delivery)).toEqual([
+		'failed', 'failed', 'failed', true, 'unknown', 'unknown', 'failed', 'failed', 'failed',
+	]);
+	expect(output[0].json.error).toContain('«[redacted]»');
+	expect(output[3].json.msgid).toMatch(/^m «(Bearer )?\[redacted\]»/);
+	// The "delivery unknown" outcomes are kept in the node's context, saved with the execution.
+	const context = JSON.stringify(withContinue.run.data.executionData?.contextData);
+	expect(context).toMatch(/gateway «(Bearer )?\[redacted\]»/);
+
+	const haystack = [everythingIn(withContinue), everythingIn(stopping), ...logged].join('\n');
+	expect(logged.join('\n')).toContain('«[redacted]»');
+	for (const form of echoes(`Bearer ${token.replace(/^Bearer\s+/i, '')}`)) expect(haystack).not.toContain(`«${form}»`);
+});
+
+test('a Base URL with user:password@ is refused before anything is sent', async () => {
+	api = await startApiServer();
+	const withPassword = api.baseUrl.replace('http://', 'http://user:s3cr3t-pass@');
+	const result = await runSendNode({ baseUrl: withPassword, items: [{ phone: '6281200000001' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' } });
+	expect(result.nodeError(SEND_NODE)?.message).toBe("The credential's Base URL contains a user name or password, which would be sent in place of the JWT");
+	expect(everythingIn(result)).not.toContain('s3cr3t-pass');
+	expect(api.requests).toHaveLength(0);
+});
+
+test('a token with a line break is refused before anything is sent', async () => {
+	api = await startApiServer();
+	const result = await runSendNode({ baseUrl: api.baseUrl, token: `${TEST_TOKEN}\r\nX-Injected: 1`, items: [{ phone: '6281200000001' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' } });
+	expect(result.nodeError(SEND_NODE)?.message).toBe("The credential's JWT contains a line break or another control character");
+	expect(everythingIn(result)).not.toContain(TEST_TOKEN.split('.')[2]);
+	expect(api.requests).toHaveLength(0);
+});

@@ -1,0 +1,263 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiServer } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+
+let api: ApiServer;
+beforeEach(async () => {
+	api = await startApiServer();
+});
+afterEach(async () => {
+	await api.close();
+});
+
+const rows = [
+	{ phone: '+62 812-3456-7890', name: 'Budi', invoice: 'INV-7' },
+	{ phone: '6281300000001', name: 'Sari', invoice: 'INV-8' },
+	{ phone: '(62) 813 0000 0002', name: 'Andi', invoice: 'INV-9' },
+];
+
+const mappedBody = {
+	phoneNumber: '={{ $json.phone }}',
+	templateCodeId: 'tpl-invoice',
+	bodyValues: { values: [{ text: '={{ $json.name }}' }, { text: '={{ $json.invoice }}' }] },
+};
+
+function expectedBody(phone: string, name: string, invoice: string) {
+	return {
+		phone_number: phone,
+		message: {
+			type: 'template',
+			template: {
+				template_code_id: 'tpl-invoice',
+				payload: [{ position: 'body', parameters: [{ type: 'text', text: name }, { type: 'text', text: invoice }] }],
+			},
+		},
+	};
+}
+
+test('one request per item: exact body, endpoint and Authorization header; outputs with pairedItem', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody });
+
+	expect(result.run.data.resultData.error).toBeUndefined();
+	expect(api.requests.map((r) => [r.method, r.url, r.headers.authorization, r.headers['content-type']])).toEqual(
+		rows.map(() => ['POST', '/api/v2/push/message', TEST_TOKEN, 'application/json']),
+	);
+	expect(api.requests.map((r) => r.body)).toEqual([
+		expectedBody('6281234567890', 'Budi', 'INV-7'),
+		expectedBody('6281300000001', 'Sari', 'INV-8'),
+		expectedBody('6281300000002', 'Andi', 'INV-9'),
+	]);
+
+	const output = result.output(SEND_NODE);
+	const msgids = (api.requests as unknown[]).map((_, i) => output[i].json.msgid);
+	expect(new Set(msgids).size).toBe(3);
+	expect(output).toEqual([
+		{ json: { success: true, msgid: msgids[0], phone_number: '6281234567890', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 0 } },
+		{ json: { success: true, msgid: msgids[1], phone_number: '6281300000001', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 1 } },
+		{ json: { success: true, msgid: msgids[2], phone_number: '6281300000002', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 2 } },
+	]);
+});
+
+test('a base URL with a trailing slash and a token pasted with "Bearer " are used as given', async () => {
+	await runSendNode({ baseUrl: `${api.baseUrl}/`, token: `Bearer ${TEST_TOKEN}`, items: [rows[0]], parameters: mappedBody });
+	expect(api.requests).toHaveLength(1);
+	expect(api.requests[0].url).toBe('/api/v2/push/message');
+	expect(api.requests[0].headers.authorization).toBe(`Bearer ${TEST_TOKEN}`);
+});
+
+test('body values from one expression, media header and buttons mapped from the item', async () => {
+	const items = [{ phone: '081234567890', values: ['Budi', 'INV-7'], pdf: 'https://cdn.example.com/INV-7.pdf', order: 'INV-7' }];
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items,
+		parameters: {
+			phoneNumber: '={{ $json.phone }}',
+			templateCodeId: 'tpl-doc',
+			bodyValuesMode: 'list',
+			bodyValuesList: '={{ $json.values }}',
+			headerType: 'document',
+			headerMediaUrl: '={{ $json.pdf }}',
+			buttons: {
+				button: [
+					{ kind: 'quickReply', index: 0, payload: 'paid-{{ $json.order }}' },
+					{ kind: 'dynamicUrl', index: 1, urlSuffix: '={{ "orders/" + $json.order }}' },
+				],
+			},
+			options: { defaultCountryCode: '62', includeRequestPayload: true },
+		},
+	});
+	const expected = {
+		phone_number: '6281234567890',
+		message: {
+			type: 'template',
+			template: {
+				template_code_id: 'tpl-doc',
+				payload: [
+					{ position: 'header', parameters: [{ type: 'document', document: { url: 'https://cdn.example.com/INV-7.pdf' } }] },
+					{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text: 'INV-7' }] },
+					{
+						position: 'button',
+						parameters: [
+							// A parameter without a leading "=" is literal text in n8n: no expression here.
+							{ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'paid-{{ $json.order }}' }] },
+							{ sub_type: 'url', index: '1', parameters: [{ type: 'text', text: 'orders/INV-7' }] },
+						],
+					},
+				],
+			},
+		},
+	};
+	expect(api.requests.map((r) => r.body)).toEqual([expected]);
+	expect(result.output(SEND_NODE)[0].json.request).toEqual(expected);
+});
+
+test('the raw JSON payload mode sends the given components', async () => {
+	const payload = [{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] }];
+	await runSendNode({
+		baseUrl: api.baseUrl,
+		items: [rows[0]],
+		parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-raw', payloadMode: 'json', payloadJson: JSON.stringify(payload) },
+	});
+	expect((api.requests[0].body as IDataObject).message).toEqual({ type: 'template', template: { template_code_id: 'tpl-raw', payload } });
+});
+
+describe('bad input', () => {
+	const items = [rows[0], { phone: '', name: 'Nobody', invoice: 'INV-0' }, rows[1], { phone: '+62 811 ABC', name: 'X', invoice: 'INV-1' }];
+
+	test('without Continue On Fail: the run stops on the first bad item, naming it and the field, and sends nothing', async () => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody });
+		const error = result.nodeError(SEND_NODE);
+		expect(error).toMatchObject({ name: 'NodeOperationError', message: 'Phone Number: is empty [item 1]', context: { itemIndex: 1 } });
+		expect(api.requests).toHaveLength(0);
+	});
+
+	test('with Continue On Fail: every item comes out in order, the bad ones with their reason, only good ones sent', async () => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody, onError: 'continueRegularOutput' });
+		expect(result.run.data.resultData.error).toBeUndefined();
+		const output = result.output(SEND_NODE);
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
+		expect(output.map((item) => item.json.success ?? (item.json.details as IDataObject).success)).toEqual([true, false, true, false]);
+		expect(output[1].json).toEqual({
+			error: 'Phone Number: is empty [item 1]',
+			details: { success: false, delivery: 'invalid', itemIndex: 1, description: expect.stringMatching(/Map a column/) },
+		});
+		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains characters other than digits [item 3]');
+		expect(api.requests.map((r) => (r.body as IDataObject).phone_number)).toEqual(['6281234567890', '6281300000001']);
+	});
+
+	test('with the error output: failed items go to the second output, sent ones to the first', async () => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody, onError: 'continueErrorOutput' });
+		expect(result.output(SEND_NODE, 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
+		expect(result.output(SEND_NODE, 1).map((item) => [item.pairedItem, item.json.error])).toEqual([
+			[{ item: 1 }, 'Phone Number: is empty [item 1]'],
+			[{ item: 3 }, 'Phone Number: "+62 811 ABC" contains characters other than digits [item 3]'],
+		]);
+		// From n8n 2.36 with their details. Before, the item carries its error (errorOutput.ts), and
+		// some versions (1.123) then keep only the error message.
+		const kept = result.output(SEND_NODE, 1).map((item) => (item.json.details as IDataObject | undefined)?.delivery ?? Object.keys(item.json).join());
+		if (ENGINE.routesItemsWithDetails) expect(kept).toEqual(['invalid', 'invalid']);
+		else for (const what of kept) expect(['invalid', 'error']).toContain(what);
+	});
+});
+
+describe('what the API answers', () => {
+	test('an HTTP error keeps the status and the API reason with its code', async () => {
+		api.respondWith((request, index) =>
+			index === 1 ? { status: 406, body: { errors: [{ message: 'message_value is not same as the template', code: 39 }] } } : acceptAll(request, index),
+		);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		expect(output.map((item) => item.json.success ?? (item.json.details as IDataObject).success)).toEqual([true, false, true]);
+		expect(output[1].json).toEqual({
+			error: 'The API refused the message (HTTP 406): message_value is not same as the template (code 39) [item 1]',
+			details: {
+				success: false,
+				delivery: 'failed',
+				httpCode: 406,
+				apiCode: 39,
+				itemIndex: 1,
+				phone_number: '6281300000001',
+				template_code_id: 'tpl-invoice',
+				attempts: 1,
+				description:
+					'Code 39: wrong or missing parameters: the values do not match the template. Give exactly one body value per placeholder of the template, and header and button values only where the template has them.',
+			},
+		});
+		expect(api.requests).toHaveLength(3);
+	});
+
+	test('without Continue On Fail the node fails with a NodeApiError carrying the status, with no token in it', async () => {
+		api.respondWith((request) => ({ status: 401, body: { message: 'invalid token', got: request.headers.authorization } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: mappedBody });
+		expect(JSON.stringify(result.nodeError(SEND_NODE))).not.toContain(TEST_TOKEN.slice(10, 40));
+		expect(result.nodeError(SEND_NODE)).toMatchObject({
+			name: 'NodeApiError',
+			httpCode: '401',
+			message: 'The API refused the message (HTTP 401): invalid token [item 0]',
+			description: expect.stringMatching(/check the JWT/),
+		});
+	});
+
+	test('a 200 with success: false is a failure, a 200 without msgid is "delivery unknown"', async () => {
+		api.respondWith((_request, index) =>
+			index === 0 ? { status: 200, body: { success: false, message: 'Number not on the platform' } } : { status: 200, body: { success: true } },
+		);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows.slice(0, 2), parameters: mappedBody, onError: 'continueRegularOutput' });
+		const [first, second] = result.output(SEND_NODE);
+		expect(first.json).toMatchObject({
+			error: 'The API refused the message (HTTP 200): Number not on the platform [item 0]',
+			details: { success: false, delivery: 'failed' },
+		});
+		expect(second.json).toMatchObject({
+			error: expect.stringMatching(/^Delivery unknown \(HTTP 200\): the API answered HTTP 200 without success: true and a msgid \[item 1\]$/),
+			details: { success: false, delivery: 'unknown', description: expect.stringMatching(/not sent again to avoid a duplicate/) },
+		});
+	});
+
+	test('an unreachable API is tried again (nothing was sent), then reported as such', async () => {
+		const { baseUrl } = api;
+		await api.close();
+		const result = await runSendNode({ baseUrl, items: [rows[0]], parameters: { ...mappedBody, options: { maxAttempts: 2 } }, onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE)[0].json).toMatchObject({
+			error: 'Could not reach the API: connection refused [item 0]',
+			details: { success: false, delivery: 'failed', errorCode: 'ECONNREFUSED', attempts: 2, description: expect.stringMatching(/^The message was not sent \(ECONNREFUSED\)\. Check the Base URL/) },
+		});
+		api = await startApiServer();
+	});
+
+	test('the JWT never shows in outputs or errors, even when the API echoes it back', async () => {
+		api.respondWith((request) => ({ status: 400, body: { message: `bad request from ${String(request.headers.authorization)}`, echo: request.headers } }));
+		const result = await runSendNode({
+			baseUrl: api.baseUrl,
+			token: `Bearer ${TEST_TOKEN}`,
+			items: rows,
+			parameters: mappedBody,
+			onError: 'continueRegularOutput',
+		});
+		const output = result.output(SEND_NODE);
+		expect(output[0].json.error).toBe('The API refused the message (HTTP 400): bad request from Bearer [redacted] [item 0]');
+		const everything = JSON.stringify(output);
+		expect(everything).not.toContain(TEST_TOKEN.slice(10, 40));
+		expect(everything).toContain('[redacted]');
+	});
+});
+
+test('dry run: builds and checks every item, outputs the request it would send, sends nothing', async () => {
+	const items = [rows[0], { phone: 'not a phone', name: 'X', invoice: 'INV-0' }];
+	const result = await runSendNode({
+		baseUrl: api.baseUrl,
+		items,
+		parameters: { ...mappedBody, options: { dryRun: true } },
+		onError: 'continueRegularOutput',
+	});
+	const [good, bad] = result.output(SEND_NODE);
+	expect(good).toEqual({
+		json: { dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7') },
+		pairedItem: { item: 0 },
+	});
+	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains characters other than digits [item 1]', details: { delivery: 'invalid', dryRun: true } });
+	expect(JSON.stringify(result.output(SEND_NODE))).not.toContain(TEST_TOKEN);
+	expect(api.requests).toHaveLength(0);
+});

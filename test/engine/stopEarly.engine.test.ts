@@ -1,0 +1,171 @@
+/**
+ * When every message would fail the same way, the run stops sending: an account-wide refusal
+ * (a rejected token, a low balance), a template that does not exist (for that template only),
+ * a server failing every time. And the provider's rate-limit headers are followed before a 429.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import type { ApiServer, Responder } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { n8nLoggerClass } from '../helpers/n8nLogger';
+
+let api: ApiServer;
+afterEach(async () => {
+	await api.close();
+});
+
+const rows = (count: number, template = () => 'tpl-a') => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(i).padStart(5, '0')}`, template: template() }));
+const parameters = (options: IDataObject = {}) => ({ phoneNumber: '={{ $json.phone }}', templateCodeId: '={{ $json.template }}', options });
+const details = (item: INodeExecutionData) => (item.json.details ?? {}) as IDataObject;
+const delivery = (item: INodeExecutionData) => (item.json.success === true ? 'sent' : details(item).delivery);
+
+const warnings: string[] = [];
+const infos: string[] = [];
+beforeEach(() => {
+	warnings.length = 0;
+	infos.length = 0;
+	const prototype = n8nLoggerClass().prototype as unknown as { log: (level: string, message: string) => void };
+	const log = prototype.log;
+	jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, level: string, message: string, ...rest: unknown[]) {
+		if (level === 'warn' && message.startsWith('Template Message')) warnings.push(message);
+		if (level === 'info') infos.push(message);
+		return (log as (...args: unknown[]) => void).apply(this, [level, message, ...rest]);
+	});
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe.each([
+	['401 (token rejected)', { status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } }],
+	['code 5 (low balance)', { status: 406, body: { errors: [{ message: 'Balance is not enough', code: 5 }] } }],
+	['404 (wrong Base URL)', { status: 404, rawBody: 'Not Found' }],
+])('an account-wide refusal: %s', (_name, reply) => {
+	test('200 items: a handful of requests, every item out in order, the rest marked notSent', async () => {
+		api = await startApiServer(() => reply);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters(), onError: 'continueRegularOutput' });
+
+		const output = result.output(SEND_NODE);
+		expect(output).toHaveLength(200);
+		expect(output.map((item) => item.pairedItem)).toEqual(rows(200).map((_, item) => ({ item })));
+		// Only the requests already on their way when the first refusal came back.
+		expect(api.requests.length).toBeLessThanOrEqual(10);
+		const failed = output.filter((item) => delivery(item) === 'failed');
+		const notSent = output.filter((item) => delivery(item) === 'notSent');
+		expect(failed).toHaveLength(api.requests.length);
+		expect(notSent).toHaveLength(200 - api.requests.length);
+		const first = Number(details(failed[0]).itemIndex);
+		expect(details(notSent[0]).stoppedBy).toMatchObject({ scope: 'account', itemIndex: first, httpCode: reply.status });
+		expect(notSent[0].json.error).toMatch(new RegExp(`^Not sent: the API refused the account at item ${first} \\(HTTP ${reply.status}: .+\\) \\[item \\d+\\]$`));
+		expect(details(notSent[0])).toMatchObject({ phone_number: expect.any(String), template_code_id: 'tpl-a', attempts: 0 });
+		expect(warnings).toEqual([expect.stringMatching(new RegExp(`^Template Message stopped sending early: account refusal at item ${first} \\(HTTP ${reply.status}\\): .+\\. 0 sent, ${notSent.length} not sent\\.$`))]);
+	});
+});
+
+test('without Continue On Fail, the node fails with the refusal and says how many were sent', async () => {
+	api = await startApiServer((request, index) => (index < 3 ? acceptAll(request, index) : { status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }) });
+	const error = result.nodeError(SEND_NODE)!;
+	expect(error.message).toBe('The API refused the message (HTTP 401): Token invalid (code 45) [item 3]');
+	expect(error.description).toMatch(/^Code 45: the token is invalid\. .+ 3 other item\(s\) were accepted before the run stopped and 196 were not sent\./);
+	expect(api.requests).toHaveLength(4);
+});
+
+test('a server answering 500 every time trips the breaker after 5 failures in a row', async () => {
+	api = await startApiServer(() => ({ status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	expect(api.requests).toHaveLength(5);
+	expect(output.slice(0, 5).map(delivery)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
+	expect(output.slice(5).every((item) => delivery(item) === 'notSent')).toBe(true);
+	expect(details(output[5]).stoppedBy).toMatchObject({ scope: 'server', itemIndex: 4 });
+});
+
+test('connection refused on every attempt trips the breaker too', async () => {
+	api = await startApiServer();
+	const { baseUrl } = api;
+	await api.close();
+	const result = await runSendNode({ baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxAttempts: 2 }), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	expect(output.filter((item) => delivery(item) === 'failed')).toHaveLength(5);
+	expect(output.filter((item) => delivery(item) === 'notSent')).toHaveLength(45);
+	api = await startApiServer();
+});
+
+test('a template that does not exist stops that template only: the other template is all sent', async () => {
+	let next = 0;
+	const templates = () => (next++ % 2 === 0 ? 'tpl-missing' : 'tpl-ok');
+	api = await startApiServer((request, index) =>
+		(request.body as { message: { template: { template_code_id: string } } }).message.template.template_code_id === 'tpl-missing'
+			? { status: 406, body: { errors: [{ message: 'Template does not exist', code: 59 }] } }
+			: acceptAll(request, index),
+	);
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200, templates), parameters: parameters(), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	const ok = output.filter((_, i) => i % 2 === 1);
+	const missing = output.filter((_, i) => i % 2 === 0);
+	expect(ok.every((item) => delivery(item) === 'sent')).toBe(true);
+	const missingRequests = api.requests.filter((request) => JSON.stringify(request.body).includes('tpl-missing')).length;
+	expect(missingRequests).toBeLessThanOrEqual(10);
+	expect(missing.filter((item) => delivery(item) === 'notSent')).toHaveLength(100 - missingRequests);
+	expect(details(missing[99]).stoppedBy).toMatchObject({ scope: 'template', apiCode: 59 });
+	expect(details(missing[99]).description).toMatch(/^No message with template "tpl-missing" was sent after that refusal/);
+});
+
+test('a later run starts fresh', async () => {
+	let refuse = true;
+	api = await startApiServer((request, index) => (refuse ? { status: 401, rawBody: 'no' } : acceptAll(request, index)));
+	await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters(), onError: 'continueRegularOutput' });
+	refuse = false;
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters(), onError: 'continueRegularOutput' });
+	expect(result.output(SEND_NODE).every((item) => delivery(item) === 'sent')).toBe(true);
+});
+
+describe('the provider\'s rate-limit headers', () => {
+	/** A provider allowing `limit` a second, announcing its window on every answer, 429 past it. */
+	function announcing(limit: number): Responder {
+		let windowStart = Date.now();
+		let used = 0;
+		return (request, index) => {
+			const now = Date.now();
+			if (now - windowStart >= 1000) {
+				windowStart = now;
+				used = 0;
+			}
+			const resetSeconds = String(Math.max(0, (windowStart + 1000 - now) / 1000).toFixed(3));
+			const headers = { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Reset': resetSeconds } as Record<string, string>;
+			if (used >= limit) return { status: 429, headers: { ...headers, 'X-RateLimit-Remaining': '0' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } };
+			used++;
+			const reply = acceptAll(request, index) as { status: number; body: unknown };
+			return { ...reply, headers: { ...headers, 'X-RateLimit-Remaining': String(limit - used) } };
+		};
+	}
+
+	test('Remaining 0 holds every sender until Reset: no 429 although the setting is faster', async () => {
+		// The setting (50/s) is above the provider's 10/s and the Limit header is left out, so only
+		// Remaining and Reset can keep the run from a 429.
+		const provider = announcing(10);
+		api = await startApiServer((request, index) => {
+			const reply = provider(request, index) as { headers: Record<string, string> };
+			delete reply.headers['X-RateLimit-Limit'];
+			return reply as ReturnType<Responder>;
+		});
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50, maxConcurrency: 1 }) });
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		expect(api.requests.filter((request) => request.answer === 429)).toHaveLength(0);
+	});
+
+	test('a Limit lower than the setting becomes the pace, and the run says so', async () => {
+		api = await startApiServer(announcing(10));
+		const started = Date.now();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50 }) });
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(1);
+		// 30 messages at 10 a second take about 2 s (the first ones left at the faster pace).
+		expect(Date.now() - started).toBeGreaterThan(1500);
+		const said = 'The API announced a limit of 10 messages per second (X-RateLimit-Limit), lower than the 50 set in Options → Max Messages per Second: messages are sent at 10 per second.';
+		const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
+		expect(infos).toContain(said);
+		// n8n before 1.80 has no execution hints: only the log says it there.
+		expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [said] : []);
+	});
+});

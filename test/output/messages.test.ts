@@ -1,0 +1,132 @@
+/**
+ * Every message a user can meet, in one place: docs/errors.md is this test's output, built from
+ * the real code paths (it fails when the committed page differs; UPDATE_DOCS=1 rewrites it).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { INode } from 'n8n-workflow';
+
+import { API_CODES } from '../../nodes/TemplateMessage/send/apiCodes';
+import { invalidItemError, notSentError, sendFailedError } from '../../nodes/TemplateMessage/output/errors';
+import type { Refusal } from '../../nodes/TemplateMessage/send/stopEarly';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
+import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
+import type { MessageInput } from '../../nodes/TemplateMessage/request/payload';
+import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+import { PACKAGE_ROOT } from '../helpers/engine';
+
+const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 1, position: [0, 0], parameters: {} };
+const fields = (overrides: Partial<Extract<MessageInput['components'], { mode: 'fields' }>>): MessageInput['components'] => ({
+	mode: 'fields',
+	bodyValues: [],
+	header: { type: 'none' },
+	buttons: [],
+	...overrides,
+});
+const input = (overrides: Partial<MessageInput>): MessageInput => ({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl', components: fields({}), ...overrides });
+
+const VALIDATION_CASES: Array<[string, () => unknown]> = [
+	['Phone Number left empty', () => buildSendRequest(input({ phoneNumber: '' }))],
+	['A local number without country code', () => buildSendRequest(input({ phoneNumber: '0812 3456 7890' }))],
+	['Letters in the number', () => buildSendRequest(input({ phoneNumber: '+62 812 CALL ME' }))],
+	['Too few digits', () => buildSendRequest(input({ phoneNumber: '+62 812' }))],
+	['A bad Default Country Code', () => buildSendRequest(input({ phoneNumber: '0812 3456 7890', defaultCountryCode: '62a' }))],
+	['Template Code ID empty', () => buildSendRequest(input({ templateCodeId: ' ' }))],
+	['A body value left empty', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi', ''] }) }))],
+	['A body value that is an object', () => buildSendRequest(input({ components: fields({ bodyValues: [{ a: 1 }] }) }))],
+	['Body values expression that is not a list', () => bodyValuesFromList('Budi')],
+	['A media URL that is not http(s)', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'ftp://x/a.png' } }) }))],
+	['A media URL that is not a URL', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'cdn.example.com/a.png' } }) }))],
+	['A negative button index', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: -1, value: 'yes' }] }) }))],
+	['Two buttons with one index', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: 'a' }, { kind: 'quickReply', index: 0, value: 'b' }] }) }))],
+	['An empty quick reply payload', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: '' }] }) }))],
+	['An empty URL suffix', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: '' }] }) }))],
+	['Raw JSON that does not parse', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '[{"position": ' } }))],
+	['Raw JSON that is not a list', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '{}' } }))],
+	['Raw JSON nested too deep', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: `[${'['.repeat(20)}${']'.repeat(20)}]` } }))],
+	['A media URL with a space, tab, line break or backslash', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'https://cdn.example.com/my file.png' } }) }))],
+	['A button index that is not decimal digits', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: '0x1', value: 'yes' }] }) }))],
+	['A value far too long', () => buildSendRequest(input({ components: fields({ bodyValues: ['x'.repeat(5000)] }) }))],
+	['A phone number far too long', () => buildSendRequest(input({ phoneNumber: '6'.repeat(100) }))],
+];
+
+/** The HTTP status the provider documents with each code (406 for the others). */
+const DOCUMENTED_STATUS: Record<string, number> = { 9: 429, 13: 500, 17: 401, 33: 404, 43: 401, 45: 401 };
+
+const SEND_CASES: Array<[string, FailedOutcome]> = [
+	['HTTP 400 with the API reason', { kind: 'rejected', statusCode: 400, transient: false, reason: 'Invalid parameter count (code 21)' }],
+	['HTTP 401', { kind: 'rejected', statusCode: 401, transient: false, reason: 'Invalid token' }],
+	['HTTP 403', { kind: 'rejected', statusCode: 403, transient: false, reason: 'Forbidden' }],
+	['HTTP 404', { kind: 'rejected', statusCode: 404, transient: false, reason: 'Not found' }],
+	['HTTP 406 with errors and code', { kind: 'rejected', statusCode: 406, transient: false, reason: 'Template is not approved (code 39)' }],
+	['HTTP 429, still after the last attempt', { kind: 'rejected', statusCode: 429, transient: true, reason: 'Too many requests (code 429)' }],
+	['HTTP 500', { kind: 'rejected', statusCode: 500, transient: false, reason: 'Internal error' }],
+	['200 with success: false', { kind: 'rejected', statusCode: 200, transient: false, reason: 'Recipient not on the platform' }],
+	['Connection refused', { kind: 'rejected', transient: true, errorCode: 'ECONNREFUSED', reason: 'connection refused' }],
+	['Host name not found', { kind: 'rejected', transient: true, errorCode: 'ENOTFOUND', reason: 'host name not found' }],
+	['Timeout after sending', { kind: 'unknown', errorCode: 'ECONNABORTED', reason: 'no answer before the timeout' }],
+	['HTTP 502 or 504', { kind: 'unknown', statusCode: 502, reason: 'Bad Gateway' }],
+	['A 2xx without msgid', { kind: 'unknown', statusCode: 200, reason: 'the API answered HTTP 200 without success: true and a msgid' }],
+	['A redirect (301, 302, 307, 308)', { kind: 'rejected', statusCode: 307, transient: false, redirect: true, reason: 'the API answered with a redirect (HTTP 307 to https://other.example); redirects are not followed' }],
+	['A 303 redirect', { kind: 'unknown', statusCode: 303, reason: 'the API answered with a redirect (HTTP 303 See Other to https://other.example), which follows a handled request; redirects are not followed' }],
+	['An answer over 1 MB', { kind: 'unknown', statusCode: 200, reason: "the API's answer was too large to read (5242880 bytes; the node reads at most 1048576 bytes)" }],
+	['An answer still coming at the timeout', { kind: 'unknown', statusCode: 200, errorCode: 'ETIMEDOUT', reason: 'no complete answer before the timeout (the API had begun answering HTTP 200)' }],
+	...Object.entries(API_CODES).map(([code, { meaning }]): [string, FailedOutcome] => [
+		`API code ${code}`,
+		{ kind: 'rejected', statusCode: DOCUMENTED_STATUS[code] ?? 406, apiCode: Number(code), transient: false, reason: `${meaning} (code ${code})` },
+	]),
+];
+
+const STOP_CASES: Array<[string, Refusal]> = [
+	['After an account-wide refusal (401/403/404, a redirect, codes 5, 17, 19, 43, 45)', { scope: 'account', itemIndex: 0, templateCodeId: 'tpl', statusCode: 401, apiCode: 45, reason: 'Token invalid (code 45)' }],
+	['After a template-wide refusal (code 59)', { scope: 'template', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 406, apiCode: 59, reason: 'Template does not exist (code 59)' }],
+	['After 5 failures in a row on the API\'s side', { scope: 'server', itemIndex: 4, templateCodeId: 'tpl', statusCode: 500, reason: "5 messages in a row failed on the API's side, the last one with: Internal error (code 13)" }],
+];
+
+const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
+
+test('every message names the item, says what is wrong, and (where it helps) what to do', () => {
+	const lines = [
+		'# Messages the node shows',
+		'',
+		'Generated by `test/output/messages.test.ts` from the node\'s own code (`UPDATE_DOCS=1 npm test -- messages` rewrites it). "[item 3]" is the index of the input item, counted from 0 as in n8n. With *On Error: Continue* the message is the item\'s `error` and the hint its `details.description`.',
+		'',
+		'## Before sending: bad input (nothing is sent for the item)',
+		'',
+		'| Case | Message | Hint |',
+		'|---|---|---|',
+	];
+	for (const [name, run] of VALIDATION_CASES) {
+		let caught: unknown;
+		try {
+			run();
+		} catch (error) {
+			caught = error;
+		}
+		expect(caught).toBeInstanceOf(InvalidFieldError);
+		const error = invalidItemError(node, caught, 3);
+		expect(error.message).toMatch(/^[A-Z][^:]+: .+ \[item 3\]$/);
+		expect(error.context.itemIndex).toBe(3);
+		expect(error.description).toBeTruthy();
+		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
+	}
+	lines.push('', '## Sending: what the API or the network answered', '', '| Case | Message | Hint |', '|---|---|---|');
+	for (const [name, outcome] of SEND_CASES) {
+		const error = sendFailedError(node, outcome, 3);
+		expect(error.message).toMatch(/\[item 3\]$/);
+		expect(error.description).toBeTruthy();
+		if (outcome.statusCode !== undefined) expect(error.httpCode).toBe(String(outcome.statusCode));
+		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
+	}
+	lines.push('', '## Not sent: an earlier refusal holds for this item too', '', '| Case | Message | Hint |', '|---|---|---|');
+	for (const [name, refusal] of STOP_CASES) {
+		const error = notSentError(node, refusal, 7);
+		expect(error.message).toMatch(/^Not sent: .+ \[item 7\]$/);
+		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
+	}
+	lines.push('');
+	const page = lines.join('\n');
+	const file = path.join(PACKAGE_ROOT, 'docs', 'errors.md');
+	if (process.env.UPDATE_DOCS === '1') writeFileSync(file, page);
+	else expect(readFileSync(file, 'utf8')).toBe(page);
+});

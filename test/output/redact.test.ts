@@ -1,0 +1,62 @@
+import { boundedCopy } from '../../nodes/TemplateMessage/output/bounded';
+import { Redactor } from '../../nodes/TemplateMessage/output/redact';
+
+const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY2NvdW50LTQyIn0.c2lnbmF0dXJlLWhlcmU';
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+
+describe('Redactor', () => {
+	const redact = new Redactor(`Bearer ${JWT}`);
+
+	test.each([
+		['as sent', `Bearer ${JWT}`, 'Bearer [redacted]'],
+		['without its prefix', `token=${JWT};`, 'token=[redacted];'],
+		['cut short by the server', `got ${JWT.slice(0, 30)}`, 'got [redacted]'],
+		['twice, back to back', `${JWT}${JWT}`, '[redacted]'],
+		['in base64, alone', `echo ${b64(JWT)}`, 'echo [redacted]'],
+	])('%s', (_name, text, expected) => {
+		expect(redact.text(text)).toBe(expected);
+	});
+
+	test('inside a longer base64 text, at each of the three byte offsets', () => {
+		for (const prefix of ['', 'u', 'us', 'use']) {
+			const encoded = b64(`${prefix}:${JWT}:tail`);
+			const left = redact.text(encoded);
+			expect(left).toContain('[redacted]');
+			// What is left around the mark is a few characters at each end, not the token.
+			expect(left.replace('[redacted]', '').length).toBeLessThan(24);
+		}
+	});
+
+	test('a token with characters that encodings escape: JSON, URL, HTML forms', () => {
+		const token = `a"b<c>&d'e/f\\g h+i%j=k-long-enough`;
+		const special = new Redactor(token);
+		for (const form of [JSON.stringify(token).slice(1, -1), encodeURIComponent(token), token.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')]) {
+			expect(special.text(`«${form}»`)).toBe('«[redacted]»');
+		}
+	});
+
+	test('short tokens are matched whole, even a single character', () => {
+		expect(new Redactor('x7').text('a x7 b')).toBe('a [redacted] b');
+		expect(new Redactor('k').text('kk')).toBe('[redacted][redacted]');
+	});
+
+	test('text without the token is left alone, and an empty token redacts nothing', () => {
+		expect(redact.text('Invalid template (code 59)')).toBe('Invalid template (code 59)');
+		expect(new Redactor('').text('anything')).toBe('anything');
+		expect(new Redactor('   ').text('a b')).toBe('a b');
+	});
+});
+
+describe('boundedCopy', () => {
+	const clean = (text: string) => text.replace('SECRET', '[redacted]');
+
+	test('cuts depth, entries and strings, redacting before it cuts', () => {
+		const deep = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+		expect(JSON.stringify(boundedCopy({ d: deep }, clean))).toBe('{"d":[[[[["[…]"]]]]]}');
+		expect(boundedCopy(Array.from({ length: 40 }, (_, i) => i), clean)).toHaveLength(31);
+		const long = boundedCopy(`${'x'.repeat(995)}SECRET${'y'.repeat(100)}`, clean) as string;
+		expect(long).toBe(`${'x'.repeat(995)}[reda…`);
+		expect(boundedCopy({ ['SECRET key']: 1 }, clean)).toEqual({ '[redacted] key': 1 });
+		expect(boundedCopy({ f: () => 1, n: null, b: true }, clean)).toEqual({ f: undefined, n: null, b: true });
+	});
+});

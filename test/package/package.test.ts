@@ -1,0 +1,92 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ICredentialType, INodeTypeDescription } from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT } from '../helpers/engine';
+
+const packageJson = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'));
+
+describe('package.json follows n8n community package rules', () => {
+	test('no runtime dependencies, no overrides, no install-time scripts; n8n-workflow as peer', () => {
+		expect(packageJson.dependencies).toBeUndefined();
+		expect(packageJson.overrides).toBeUndefined();
+		for (const script of ['preinstall', 'install', 'postinstall', 'prepare', 'prepublish', 'preprepare', 'postprepare']) {
+			expect(packageJson.scripts[script]).toBeUndefined();
+		}
+		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		expect(packageJson.keywords).toContain('n8n-community-node-package');
+		expect(packageJson.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
+	});
+
+	test('every file the n8n section names is built', () => {
+		for (const file of [...packageJson.n8n.nodes, ...packageJson.n8n.credentials]) {
+			expect(existsSync(path.join(PACKAGE_ROOT, file))).toBe(true);
+		}
+	});
+});
+
+describe('loaded the way n8n loads a community package', () => {
+	test('node and credential load under their names, with icons and codex', async () => {
+		const { loader } = await loadPackage();
+		expect(loader.packageName).toBe('n8n-nodes-template-message');
+		const node = loader.types.nodes.find((type) => type.name === 'templateMessage') as INodeTypeDescription;
+		const credential = loader.types.credentials.find((type) => type.name === CREDENTIAL_TYPE) as ICredentialType;
+		expect(node).toMatchObject({ displayName: 'Template Message', usableAsTool: true, credentials: [{ name: CREDENTIAL_TYPE, required: true }] });
+		expect(credential.displayName).toBe('Template Message API');
+		expect(node.codex).toMatchObject({ categories: ['Communication'] });
+		for (const icon of ['templateMessage.svg', 'templateMessage.dark.svg']) {
+			expect(existsSync(path.join(PACKAGE_ROOT, 'dist', 'icons', icon))).toBe(true);
+		}
+	});
+
+	test('the JWT is a password field and goes into the Authorization header as entered', async () => {
+		const { loader } = await loadPackage();
+		const credential = loader.credentialTypes[CREDENTIAL_TYPE].type as ICredentialType;
+		expect(credential.properties.find((p) => p.name === 'token')).toMatchObject({ typeOptions: { password: true }, required: true });
+		const authenticate = credential.authenticate as (c: object, r: object) => Promise<{ headers: Record<string, string> }>;
+		const sent = await authenticate({ baseUrl: 'https://api.example.com', token: ' Bearer abc.def.ghi\n' }, { url: '/x', headers: { accept: 'application/json' } });
+		expect(sent.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer abc.def.ghi' });
+	});
+
+	test('the credential test posts an empty body to the send endpoint and names each refusal', async () => {
+		const { loader } = await loadPackage();
+		const { test: check } = loader.credentialTypes[CREDENTIAL_TYPE].type as ICredentialType;
+		expect(check?.request).toMatchObject({ url: '/api/v2/push/message', method: 'POST', body: {} });
+
+		// n8n resolves baseURL as an expression over the credential's values.
+		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes: { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } as never });
+		const node = { id: 'n', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
+		const baseURL = workflow.expression.getSimpleParameterValue(node, check!.request.baseURL as string, 'internal', { $credentials: { baseUrl: ' https://api.example.com// ' } } as never);
+		expect(baseURL).toBe('https://api.example.com');
+
+		// Only the statuses with a rule throw; every other answer means the token got past auth.
+		const refused = check!.request.ignoreHttpStatusErrors as { except: number[] };
+		const ruled = (check!.rules ?? []).map((rule) => (rule.properties as { value: number }).value);
+		expect(refused.except.sort()).toEqual(ruled.sort());
+		expect(ruled).toEqual(expect.arrayContaining([401, 403, 404]));
+	});
+});
+
+describe("README's compatibility table is what CI runs", () => {
+	const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+	const section = readme.slice(readme.indexOf('## Compatibility'), readme.indexOf('## Use with an AI Agent'));
+	const rows = section.split('\n').filter((line) => /^\| \d/.test(line));
+	const dependencies = (file: string) => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as Record<string, Record<string, string>>;
+	const engines = readdirSync(path.join(PACKAGE_ROOT, 'engines')).filter((name) => name.startsWith('n8n-'));
+
+	test('one row per engine folder (each a jest project) and one for the dev dependencies and the app', () => {
+		expect(rows).toHaveLength(engines.length + 1);
+	});
+
+	test.each(engines)('%s: its n8n-core and n8n-workflow', (engine) => {
+		const { dependencies: engineDependencies } = dependencies(`engines/${engine}/package.json`);
+		expect(rows).toContainEqual(expect.stringMatching(new RegExp(`^\\| ${engine.slice(4).replace('.', '\\.')} \\| ${engineDependencies['n8n-core']} \\| ${engineDependencies['n8n-workflow']} \\| jest project \`${engine}\``)));
+	});
+
+	test('2.x: the dev dependencies and the app', () => {
+		const { devDependencies } = dependencies('package.json');
+		const app = dependencies('n8n-app/package.json').dependencies.n8n;
+		expect(rows[0]).toMatch(new RegExp(`^\\| ${app} \\| ${devDependencies['n8n-core']} \\| ${devDependencies['n8n-workflow']} \\|`));
+	});
+});

@@ -1,0 +1,267 @@
+import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
+import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/request/payload';
+import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+
+function fields(overrides: {
+	bodyValues?: unknown[];
+	header?: { type: unknown; text?: unknown; url?: unknown };
+	buttons?: ButtonInput[];
+}): MessageInput['components'] {
+	return { mode: 'fields', bodyValues: [], header: { type: 'none' }, buttons: [], ...overrides };
+}
+
+function build(components: MessageInput['components'], extra: Partial<MessageInput> = {}) {
+	return buildSendRequest({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl-001', components, ...extra });
+}
+
+/** The envelope rule 1 prescribes around any payload. */
+function envelope(payload: unknown[]) {
+	return {
+		phone_number: '6281234567890',
+		message: { type: 'template', template: { template_code_id: 'tpl-001', payload } },
+	};
+}
+
+function fieldError(run: () => unknown): InvalidFieldError {
+	try {
+		run();
+	} catch (error) {
+		if (error instanceof InvalidFieldError) return error;
+		throw error;
+	}
+	throw new Error('expected an InvalidFieldError');
+}
+
+describe('spec rules of the send endpoint', () => {
+	test('rule 1-2: envelope with phone_number, message.type template, template_code_id and payload', () => {
+		expect(build(fields({}))).toEqual(envelope([]));
+	});
+
+	test('rule 3: a plain template with a dynamic body sends one text parameter per placeholder', () => {
+		expect(build(fields({ bodyValues: ['Budi', 'INV-7', 150000] }))).toEqual(
+			envelope([
+				{
+					position: 'body',
+					parameters: [
+						{ type: 'text', text: 'Budi' },
+						{ type: 'text', text: 'INV-7' },
+						{ type: 'text', text: '150000' },
+					],
+				},
+			]),
+		);
+	});
+
+	test('a template without body variables sends no body component', () => {
+		const body = build(fields({ header: { type: 'text', text: 'Hello' } }));
+		expect(body.message.template.payload.map((c) => c.position)).toEqual(['header']);
+	});
+
+	test('rule 4: a dynamic URL button (with a body) as in the examples', () => {
+		expect(
+			build(fields({ bodyValues: ['Budi'], buttons: [{ kind: 'dynamicUrl', index: 0, value: 'orders/INV-7' }] })),
+		).toEqual(
+			envelope([
+				{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] },
+				{
+					position: 'button',
+					parameters: [{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'orders/INV-7' }] }],
+				},
+			]),
+		);
+	});
+
+	test('rule 5: a quick reply button carries its payload text', () => {
+		expect(build(fields({ buttons: [{ kind: 'quickReply', index: 1, value: 'yes' }] }))).toEqual(
+			envelope([
+				{
+					position: 'button',
+					parameters: [{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'yes' }] }],
+				},
+			]),
+		);
+	});
+
+	test.each(['image', 'video', 'document'])('rule 6: a %s header with an https url', (type) => {
+		expect(build(fields({ header: { type, url: 'https://cdn.example.com/file' } }))).toEqual(
+			envelope([{ position: 'header', parameters: [{ type, [type]: { url: 'https://cdn.example.com/file' } }] }]),
+		);
+	});
+
+	test('a text header', () => {
+		expect(build(fields({ header: { type: 'text', text: 'Invoice INV-7' } }))).toEqual(
+			envelope([{ position: 'header', parameters: [{ type: 'text', text: 'Invoice INV-7' }] }]),
+		);
+	});
+
+	test('header, body and several buttons together, components in header-body-button order', () => {
+		const body = build(
+			fields({
+				bodyValues: ['Budi'],
+				header: { type: 'image', url: 'http://cdn.example.com/a.png' },
+				buttons: [
+					{ kind: 'quickReply', index: 0, value: 'yes' },
+					{ kind: 'quickReply', index: '1', value: 'no' },
+					{ kind: 'dynamicUrl', index: 2, value: 'track/77' },
+				],
+			}),
+		);
+		expect(body.message.template.payload).toEqual([
+			{ position: 'header', parameters: [{ type: 'image', image: { url: 'http://cdn.example.com/a.png' } }] },
+			{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] },
+			{
+				position: 'button',
+				parameters: [
+					{ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'yes' }] },
+					{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'no' }] },
+					{ sub_type: 'url', index: '2', parameters: [{ type: 'text', text: 'track/77' }] },
+				],
+			},
+		]);
+	});
+});
+
+describe('naming variants of the spec', () => {
+	const buttons: ButtonInput[] = [
+		{ kind: 'quickReply', index: 0, value: 'yes' },
+		{ kind: 'dynamicUrl', index: 1, value: 'x/1' },
+	];
+
+	test('field reference spelling: sub_types, url_dynamic, numeric index', () => {
+		const body = build(fields({ buttons }), {
+			compatibility: { buttonTypeField: 'sub_types', dynamicUrlSubType: 'url_dynamic', buttonIndexFormat: 'number' },
+		});
+		expect(body.message.template.payload[0].parameters).toEqual([
+			{ sub_types: 'quick_reply', index: 0, parameters: [{ type: 'payload', payload: 'yes' }] },
+			{ sub_types: 'url_dynamic', index: 1, parameters: [{ type: 'text', text: 'x/1' }] },
+		]);
+	});
+
+	test.each([
+		['text', { type: 'payload', text: 'yes' }],
+		['both', { type: 'payload', payload: 'yes', text: 'yes' }],
+	] as const)('quick reply value in %s', (quickReplyValueField, expected) => {
+		const body = build(fields({ buttons: [buttons[0]] }), { compatibility: { quickReplyValueField } });
+		expect(body.message.template.payload[0].parameters).toEqual([
+			{ sub_type: 'quick_reply', index: '0', parameters: [expected] },
+		]);
+	});
+});
+
+describe('raw JSON payload', () => {
+	const components = [{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] }];
+
+	test('JSON text and an already parsed value give the same request', () => {
+		expect(build({ mode: 'json', rawPayload: JSON.stringify(components) })).toEqual(envelope(components));
+		expect(build({ mode: 'json', rawPayload: components })).toEqual(envelope(components));
+	});
+
+	test('invalid JSON and wrong shapes are refused before sending', () => {
+		expect(fieldError(() => build({ mode: 'json', rawPayload: '[{"position": ' })).message).toMatch(/^Payload \(JSON\): is not valid JSON/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: '{"position":"body"}' })).message).toMatch(/must be a list of components, got an object/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'footer', parameters: [] }] })).field).toBe(
+			'Payload (JSON) → component 1 → position',
+		);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body' }] })).field).toBe(
+			'Payload (JSON) → component 1 → parameters',
+		);
+	});
+});
+
+describe('validation names the field', () => {
+	test.each([
+		['missing phone number', { phoneNumber: '' }, 'Phone Number', /is empty/],
+		['missing template id', { templateCodeId: '  ' }, 'Template Code ID', /is empty/],
+		['template id that is an object', { templateCodeId: { id: 1 } }, 'Template Code ID', /expected text, got an object/],
+	])('%s', (_name, extra, field, problem) => {
+		const error = fieldError(() => build(fields({}), extra as Partial<MessageInput>));
+		expect(error.field).toBe(field);
+		expect(error.problem).toMatch(problem);
+	});
+
+	test.each([
+		['ftp://cdn.example.com/a.pdf', /uses ftp; only http and https are allowed/],
+		['javascript:alert(1)', /uses javascript/],
+		['cdn.example.com/a.pdf', /is not a URL/],
+		['', /is empty/],
+		// What the URL parser would silently drop or turn into a slash is refused, not sent as typed.
+		['https://exa\nmple.com/a.png', /"https:\/\/exa\\nmple\.com\/a\.png" contains a space, tab, line break, control character or backslash/],
+		['https://cdn.example.com/a\tb.png', /contains a space, tab/],
+		['https://cdn.example.com/my file.png', /contains a space, tab/],
+		['https:\\evil.example\\a.png', /contains a space, tab, line break, control character or backslash/],
+		['https://cdn.example.com/a\u0000.png', /control character/],
+	])('media URL %j', (url, problem) => {
+		const error = fieldError(() => build(fields({ header: { type: 'document', url } })));
+		expect(error.field).toBe('Header Media URL');
+		expect(error.problem).toMatch(problem);
+	});
+
+	test.each([
+		[-1, /-1 is not a whole number of 0 or more/],
+		[1.5, /is not a whole number/],
+		[1e21, /is not a whole number/],
+		['two', /"two" is not a whole number/],
+		[undefined, /is not a whole number/],
+		// Number() reads these as 16, 3 and 1000; only decimal digits are an index.
+		['0x10', /"0x10" is not a whole number/],
+		['0b11', /"0b11" is not a whole number/],
+		['1e3', /"1e3" is not a whole number/],
+		['-0', /"-0" is not a whole number/],
+	])('button index %j', (index, problem) => {
+		const error = fieldError(() => build(fields({ buttons: [{ kind: 'quickReply', index, value: 'yes' }] })));
+		expect(error.field).toBe('Buttons → button 1 → Index');
+		expect(error.problem).toMatch(problem);
+	});
+
+	test('decimal digits, spaces around them, are an index', () => {
+		expect(build(fields({ buttons: [{ kind: 'quickReply', index: ' 02 ', value: 'yes' }] })).message.template.payload[0].parameters).toEqual([
+			{ sub_type: 'quick_reply', index: '2', parameters: [{ type: 'payload', payload: 'yes' }] },
+		]);
+	});
+
+	test('values too large for any template, and raw JSON too deep or too large, are refused', () => {
+		expect(fieldError(() => build(fields({ bodyValues: ['x'.repeat(4097)] }))).problem).toBe('is 4097 characters long; at most 4096 are sent');
+		expect(fieldError(() => build(fields({ bodyValues: Array.from({ length: 101 }, () => 'x') }))).problem).toMatch(/^has 101 values/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: [[[[[[[[[]]]]]]]]] }] })).problem).toBe('is nested more than 8 levels deep');
+		expect(fieldError(() => build({ mode: 'json', rawPayload: `[${'"x",'.repeat(20_000)}"x"]` })).problem).toMatch(/^is \d+ characters long; at most 65536$/);
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: Array.from({ length: 20_000 }, () => ({ type: 'text', text: 'xxxx' })) }] })).problem).toBe(
+			'is larger than 65536 characters',
+		);
+	});
+
+	test('two buttons with the same index', () => {
+		const error = fieldError(() =>
+			build(fields({ buttons: [{ kind: 'quickReply', index: 0, value: 'a' }, { kind: 'quickReply', index: '0', value: 'b' }] })),
+		);
+		expect(error.field).toBe('Buttons → button 2 → Index');
+	});
+
+	test('empty quick reply payload and empty URL suffix', () => {
+		expect(fieldError(() => build(fields({ buttons: [{ kind: 'quickReply', index: 0, value: ' ' }] }))).field).toBe('Buttons → button 1 → Payload');
+		expect(fieldError(() => build(fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: '' }] }))).field).toBe('Buttons → button 1 → URL Suffix');
+	});
+
+	test('an unknown button type and header type', () => {
+		expect(fieldError(() => build(fields({ buttons: [{ kind: 'callPhone', index: 0, value: '' }] }))).field).toBe('Buttons → button 1 → Type');
+		expect(fieldError(() => build(fields({ header: { type: 'audio' } }))).field).toBe('Header Type');
+	});
+
+	test('an empty or non-text body value names its position', () => {
+		expect(fieldError(() => build(fields({ bodyValues: ['Budi', ''] }))).field).toBe('Body Values → value 2');
+		expect(fieldError(() => build(fields({ bodyValues: [null] }))).field).toBe('Body Values → value 1');
+		expect(fieldError(() => build(fields({ bodyValues: [['a']] }))).problem).toBe('expected text, got a list');
+	});
+});
+
+describe('body values from one expression', () => {
+	test('a list, a JSON text of a list, and nothing', () => {
+		expect(bodyValuesFromList(['Budi', 7])).toEqual(['Budi', 7]);
+		expect(bodyValuesFromList('["Budi","INV-7"]')).toEqual(['Budi', 'INV-7']);
+		expect(bodyValuesFromList('')).toEqual([]);
+	});
+
+	test('anything else is refused with the field named', () => {
+		expect(fieldError(() => bodyValuesFromList('Budi')).field).toBe('Body Values');
+		expect(fieldError(() => bodyValuesFromList({ name: 'Budi' })).problem).toBe('expected a list, got an object');
+	});
+});

@@ -1,0 +1,142 @@
+/**
+ * The sandbox API that `npm start` runs: its spec checks agree with the node's builder, and the
+ * node in n8n's engine gets its messages accepted by it.
+ */
+import type { AddressInfo } from 'node:net';
+import axios from 'axios';
+
+import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+import { runSendNode, SEND_NODE } from '../helpers/engine';
+
+const { validateSendRequest } = require('../../sandbox/validate') as { validateSendRequest: (body: unknown) => string[] };
+const { createSandbox } = require('../../sandbox/server') as {
+	createSandbox: (options: { token: string; rateLimit?: number }) => { server: import('node:http').Server; messages: unknown[] };
+};
+
+const everyKind = buildSendRequest({
+	phoneNumber: '+62 812 3456 7890',
+	templateCodeId: 'tpl-all',
+	components: {
+		mode: 'fields',
+		bodyValues: ['Budi', 7],
+		header: { type: 'video', url: 'https://cdn.example.com/v.mp4' },
+		buttons: [
+			{ kind: 'quickReply', index: 0, value: 'yes' },
+			{ kind: 'dynamicUrl', index: 1, value: 'track/7' },
+		],
+	},
+});
+
+test('what the builder makes, in every naming variant, is valid for the sandbox', () => {
+	expect(validateSendRequest(everyKind)).toEqual([]);
+	for (const compatibility of [
+		{ buttonTypeField: 'sub_types', dynamicUrlSubType: 'url_dynamic', buttonIndexFormat: 'number', quickReplyValueField: 'text' },
+		{ quickReplyValueField: 'both' },
+	] as const) {
+		const body = buildSendRequest({ phoneNumber: '6281234567890', templateCodeId: 't', components: { mode: 'fields', bodyValues: [], header: { type: 'text', text: 'Hi' }, buttons: [{ kind: 'quickReply', index: 0, value: 'y' }, { kind: 'dynamicUrl', index: 1, value: 'x' }] }, compatibility });
+		expect(validateSendRequest(body)).toEqual([]);
+	}
+});
+
+test('the sandbox names what is wrong in a request', () => {
+	const broken = JSON.parse(JSON.stringify(everyKind));
+	broken.phone_number = '0812';
+	broken.message.template.payload[0].parameters[0].video.url = 'ftp://x/v.mp4';
+	broken.message.template.payload[2].parameters[0].index = '-1';
+	broken.message.template.payload[2].parameters[1].parameters[0] = { type: 'payload', payload: 'x' };
+	expect(validateSendRequest(broken)).toEqual([
+		'phone_number must be a country code and number, digits only with an optional leading +',
+		'message.template.payload[0].parameters[0].video.url must use http or https',
+		'message.template.payload[2].parameters[0].index must be a whole number from 0, or such a number as a string',
+		'message.template.payload[2].parameters[1].parameters[0].type must be "text" for a dynamic URL',
+		'message.template.payload[2].parameters[1].parameters[0].text must be a non-empty string',
+	]);
+});
+
+describe('the sandbox server', () => {
+	let sandbox: ReturnType<typeof createSandbox>;
+	let baseUrl: string;
+	beforeAll(async () => {
+		sandbox = createSandbox({ token: 'sandbox-token' });
+		await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+		baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		await new Promise((resolve) => sandbox.server.close(resolve));
+	});
+
+	test('accepts the node’s messages from n8n’s engine and lists them', async () => {
+		const result = await runSendNode({
+			baseUrl,
+			token: 'sandbox-token',
+			items: [{ phone: '+62 812 3456 7890', name: 'Budi' }],
+			parameters: {
+				phoneNumber: '={{ $json.phone }}',
+				templateCodeId: 'tpl-welcome',
+				bodyValues: { values: [{ text: '={{ $json.name }}' }] },
+				buttons: { button: [{ kind: 'quickReply', index: 0, payload: 'yes' }] },
+			},
+		});
+		const [item] = result.output(SEND_NODE);
+		expect(item.json).toMatchObject({ success: true, msgid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+
+		const listed = await axios.get(`${baseUrl}/api/messages`);
+		expect(listed.data.messages).toEqual([expect.objectContaining({ msgid: item.json.msgid, request: expect.objectContaining({ phone_number: '6281234567890' }) })]);
+		const page = await axios.get(`${baseUrl}/`);
+		expect(page.data).toContain('+6281234567890');
+		expect(page.data).toContain('{{1}} = “Budi”');
+		expect(page.data).toContain('Button 0 (quick reply): “yes”');
+	});
+
+	test('the provider’s documented answers: 401 codes 43/45, 406 code 39 for an invalid body, 59 and 5 on demand', async () => {
+		const send = (body: object, authorization?: string) =>
+			axios.post(`${baseUrl}/api/v2/push/message`, body, { headers: authorization ? { authorization } : {}, validateStatus: () => true });
+		const codeOf = (answer: { status: number; data: { errors: Array<{ code: number }> } }) => [answer.status, answer.data.errors[0].code];
+		expect(codeOf(await send(everyKind))).toEqual([401, 43]);
+		expect(codeOf(await send(everyKind, 'nope'))).toEqual([401, 45]);
+		const invalid = await send({ phone_number: '62812345678', message: { type: 'text' } }, 'sandbox-token');
+		expect(invalid.data).toEqual({ success: false, errors: [{ message: 'message.type must be "template"; message.template must be an object', code: 39 }] });
+		const missingTemplate = { ...everyKind, message: { ...everyKind.message, template: { ...everyKind.message.template, template_code_id: 'a1b2:missing_invoice' } } };
+		expect(codeOf(await send(missingTemplate, 'sandbox-token'))).toEqual([406, 59]);
+		expect(codeOf(await send({ ...everyKind, phone_number: '620001234567' }, 'sandbox-token'))).toEqual([406, 5]);
+
+		const { data } = await axios.get(`${baseUrl}/api/messages`);
+		expect(data.refused.map((entry: { code: number }) => entry.code)).toEqual([43, 45, 39, 59, 5]);
+		const page = await axios.get(`${baseUrl}/`);
+		expect(page.data).toContain('HTTP 406, code 59: Template does not exist');
+	});
+
+	test('with a rate limit, every answer carries the X-RateLimit headers, and the node in the engine never meets a 429', async () => {
+		const limited = createSandbox({ token: 'sandbox-token', rateLimit: 5 });
+		await new Promise<void>((resolve) => limited.server.listen(0, '127.0.0.1', resolve));
+		const limitedUrl = `http://127.0.0.1:${(limited.server.address() as AddressInfo).port}`;
+		try {
+			const first = await axios.post(`${limitedUrl}/api/v2/push/message`, everyKind, { headers: { authorization: 'sandbox-token' } });
+			expect(first.headers).toMatchObject({ 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '4', 'x-ratelimit-reset': expect.stringMatching(/^[01]\.\d{3}$/) });
+			// The node is set faster than the sandbox allows: the announced limit paces it.
+			const result = await runSendNode({
+				baseUrl: limitedUrl,
+				token: 'sandbox-token',
+				items: Array.from({ length: 12 }, (_, i) => ({ phone: `62812000000${String(i).padStart(2, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxPerSecond: 20 } },
+			});
+			expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+			expect((limited as unknown as { stats: { rateLimited: number } }).stats.rateLimited).toBeLessThanOrEqual(1);
+		} finally {
+			await new Promise((resolve) => limited.server.close(resolve));
+		}
+	});
+
+	test('a missing template in the editor’s run: the first item says code 59, the rest of that template is not sent', async () => {
+		const result = await runSendNode({
+			baseUrl,
+			token: 'sandbox-token',
+			items: [{ phone: '6281200000001' }, { phone: '6281200000002' }, { phone: '6281200000003' }],
+			parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'a1b2:missing_invoice', options: { maxConcurrency: 1 } },
+			onError: 'continueRegularOutput',
+		});
+		const output = result.output(SEND_NODE);
+		expect(output[0].json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
+		expect(output.slice(1).map((item) => (item.json.details as { delivery: string }).delivery)).toEqual(['notSent', 'notSent']);
+	});
+});

@@ -1,0 +1,117 @@
+import { apiReason, classifyResponse, classifyTransportError, readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/send/outcome';
+
+const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });
+
+describe('classifyResponse', () => {
+	test('accepted only with success: true and a msgid', () => {
+		expect(classifyResponse(response(200, { msgid: 'm-1', success: true }))).toEqual({ kind: 'accepted', msgid: 'm-1', statusCode: 200 });
+		// The transport parses the answer; a body still in text form was not JSON.
+		expect(classifyResponse(response(200, '{"msgid":"m-2","success":true}'))).toMatchObject({ kind: 'unknown' });
+	});
+
+	test('success: false is a refusal with the API reason', () => {
+		expect(classifyResponse(response(200, { success: false, errors: [{ message: 'Template not approved', code: 39 }] }))).toMatchObject({
+			kind: 'rejected',
+			transient: false,
+			reason: 'Template not approved (code 39)',
+		});
+	});
+
+	test('a 2xx without msgid or with an unreadable body is "delivery unknown"', () => {
+		expect(classifyResponse(response(200, { success: true }))).toMatchObject({ kind: 'unknown' });
+		expect(classifyResponse(response(200, '<html>ok</html>'))).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/not JSON/) });
+	});
+
+	test('4xx/5xx keep status and the API reason; any body still shows', () => {
+		expect(classifyResponse(response(406, { errors: [{ message: 'Invalid phone', code: 12 }, { message: 'Bad index' }] }))).toMatchObject({
+			kind: 'rejected',
+			statusCode: 406,
+			transient: false,
+			reason: 'Invalid phone (code 12); Bad index',
+		});
+		expect(classifyResponse(response(500, 'upstream exploded'))).toMatchObject({ kind: 'rejected', statusCode: 500, reason: 'upstream exploded' });
+		expect(classifyResponse(response(400, ''))).toMatchObject({ reason: 'HTTP 400' });
+	});
+
+	test('429 and 503 are transient and carry the wait the server asked for', () => {
+		expect(classifyResponse(response(429, {}, { 'Retry-After': '3' }))).toMatchObject({ kind: 'rejected', transient: true, retryAfterMs: 3000 });
+		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true, retryAfterMs: undefined });
+	});
+
+	test('502 and 504 may have been passed on: delivery unknown', () => {
+		expect(classifyResponse(response(502, 'Bad gateway'))).toMatchObject({ kind: 'unknown', statusCode: 502 });
+		expect(classifyResponse(response(504, ''))).toMatchObject({ kind: 'unknown', statusCode: 504 });
+	});
+});
+
+describe('retryAfterMs', () => {
+	const now = Date.parse('2026-11-21T10:00:00Z');
+	test('seconds, HTTP date, X-RateLimit-Reset as delay or epoch', () => {
+		expect(retryAfterMs({ 'retry-after': '1.5' }, now)).toBe(1500);
+		expect(retryAfterMs({ 'retry-after': 'Sat, 21 Nov 2026 10:00:04 GMT' }, now)).toBe(4000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': '2' }, now)).toBe(2000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000);
+		expect(retryAfterMs({}, now)).toBeUndefined();
+		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
+	});
+});
+
+describe('classifyTransportError', () => {
+	test('no connection: certainly not sent, worth retrying', () => {
+		expect(classifyTransportError({ message: 'x', cause: { code: 'ECONNREFUSED' } })).toMatchObject({ kind: 'rejected', transient: true, errorCode: 'ECONNREFUSED' });
+		expect(classifyTransportError({ code: 'ENOTFOUND' })).toMatchObject({ kind: 'rejected', transient: true });
+	});
+
+	test('a reset before the body was written is safe to retry; after, it is unknown', () => {
+		const clientRequest = (writableFinished: boolean) => ({ method: 'POST', path: '/api/v2/push/message', writableFinished });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(false) })).toMatchObject({ kind: 'rejected', transient: true });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(true) })).toMatchObject({ kind: 'unknown' });
+		// axios via follow-redirects: the wrapper's own state is not the ClientRequest's.
+		const wrapper = { writableFinished: false, _currentRequest: clientRequest(true) };
+		expect(classifyTransportError({ cause: { code: 'ECONNRESET', request: wrapper } })).toMatchObject({ kind: 'unknown' });
+		expect(classifyTransportError({ code: 'ECONNRESET', request: { writableFinished: false } })).toMatchObject({ kind: 'unknown' });
+		expect(classifyTransportError({ code: 'ECONNRESET' })).toMatchObject({ kind: 'unknown' });
+	});
+
+	test('timeouts are unknown, cancellation is a plain stop', () => {
+		expect(classifyTransportError({ cause: { code: 'ECONNABORTED' } })).toMatchObject({ kind: 'unknown', reason: 'no answer before the timeout', errorCode: 'ECONNABORTED' });
+		expect(classifyTransportError({ code: 'ERR_CANCELED' })).toMatchObject({ kind: 'rejected', transient: false });
+		expect(classifyTransportError(new Error('weird'))).toMatchObject({ kind: 'unknown', reason: 'network error' });
+	});
+});
+
+test('apiReason reads message, error and nested error fields', () => {
+	expect(apiReason({ message: 'Token expired' })).toBe('Token expired');
+	expect(apiReason({ error: { message: 'Nope' } })).toBe('Nope');
+	expect(apiReason('text')).toBeUndefined();
+});
+
+describe('redirects and the API codes', () => {
+	test('a 303 may follow a handled request: unknown; any other 3xx is a refusal that names the origin only', () => {
+		expect(classifyResponse({ statusCode: 303, headers: { location: 'https://other.example/done?t=1' }, body: '' })).toMatchObject({
+			kind: 'unknown',
+			reason: 'the API answered with a redirect (HTTP 303 See Other to https://other.example), which follows a handled request; redirects are not followed',
+		});
+		expect(classifyResponse({ statusCode: 308, headers: { Location: '/v3/push' }, body: '' })).toMatchObject({
+			kind: 'rejected',
+			transient: false,
+			redirect: true,
+			reason: 'the API answered with a redirect (HTTP 308 to a relative address); redirects are not followed',
+		});
+	});
+
+	test('the API code is read from errors[0].code, as a number when it is one', () => {
+		expect(classifyResponse({ statusCode: 406, headers: {}, body: { errors: [{ message: 'x', code: '59' }] } })).toMatchObject({ apiCode: 59 });
+		expect(classifyResponse({ statusCode: 401, headers: {}, body: { errors: [{ message: 'x', code: 45 }] } })).toMatchObject({ apiCode: 45 });
+		expect(classifyResponse({ statusCode: 400, headers: {}, body: { message: 'x' } })).toMatchObject({ apiCode: undefined });
+	});
+});
+
+describe('readRateLimit', () => {
+	test('reads limit, remaining (both spellings the provider documents) and reset', () => {
+		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 2000 });
+		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
+		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
+		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
+	});
+});

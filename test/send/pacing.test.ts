@@ -1,0 +1,256 @@
+import type { Outcome } from '../../nodes/TemplateMessage/send/outcome';
+import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
+import { runPool } from '../../nodes/TemplateMessage/send/pool';
+import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/send/retry';
+import { fingerprint, SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+
+describe('Pacer', () => {
+	const clock = (start = 1_000_000) => {
+		let now = start;
+		return { now: () => now, advance: (ms: number) => (now += ms) };
+	};
+
+	test('starts are spaced exactly 1/rate apart, however many callers reserve at once', () => {
+		const time = clock();
+		const pacer = new Pacer(25, time.now);
+		const waits = Array.from({ length: 50 }, () => pacer.reserve());
+		expect(waits[0]).toBe(0);
+		expect(waits[49]).toBe(49 * 40);
+		waits.slice(1).forEach((wait, i) => expect(wait - waits[i]).toBe(40));
+	});
+
+	test('a sender that woke up late cannot squeeze an extra request into a one-second window', () => {
+		const time = clock();
+		const pacer = new Pacer(4, time.now);
+		const slots = [pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve()];
+		expect(slots).toEqual([0, 250, 500, 750, 1000]);
+		// The first sender is 100 ms late; the others are on time.
+		time.advance(100);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(150);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(0);
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(0);
+		// Slot 1000 has come, but four requests left since 100: the fifth waits until a window of
+		// one second plus one gap (250 ms) has passed since the first, at 1350.
+		time.advance(250);
+		expect(pacer.tryDepart()).toBe(350);
+		time.advance(350);
+		expect(pacer.tryDepart()).toBe(0);
+	});
+
+	test('slots given back move the schedule back, never before now', () => {
+		const time = clock();
+		const pacer = new Pacer(10, time.now);
+		expect([pacer.reserve(), pacer.reserve(), pacer.reserve(), pacer.reserve()]).toEqual([0, 100, 200, 300]);
+		// The senders holding 200 and 300 stopped: the next one takes 200.
+		pacer.release();
+		pacer.release();
+		expect(pacer.reserve()).toBe(200);
+		// Giving back more than was reserved does not put the schedule in the past.
+		for (let i = 0; i < 10; i++) pacer.release();
+		time.advance(50);
+		expect(pacer.reserve()).toBe(0);
+		expect(pacer.reserve()).toBe(100);
+	});
+
+	test('without a limit, departures are never held back', () => {
+		const pacer = new Pacer(0);
+		expect(Array.from({ length: 100 }, () => pacer.tryDepart()).every((wait) => wait === 0)).toBe(true);
+	});
+
+	test('an idle pacer does not bank a burst', () => {
+		const time = clock();
+		const pacer = new Pacer(10, time.now);
+		pacer.reserve();
+		time.advance(10_000);
+		expect([pacer.reserve(), pacer.reserve(), pacer.reserve()]).toEqual([0, 100, 200]);
+	});
+
+	test('no limit: never waits, except after a 429', () => {
+		const time = clock();
+		const pacer = new Pacer(0, time.now);
+		expect([pacer.reserve(), pacer.reserve()]).toEqual([0, 0]);
+		pacer.tooManyRequests(2000);
+		expect(pacer.reserve()).toBe(2000);
+	});
+
+	test('a 429 pauses everyone and slows down; accepted messages speed it up again to the limit', () => {
+		const time = clock();
+		const pacer = new Pacer(20, time.now);
+		pacer.tooManyRequests(1000);
+		expect(pacer.reserve()).toBe(1000);
+		expect(pacer.currentRate).toBe(16);
+		expect(pacer.reserve()).toBe(1000 + 1000 / 16);
+		for (let i = 0; i < 200; i++) pacer.accepted();
+		expect(pacer.currentRate).toBe(20);
+	});
+});
+
+describe('sharedPacer', () => {
+	test('runs sending with one account and rate share one pace; other accounts and rates do not', () => {
+		const now = 5_000_000;
+		const clock = () => now;
+		const a = sharedPacer('https://api.example.com\u0000tokenA', 10, clock);
+		expect(sharedPacer('https://api.example.com\u0000tokenA', 10, clock)).toBe(a);
+		expect(sharedPacer('https://api.example.com\u0000tokenB', 10, clock)).not.toBe(a);
+		expect(sharedPacer('https://api.example.com\u0000tokenA', 5, clock)).not.toBe(a);
+		// Two runs reserving alternately get one common spacing.
+		expect([a.reserve(), sharedPacer('https://api.example.com\u0000tokenA', 10, clock).reserve()]).toEqual([0, 100]);
+	});
+
+	test('an entry idle for over a minute is dropped', () => {
+		let now = 9_000_000;
+		const clock = () => now;
+		const first = sharedPacer('idle-account', 10, clock);
+		now += 61_000;
+		expect(sharedPacer('idle-account', 10, clock)).not.toBe(first);
+	});
+});
+
+describe('decideRetry', () => {
+	const rejected = (statusCode: number | undefined, transient: boolean, retryAfterMs?: number): Outcome => ({
+		kind: 'rejected',
+		statusCode,
+		transient,
+		retryAfterMs,
+		reason: 'r',
+	});
+	const unknown: Outcome = { kind: 'unknown', reason: 'timeout' };
+
+	test('transient refusals are retried up to the attempt cap', () => {
+		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ retry: true, delayMs: 250, rateLimited: false });
+		expect(decideRetry(rejected(503, true), 5, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
+	});
+
+	test('a 429 honours Retry-After, or waits at least a second', () => {
+		expect(decideRetry(rejected(429, true, 3000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 3000, rateLimited: true });
+		expect(decideRetry(rejected(429, true), 1, DEFAULT_RETRY_POLICY, () => 0)).toEqual({ retry: true, delayMs: 1000, rateLimited: true });
+	});
+
+	test('a wait longer than the node accepts gives the item up with the reason', () => {
+		const decision = decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY);
+		expect(decision).toMatchObject({ retry: false, outcome: { reason: expect.stringMatching(/asked to wait 600 s/) } });
+	});
+
+	test('final refusals and unknown deliveries are not retried by default', () => {
+		expect(decideRetry(rejected(400, false), 1, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
+		expect(decideRetry(unknown, 1, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false, outcome: unknown });
+		expect(decideRetry(unknown, 1, { ...DEFAULT_RETRY_POLICY, retryUnknownDelivery: true })).toMatchObject({ retry: true });
+	});
+
+	test('backoff grows exponentially under a cap, with full jitter', () => {
+		expect([1, 2, 3, 4].map((attempt) => backoffMs(attempt, DEFAULT_RETRY_POLICY, () => 1))).toEqual([500, 1000, 2000, 4000]);
+		expect(backoffMs(20, DEFAULT_RETRY_POLICY, () => 1)).toBe(30_000);
+		expect(backoffMs(3, DEFAULT_RETRY_POLICY, () => 0)).toBe(0);
+	});
+});
+
+describe('runPool', () => {
+	test('keeps order and never exceeds the concurrency', async () => {
+		let running = 0;
+		let peak = 0;
+		const results = await runPool(40, 7, async (i) => {
+			running++;
+			peak = Math.max(peak, running);
+			await new Promise((resolve) => setTimeout(resolve, (i * 7) % 5));
+			running--;
+			return i * 2;
+		});
+		expect(results).toEqual(Array.from({ length: 40 }, (_, i) => i * 2));
+		expect(peak).toBe(7);
+	});
+
+	test('stops starting new tasks once told to', async () => {
+		let stop = false;
+		const started: number[] = [];
+		const results = await runPool(
+			20,
+			2,
+			async (i) => {
+				started.push(i);
+				if (i === 3) stop = true;
+				return i;
+			},
+			() => stop,
+		);
+		expect(started.length).toBeLessThanOrEqual(5);
+		expect(results.filter((r) => r === undefined).length).toBe(20 - started.length);
+	});
+});
+
+describe('runPool when a task throws', () => {
+	test('starts nothing more, waits for the tasks running, then rejects with the first error', async () => {
+		const started: number[] = [];
+		const finished: number[] = [];
+		const run = runPool(20, 3, async (i) => {
+			started.push(i);
+			if (i === 1) throw new Error('task 1 broke');
+			await new Promise((resolve) => setTimeout(resolve, 50));
+			finished.push(i);
+			return i;
+		});
+		await expect(run).rejects.toThrow('task 1 broke');
+		// Tasks 0 and 2 were running when task 1 threw: the pool settled only after they had.
+		expect(started).toEqual([0, 1, 2]);
+		expect(finished.sort()).toEqual([0, 2]);
+	});
+});
+
+describe('Pacer and the rate-limit headers', () => {
+	test('a window with nothing left pauses everyone until it resets, capped', () => {
+		let now = 1000;
+		const pacer = new Pacer(10, () => now);
+		expect(pacer.reserve()).toBe(0);
+		expect(pacer.rateLimitHeaders({ limit: 25, remaining: 0, resetMs: 800 }, 60_000)).toBeUndefined();
+		expect(pacer.reserve()).toBe(800);
+		now = 5000;
+		pacer.rateLimitHeaders({ remaining: 0, resetMs: 10 * 60_000 }, 60_000);
+		expect(pacer.reserve()).toBe(60_000);
+	});
+
+	test('an announced limit lower than the setting becomes the ceiling, a higher one is ignored', () => {
+		const now = 0;
+		const pacer = new Pacer(25, () => now);
+		expect(pacer.rateLimitHeaders({ limit: 50, remaining: 40 }, 60_000)).toBeUndefined();
+		expect(pacer.currentRate).toBe(25);
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBe(10);
+		expect(pacer.currentRate).toBe(10);
+		for (let i = 0; i < 100; i++) pacer.accepted();
+		expect(pacer.currentRate).toBe(10);
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBeUndefined();
+	});
+
+	test('without a setting, an announced limit paces the run', () => {
+		const pacer = new Pacer(0, () => 0);
+		expect(pacer.rateLimitHeaders({ limit: 5 }, 60_000)).toBe(5);
+		pacer.reserve();
+		expect(pacer.reserve()).toBe(200);
+	});
+});
+
+describe('SentMemory', () => {
+	test('recalls what was accepted or may have been, only for the same request', () => {
+		const context = {};
+		const memory = new SentMemory(context, 'sent-run-0');
+		memory.remember(0, 'abc', { kind: 'accepted', msgid: 'm-1', attempts: 2 });
+		memory.remember(3, 'def', { kind: 'unknown', reason: 'no answer before the timeout', attempts: 1 });
+
+		const again = new SentMemory(context, 'sent-run-0');
+		expect(again.recall(0, 'abc')).toEqual({ kind: 'accepted', msgid: 'm-1', attempts: 2 });
+		expect(again.recall(3, 'def')).toEqual({ kind: 'unknown', reason: 'no answer before the timeout', attempts: 1 });
+		expect(again.recall(0, 'other-request')).toBeUndefined();
+		expect(again.recall(1, 'abc')).toBeUndefined();
+		expect(new SentMemory(context, 'sent-run-1').recall(0, 'abc')).toBeUndefined();
+
+		again.clear();
+		expect(context).toEqual({});
+	});
+
+	test('fingerprints tell different requests apart', () => {
+		expect(fingerprint('{"a":1}')).toBe(fingerprint('{"a":1}'));
+		expect(fingerprint('{"a":1}')).not.toBe(fingerprint('{"a":2}'));
+	});
+});
