@@ -6,12 +6,12 @@ import { CREDENTIAL_TYPE, sendEndpoint } from '../nodes/TemplateMessage/send/tra
 export const FLOOR_NODE_TYPE = 'bench.floor';
 
 /**
- * The least a community node can do per message: post each item's body through n8n's
- * `httpRequestWithAuthentication`, `concurrency` at a time. No expressions (the body comes from
- * the item's json), no validation, no pacing, no retries, no memory. It shows what n8n's helper
- * alone costs, so the benchmark reports it beside the raw client and this package's node.
+ * The least a community node can do per message: read the two mapped fields (phone number and one
+ * body value, expressions evaluated by n8n as for any node) and post the body through n8n's
+ * `httpRequestWithAuthentication`, `concurrency` at a time. No validation, no pacing, no retries,
+ * no memory, no deadline. What this package's node costs beyond it is the node's own doing.
  */
-export function floorNode(concurrency: number): INodeType {
+export function floorNode(concurrency: number, followRedirects: boolean): INodeType {
 	return {
 		description: {
 			displayName: 'Floor',
@@ -23,7 +23,10 @@ export function floorNode(concurrency: number): INodeType {
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
-			properties: [],
+			properties: [
+				{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '' },
+				{ displayName: 'Text', name: 'text', type: 'string', default: '' },
+			],
 		},
 		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 			const items = this.getInputData();
@@ -35,7 +38,8 @@ export function floorNode(concurrency: number): INodeType {
 			const worker = async () => {
 				while (next < items.length) {
 					const index = next++;
-					const { phone, name } = items[index].json as { phone: string; name: string };
+					const phone = this.getNodeParameter('phoneNumber', index) as string;
+					const name = this.getNodeParameter('text', index) as string;
 					const body = {
 						phone_number: phone,
 						message: { type: 'template', template: { template_code_id: 'bench', payload: [{ position: 'body', parameters: [{ type: 'text', text: name }] }] } },
@@ -43,7 +47,7 @@ export function floorNode(concurrency: number): INodeType {
 					const response = await this.helpers.httpRequestWithAuthentication.call(
 						this,
 						CREDENTIAL_TYPE,
-						{ method: 'POST', url, body, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true },
+						{ method: 'POST', url, body, json: true, returnFullResponse: true, ignoreHttpStatusErrors: true, disableFollowRedirect: !followRedirects },
 						{ credentialsDecrypted },
 					);
 					output[index] = { json: { statusCode: response.statusCode }, pairedItem: { item: index } };

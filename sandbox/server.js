@@ -6,7 +6,12 @@
  *   GET /               a page listing received messages (refreshes itself)
  *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
  * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
- * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none).
+ * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none), SANDBOX_TLS_KEY and
+ * SANDBOX_TLS_CERT (PEM files: HTTPS instead of HTTP).
+ *
+ * Its stats also say how the sends arrived, for the benchmark: `connections` (TCP connections that
+ * carried a send), `windowMs` (from the first send's arrival to the last send's answer) and
+ * `inFlightMs` (the time integral of sends in flight: divided by windowMs, the average in flight).
  *
  * It answers the way the provider behind the spec documents: `{"errors":[{"message","code"}]}`
  * with its codes (43/45 for a missing or wrong token, 39 for parameters that do not fit, 9 past
@@ -15,16 +20,20 @@
  *   a phone number starting +62 000                406, code 5 (balance too low)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
+const { readFileSync } = require('node:fs');
 const http = require('node:http');
+const https = require('node:https');
+const { performance } = require('node:perf_hooks');
 const { randomUUID } = require('node:crypto');
 const { slidingWindow } = require('./rateLimit');
 const { validateSendRequest } = require('./validate');
 
-function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
+function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, tls } = {}) {
 	const messages = [];
 	/** The last 200 refused requests, with what the sandbox answered. */
 	const refused = [];
-	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0 };
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
+	const traffic = trafficMeter(stats);
 	const withinLimit = rateLimit > 0 ? slidingWindow(rateLimit) : () => true;
 
 	const json = (res, status, body, headers = {}) => {
@@ -66,12 +75,8 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 		return json(res, 200, { msgid, success: true }, rateHeaders());
 	};
 
-	const server = http.createServer((req, res) => {
-		if ((req.url || '').startsWith('/api/v2/push/message')) {
-			stats.inFlight++;
-			stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
-			res.once('close', () => stats.inFlight--);
-		}
+	const handler = (req, res) => {
+		if ((req.url || '').startsWith('/api/v2/push/message')) traffic.send(req, res);
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -84,6 +89,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 					messages.length = 0;
 					refused.length = 0;
 					Object.keys(stats).forEach((key) => key !== 'inFlight' && (stats[key] = 0));
+					traffic.reset();
 					return json(res, 200, { cleared: true });
 				}
 				if (req.method === 'GET' && path === '/') {
@@ -95,8 +101,43 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }
 			if (latencyMs > 0 && path === '/api/v2/push/message') setTimeout(route, latencyMs);
 			else route();
 		});
-	});
+	};
+	const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
 	return { server, messages, refused, stats };
+}
+
+/** Keeps stats' traffic figures: sends in flight, the connections they came on, and their time window. */
+function trafficMeter(stats) {
+	let sockets = new WeakSet();
+	let firstArrival;
+	let lastChange = 0;
+	const advance = () => {
+		const now = performance.now();
+		stats.inFlightMs += stats.inFlight * (now - lastChange);
+		lastChange = now;
+		return now;
+	};
+	return {
+		send(req, res) {
+			const now = advance();
+			firstArrival ??= now;
+			if (!sockets.has(req.socket)) {
+				sockets.add(req.socket);
+				stats.connections++;
+			}
+			stats.inFlight++;
+			stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+			res.once('close', () => {
+				stats.windowMs = advance() - firstArrival;
+				stats.inFlight--;
+			});
+		},
+		reset() {
+			sockets = new WeakSet();
+			firstArrival = undefined;
+			advance();
+		},
+	};
 }
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -140,12 +181,15 @@ function renderPage(messages, refused, stats) {
 
 if (require.main === module) {
 	const port = Number(process.env.SANDBOX_PORT || 5680);
+	const { SANDBOX_TLS_KEY: keyFile, SANDBOX_TLS_CERT: certFile } = process.env;
 	const { server } = createSandbox({
 		token: process.env.SANDBOX_TOKEN || 'sandbox-token',
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
 		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
+		tls: keyFile && certFile ? { key: readFileSync(keyFile), cert: readFileSync(certFile) } : undefined,
 	});
-	server.listen(port, '127.0.0.1', () => console.log(`Sandbox API on http://127.0.0.1:${port} (messages at http://127.0.0.1:${port}/)`));
+	const scheme = keyFile && certFile ? 'https' : 'http';
+	server.listen(port, '127.0.0.1', () => console.log(`Sandbox API on ${scheme}://127.0.0.1:${port} (messages at ${scheme}://127.0.0.1:${port}/)`));
 	const stop = () => server.close(() => process.exit(0));
 	process.on('SIGINT', stop);
 	process.on('SIGTERM', stop);

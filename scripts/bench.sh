@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `npm run bench`: builds, compiles the benchmark (it reuses the engine test harness), runs it
-# under Node 24 and writes docs/benchmarks.md. Needs n8n-app/ for n8n's HTTP Request node.
+# `npm run bench`: builds, compiles the benchmark (it reuses the engine test harness), makes a
+# self-signed certificate for the HTTPS sandbox (trusted by the benchmark's process only, through
+# NODE_EXTRA_CA_CERTS), runs it under Node 24 and writes docs/benchmarks.md. Needs n8n-app/ for
+# n8n's HTTP Request node. BENCH_ROUNDS (5), BENCH_ITEMS (2000) and BENCH_BIG_ITEMS (100000) scale it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install.sh
@@ -8,4 +10,8 @@ npm run build
 bash scripts/n8n-app.sh
 rm -rf .bench-build
 node_modules/.bin/tsc -p tsconfig.bench.json
+echo "Making a self-signed certificate for the HTTPS sandbox…"
+NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
+export NODE_EXTRA_CA_CERTS
+echo "Running the benchmark (${BENCH_ROUNDS:-5} rounds, then the rate-limited and large runs: about 10 minutes)…"
 exec "$(bash scripts/node24.sh)" --max-old-space-size=8192 .bench-build/bench/run.js

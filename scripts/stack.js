@@ -214,12 +214,19 @@ async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 
  * (root), so that on a busy machine it sees requests when they arrive rather than in bursts after
  * being descheduled. Its messages and counters are read over its JSON endpoint.
  */
-async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0 }) {
+async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0, tls }) {
 	const server = path.join(ROOT, 'sandbox', 'server.js');
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];
 	const child = spawn(command, args, {
-		env: { ...process.env, SANDBOX_PORT: String(port), SANDBOX_TOKEN: token, SANDBOX_LATENCY_MS: String(latencyMs), SANDBOX_RATE_LIMIT: String(rateLimit) },
+		env: {
+			...process.env,
+			SANDBOX_PORT: String(port),
+			SANDBOX_TOKEN: token,
+			SANDBOX_LATENCY_MS: String(latencyMs),
+			SANDBOX_RATE_LIMIT: String(rateLimit),
+			...(tls ? { SANDBOX_TLS_KEY: tls.keyFile, SANDBOX_TLS_CERT: tls.certFile } : {}),
+		},
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
 	// Never left behind: a sandbox outliving a crashed run would answer the next run on its port.
@@ -234,7 +241,7 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 		child.once('exit', (code) => reject(new Error(`The sandbox did not start on ${port} (exit ${code}): ${stderr.match(/^.*Error.*$/m)?.[0] ?? stderr.trim()}`)));
 	});
 	child.stdout.resume();
-	const url = `http://127.0.0.1:${port}`;
+	const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
 	const read = async () => (await (await fetch(`${url}/api/messages`)).json());
 	return {
 		url,

@@ -2,7 +2,12 @@
  * The sandbox API that `npm start` runs: its spec checks agree with the node's builder, and the
  * node in n8n's engine gets its messages accepted by it.
  */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import axios from 'axios';
 
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
@@ -10,8 +15,13 @@ import { runSendNode, SEND_NODE } from '../helpers/engine';
 
 const { validateSendRequest } = require('../../sandbox/validate') as { validateSendRequest: (body: unknown) => string[] };
 const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (options: { token: string; rateLimit?: number }) => { server: import('node:http').Server; messages: unknown[] };
+	createSandbox: (options: { token: string; rateLimit?: number; latencyMs?: number; tls?: { key: Buffer; cert: Buffer } }) => {
+		server: import('node:http').Server;
+		messages: unknown[];
+		stats: Record<string, number>;
+	};
 };
+const { selfSignedCert } = require('../../scripts/selfSignedCert') as { selfSignedCert: (dir: string) => { keyFile: string; certFile: string } };
 
 const everyKind = buildSendRequest({
 	phoneNumber: '+62 812 3456 7890',
@@ -138,5 +148,60 @@ describe('the sandbox server', () => {
 		const output = result.output(SEND_NODE);
 		expect(output[0].json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
 		expect(output.slice(1).map((item) => (item.json.details as { delivery: string }).delivery)).toEqual(['notSent', 'notSent']);
+	});
+});
+
+describe('the traffic figures the benchmark labels its rows with', () => {
+	const send = async (url: string, agent: http.Agent, index: number, headers: Record<string, string> = {}) =>
+		await axios.post(`${url}/api/v2/push/message`, { ...everyKind, phone_number: `6281200000${index}` }, { headers: { authorization: 'tok', ...headers }, httpAgent: agent, httpsAgent: agent });
+
+	async function started(options: Parameters<typeof createSandbox>[0]) {
+		const sandbox = createSandbox(options);
+		await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+		const { port } = sandbox.server.address() as AddressInfo;
+		return { ...sandbox, url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}` };
+	}
+
+	test('connections that carried sends, the window from the first send to the last answer, and sends in flight over it', async () => {
+		const sandbox = await started({ token: 'tok', latencyMs: 20 });
+		const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+		try {
+			for (let i = 0; i < 5; i++) await send(sandbox.url, keepAlive, i);
+			expect(sandbox.stats.connections).toBe(1);
+			// One send at a time, each at least 20 ms: the window is at least 100 ms, about one in flight over it.
+			expect(sandbox.stats.windowMs).toBeGreaterThanOrEqual(100);
+			expect(sandbox.stats.inFlightMs / sandbox.stats.windowMs).toBeGreaterThan(0.7);
+			expect(sandbox.stats.inFlightMs / sandbox.stats.windowMs).toBeLessThanOrEqual(1);
+
+			const closing = new http.Agent({ keepAlive: false });
+			for (let i = 5; i < 10; i++) await send(sandbox.url, closing, i, { connection: 'close' });
+			expect(sandbox.stats.connections).toBe(6);
+
+			// Five at once: about five in flight.
+			await axios.delete(`${sandbox.url}/api/messages`);
+			const wide = new http.Agent({ keepAlive: true, maxSockets: 5 });
+			await Promise.all(Array.from({ length: 5 }, (_, i) => send(sandbox.url, wide, i)));
+			wide.destroy();
+			expect(sandbox.stats.connections).toBe(5);
+			expect(sandbox.stats.inFlightMs / sandbox.stats.windowMs).toBeGreaterThan(3);
+		} finally {
+			keepAlive.destroy();
+			sandbox.server.close();
+		}
+	});
+
+	test('over HTTPS with a certificate made by scripts/selfSignedCert.js', async () => {
+		const { keyFile, certFile } = selfSignedCert(path.join(os.tmpdir(), `sandbox-tls-${process.pid}`));
+		const sandbox = await started({ token: 'tok', tls: { key: readFileSync(keyFile), cert: readFileSync(certFile) } });
+		const agent = new https.Agent({ keepAlive: true, ca: readFileSync(certFile) });
+		try {
+			const response = await send(sandbox.url, agent, 0);
+			expect(response.data.success).toBe(true);
+			expect(sandbox.stats.accepted).toBe(1);
+			expect(sandbox.stats.connections).toBe(1);
+		} finally {
+			agent.destroy();
+			sandbox.server.close();
+		}
 	});
 });
