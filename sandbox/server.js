@@ -17,6 +17,7 @@
  * with its codes (43/45 for a missing or wrong token, 39 for parameters that do not fit, 9 past
  * the rate limit with X-RateLimit-* headers on every answer), and on demand:
  *   a template code id containing "missing"        406, code 59 (template does not exist)
+ *   values that do not fit a template it knows      406, code 39 (see templates.js)
  *   a phone number starting +62 000                406, code 5 (balance too low)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
@@ -26,6 +27,7 @@ const https = require('node:https');
 const { performance } = require('node:perf_hooks');
 const { randomUUID } = require('node:crypto');
 const { slidingWindow } = require('./rateLimit');
+const { renderMessage, templateMismatch } = require('./templates');
 const { validateSendRequest } = require('./validate');
 
 function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, tls } = {}) {
@@ -69,6 +71,8 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		if (problems.length > 0) return refuse(406, problems.join('; '), 39);
 		if (String(body.message.template.template_code_id).includes('missing')) return refuse(406, 'Template does not exist', 59);
 		if (/^\+?62000/.test(String(body.phone_number))) return refuse(406, 'Balance is not enough', 5);
+		const mismatch = templateMismatch(body.message.template.template_code_id, body.message.template.payload);
+		if (mismatch) return refuse(406, `message_value is not same as the template: ${mismatch}`, 39);
 		const msgid = randomUUID();
 		stats.accepted++;
 		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });
@@ -158,13 +162,19 @@ function describeComponent(component) {
 		.join('<br>');
 }
 
+/** The message as the recipient reads it, above its parameters, when the sandbox knows the template. */
+function rendered(request) {
+	const text = renderMessage(request.message.template.template_code_id, request.message.template.payload);
+	return text === undefined ? '' : `<div class="message">${escape(text).replace(/\n/g, '<br>')}</div>`;
+}
+
 function renderPage(messages, refused, stats) {
 	const rows = messages
 		.slice()
 		.reverse()
 		.map(
 			({ msgid, receivedAt, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>+${escape(request.phone_number.replace(/^\+/, ''))}</td>
-<td><code>${escape(request.message.template.template_code_id)}</code></td><td>${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td></tr>`,
+<td><code>${escape(request.message.template.template_code_id)}</code></td><td>${rendered(request)}${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td></tr>`,
 		)
 		.join('\n');
 	const refusedRows = refused
@@ -173,7 +183,7 @@ function renderPage(messages, refused, stats) {
 		.map(({ receivedAt, status, code, message, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>HTTP ${status}, code ${code}: ${escape(message)}</td><td><code>${escape(request)}</code></td></tr>`)
 		.join('\n');
 	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Template Message sandbox</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}</style></head>
+<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}.message{background:#dcf8c6;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:.5rem;max-width:32rem}</style></head>
 <body><h1>Template Message sandbox</h1><p>Received ${stats.received}, accepted ${stats.accepted}, refused ${stats.rejected}, wrong token ${stats.unauthorized}, rate limited ${stats.rateLimited}. Newest first; the page refreshes every 3 s.</p>
 <table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th></tr>${rows || '<tr><td colspan="5">No message yet: run a workflow with the Template Message node.</td></tr>'}</table>
 <h2>Refused</h2><table><tr><th>Received</th><th>Answer</th><th>Request</th></tr>${refusedRows || '<tr><td colspan="3">Nothing refused.</td></tr>'}</table></body></html>`;

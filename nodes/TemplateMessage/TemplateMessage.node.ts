@@ -8,11 +8,13 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messageProperties } from './description/properties';
+import { dryRunOutput, requestsOf } from './output/dryRun';
 import { routedToErrorOutput } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
-import { dryRunItem } from './output/items';
+import type { PreparedMessage } from './output/items';
+import { renderPreview } from './output/preview';
+import { findRepeats } from './request/duplicates';
 import { readMessageInput, readRunOptions } from './request/parameters';
-import type { SendRequestBody } from './request/payload';
 import { buildSendRequest } from './request/payload';
 import { sendAll } from './send/sendAll';
 import { CREDENTIAL_TYPE } from './send/transport';
@@ -43,18 +45,23 @@ export class TemplateMessage implements INodeType {
 		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
-		// Every item is built and checked before the first request, so a bad row in a sheet
-		// stops the run before anyone is messaged (or, with Continue On Fail, only that row fails).
-		const requests: Array<SendRequestBody | NodeOperationError> = items.map((_, itemIndex) => {
+		// Every item is built and checked (against the template too, when it is given) before the
+		// first request, so a bad row in a sheet stops the run before anyone is messaged (or, with
+		// Continue On Fail, only that row fails).
+		const prepared: Array<PreparedMessage | NodeOperationError> = items.map((_, itemIndex) => {
 			try {
-				return buildSendRequest(readMessageInput(this, itemIndex));
+				const input = readMessageInput(this, itemIndex);
+				const request = buildSendRequest(input);
+				return { request, preview: input.template && renderPreview(request, input.template) };
 			} catch (error) {
 				return invalidItemError(this.getNode(), error, itemIndex);
 			}
 		});
-		const firstInvalid = requests.find((request) => request instanceof NodeOperationError);
+		// A dry run reports on every item, so it does not stop at the first invalid one.
+		if (options.dryRun) return [routedToErrorOutput(this, dryRunOutput(this, prepared, options.skipDuplicates))];
+		const firstInvalid = prepared.find((item) => item instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
-		const output = options.dryRun ? requests.map(dryRunItem) : await sendAll(this, requests, options, continueOnFail);
-		return [routedToErrorOutput(this, output)];
+		const skipped = options.skipDuplicates ? findRepeats(requestsOf(prepared)) : new Map<number, number>();
+		return [routedToErrorOutput(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
 	}
 }

@@ -27,6 +27,8 @@ describe.each(files)('example %s', (file) => {
 			expect(workflow.nodes.find((node) => node.name === SEND_NODE)?.type).toBe(NODE_TYPE);
 			expect(api.requests).toHaveLength(rows.length);
 			expect(output.map((item) => [item.json.success, item.pairedItem])).toEqual(rows.map((_, item) => [true, { item }]));
+			// The example gives its template's text: each item shows the message, every placeholder filled.
+			for (const item of output) expect(item.json.preview).toMatch(/^[^{}]+$/);
 			for (const request of api.requests) {
 				const body = request.body as { phone_number: string; message: IDataObject & { template: { payload: IDataObject[] } } };
 				expect(request.headers.authorization).toBe(TEST_TOKEN);
@@ -40,11 +42,34 @@ describe.each(files)('example %s', (file) => {
 	});
 });
 
+test.each(files)('%s as saved with 0.1.0 (no Template fields) sends the same bodies', async (file) => {
+	const workflow = JSON.parse(readFileSync(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
+	const asSaved = structuredClone(workflow);
+	for (const node of asSaved.nodes) delete (node.parameters as IDataObject).template;
+	const bodies = async (json: WorkflowJson) => {
+		const api = await startApiServer();
+		try {
+			const result = await runWorkflow(json, { [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } });
+			return { sent: api.requests.map((request) => request.body), previews: result.output(SEND_NODE).map((item) => item.json.preview) };
+		} finally {
+			await api.close();
+		}
+	};
+	const withTemplate = await bodies(workflow);
+	const without = await bodies(asSaved);
+	expect(without.sent).toEqual(withTemplate.sent);
+	expect(without.previews.every((preview) => preview === undefined)).toBe(true);
+});
+
 test('the spreadsheet example maps columns into header, body and buttons', async () => {
 	const api = await startApiServer();
 	try {
 		const workflow = JSON.parse(readFileSync(path.join(examplesDir, 'schedule-sheet-rows.json'), 'utf8')) as WorkflowJson;
-		await runWorkflow(workflow, { [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } });
+		const result = await runWorkflow(workflow, { [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } });
+		// The preview the README shows.
+		expect(result.output(SEND_NODE)[0].json.preview).toBe(
+			'[document: https://files.example.com/invoices/INV-1001.pdf]\nHello Budi, your payment is due on 25 Nov. The invoice is attached.\n[I have paid] [Remind me later]',
+		);
 		expect(api.requests[0].body).toEqual({
 			phone_number: '6281234567890',
 			message: {

@@ -13,6 +13,7 @@ import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFi
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import type { MessageInput } from '../../nodes/TemplateMessage/request/payload';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
 import { PACKAGE_ROOT } from '../helpers/engine';
 
 const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -48,6 +49,14 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['A button index that is not decimal digits', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: '0x1', value: 'yes' }] }) }))],
 	['A value far too long', () => buildSendRequest(input({ components: fields({ bodyValues: ['x'.repeat(5000)] }) }))],
 	['A phone number far too long', () => buildSendRequest(input({ phoneNumber: '6'.repeat(100) }))],
+	['Template: body values that do not match the placeholders', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi'] }), template: parseTemplate({ bodyText: 'Hi {{1}}, order {{2}}' }) }))],
+	['Template: a body value with a line break', () => buildSendRequest(input({ components: fields({ bodyValues: ['Bu\ndi'] }), template: parseTemplate({ bodyText: 'Hi {{1}}' }) }))],
+	['Template: a header value the template does not take', () => buildSendRequest(input({ components: fields({ header: { type: 'text', text: 'Hi' } }), template: parseTemplate({ headerFormat: 'none' }) }))],
+	['Template: another media kind than the header', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'https://cdn.example.com/a.png' } }), template: parseTemplate({ headerFormat: 'video' }) }))],
+	['Template: a button the template does not have', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 2, value: 'yes' }] }), template: parseTemplate({ buttons: [{ kind: 'quickReply' }] }) }))],
+	['Template: a value for a call-phone button', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: 'yes' }] }), template: parseTemplate({ buttons: [{ kind: 'callPhone' }] }) }))],
+	['Template: no value for a dynamic URL button', () => buildSendRequest(input({ template: parseTemplate({ buttons: [{ kind: 'dynamicUrl', label: 'Track' }] }) }))],
+	['Template: body text whose placeholders skip a number', () => parseTemplate({ bodyText: 'Hi {{1}}, order {{3}}' })],
 ];
 
 /** The HTTP status the provider documents with each code (406 for the others). */

@@ -2,7 +2,7 @@
  * The sandbox API that `npm start` runs: its spec checks agree with the node's builder, and the
  * node in n8n's engine gets its messages accepted by it.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +11,7 @@ import path from 'node:path';
 import axios from 'axios';
 
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
-import { runSendNode, SEND_NODE } from '../helpers/engine';
+import { PACKAGE_ROOT, runSendNode, SEND_NODE } from '../helpers/engine';
 
 const { validateSendRequest } = require('../../sandbox/validate') as { validateSendRequest: (body: unknown) => string[] };
 const { createSandbox } = require('../../sandbox/server') as {
@@ -202,6 +202,46 @@ describe('the traffic figures the benchmark labels its rows with', () => {
 		} finally {
 			agent.destroy();
 			sandbox.server.close();
+		}
+	});
+});
+
+describe('the templates the sandbox knows', () => {
+	const { TEMPLATES } = require('../../sandbox/templates') as { TEMPLATES: Record<string, { body: string; header: string; buttons: Array<{ kind: string; label: string }> }> };
+	const order = (values: string[], buttons = [{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'INV-7' }] }, { sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'cancel' }] }]) => ({
+		phone_number: '6281234567890',
+		message: { type: 'template', template: { template_code_id: 'order_confirmed', payload: [{ position: 'body', parameters: values.map((text) => ({ type: 'text', text })) }, { position: 'button', parameters: buttons }] } },
+	});
+
+	test('a message that does not fit a known template is refused with code 39; one that fits is shown rendered on the page', async () => {
+		const sandbox = createSandbox({ token: 'tok' });
+		await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+		const url = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+		const post = (body: unknown) => axios.post(`${url}/api/v2/push/message`, body, { headers: { authorization: 'tok' }, validateStatus: () => true });
+		try {
+			const tooFew = await post(order(['Budi']));
+			expect(tooFew.status).toBe(406);
+			expect(tooFew.data.errors[0]).toEqual({ code: 39, message: 'message_value is not same as the template: body has 1 parameter(s), the template 2' });
+			const noButtons = await post(order(['Budi', 'INV-7'], []));
+			expect(noButtons.data.errors[0].code).toBe(39);
+			expect((await post(order(['Budi', 'INV-7']))).data.success).toBe(true);
+			const page = (await axios.get(url)).data as string;
+			expect(page).toContain('Thank you Budi! Your order INV-7 is confirmed and on its way.<br>[Track order] [Cancel order]');
+			expect(page).toContain('message_value is not same as the template');
+		} finally {
+			sandbox.server.close();
+		}
+	});
+
+	test("the examples' Template fields are the sandbox's templates, so npm start shows the check and the preview", () => {
+		for (const file of readdirSync(path.join(PACKAGE_ROOT, 'examples'))) {
+			const workflow = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'examples', file), 'utf8')) as { nodes: Array<{ type: string; parameters: Record<string, any> }> };
+			const node = workflow.nodes.find((entry) => entry.type.endsWith('.templateMessage'))!;
+			const known = TEMPLATES[node.parameters.templateCodeId];
+			expect(known).toBeDefined();
+			expect(node.parameters.template.bodyText).toBe(known.body);
+			expect(node.parameters.template.headerFormat ?? 'none').toBe(known.header);
+			expect(node.parameters.template.buttons?.button ?? []).toEqual(known.buttons);
 		}
 	});
 });

@@ -111,6 +111,14 @@ export const optionsProperty: INodeProperties = {
 				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
 		},
 		{
+			displayName: 'Skip Duplicate Messages',
+			name: 'skipDuplicates',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send at most one message per recipient and content in a run: an item with the same phone number (after normalising), template and values as an earlier one is not sent and comes out as skipped, naming the item it repeats',
+		},
+		{
 			displayName: 'Timeout',
 			name: 'timeout',
 			type: 'number',

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsProperty } from './options';
+import { templateProperty } from './template';
 
 const whenFields = { payloadMode: ['fields'] };
 
@@ -216,5 +217,6 @@ export const messageProperties: INodeProperties[] = [
 		default: '[\n  {\n    "position": "body",\n    "parameters": [{ "type": "text", "text": "Budi" }]\n  }\n]',
 		description: 'The payload array of the template object: one component per template part that takes values',
 	},
+	templateProperty,
 	optionsProperty,
 ];

@@ -19,10 +19,13 @@ const STATUS_HINTS: Record<number, string> = {
 /** A bad field of one item: names the field and the item, says what to do. */
 export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
-		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
+		const invalid = new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
 			description: error.hint,
 		});
+		// For the dry run's summary, which counts failures by field.
+		invalid.context.field = error.field;
+		return invalid;
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });

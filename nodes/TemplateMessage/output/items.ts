@@ -1,36 +1,57 @@
-import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { Outcome } from '../send/outcome';
 import type { SendRequestBody } from '../request/payload';
+
+/** One item's request, built and checked, and the message its recipient gets when the template is known. */
+export interface PreparedMessage {
+	request: SendRequestBody;
+	preview?: string;
+}
 import type { Refusal } from '../send/stopEarly';
 
 /** What every item of a send says about itself. */
-export function itemSummary(request: SendRequestBody, attempts: number, includeRequest: boolean): IDataObject {
+export function itemSummary({ request, preview }: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {
 	const summary: IDataObject = {
 		phone_number: request.phone_number,
 		template_code_id: request.message.template.template_code_id,
 		attempts,
 	};
+	if (preview !== undefined) summary.preview = preview;
 	if (includeRequest) summary.request = request as unknown as IDataObject;
 	return summary;
+}
+
+/** An item not sent because an earlier item of the run has the same recipient, template and values. */
+export function skippedItem({ request, preview }: PreparedMessage, itemIndex: number, duplicateOf: number): INodeExecutionData {
+	const json: IDataObject = {
+		skipped: true,
+		reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (Options → Skip Duplicate Messages)`,
+		duplicateOf,
+		phone_number: request.phone_number,
+		template_code_id: request.message.template.template_code_id,
+	};
+	if (preview !== undefined) json.preview = preview;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export function sentItem(msgid: string, itemIndex: number, summary: IDataObject): INodeExecutionData {
 	return { json: { success: true, msgid, ...summary }, pairedItem: { item: itemIndex } };
 }
 
-/** What a dry run puts out: the request that would be sent, or why the item is invalid. */
-export function dryRunItem(request: SendRequestBody | NodeOperationError, itemIndex: number): INodeExecutionData {
-	if (!('phone_number' in request)) return failedItem(request, itemIndex, { delivery: 'invalid', dryRun: true });
-	return {
-		json: {
-			dryRun: true,
-			phone_number: request.phone_number,
-			template_code_id: request.message.template.template_code_id,
-			request: request as unknown as IDataObject,
-		},
-		pairedItem: { item: itemIndex },
-	};
+/**
+ * What a dry run puts out: the request that would be sent and the message its recipient would get,
+ * or why the item is invalid. An item that repeats an earlier one names it (`duplicateOf`).
+ */
+export function dryRunItem(prepared: PreparedMessage | NodeOperationError, itemIndex: number, duplicateOf?: number): INodeExecutionData {
+	if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid', dryRun: true });
+	const { request, preview } = prepared;
+	const json: IDataObject = { dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
+	if (preview !== undefined) json.preview = preview;
+	if (duplicateOf !== undefined) json.duplicateOf = duplicateOf;
+	json.request = request as unknown as IDataObject;
+	return { json, pairedItem: { item: itemIndex } };
 }
 
 export function failureDetails(outcome: Exclude<Outcome, { kind: 'accepted' }>, summary: IDataObject): IDataObject {

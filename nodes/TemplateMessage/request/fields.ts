@@ -7,4 +7,8 @@ export const FIELD = {
 	headerMediaUrl: 'Header Media URL',
 	buttons: 'Buttons',
 	rawPayload: 'Payload (JSON)',
+	templateBody: 'Template → Body Text',
+	templateHeader: 'Template → Header',
+	templateHeaderText: 'Template → Header Text',
+	templateButtons: 'Template → Buttons',
 } as const;

@@ -5,6 +5,8 @@ import { bodyValuesFromList } from './payload';
 import { MAX_TIMEOUT_MS } from '../send/deadline';
 import type { RetryPolicy } from '../send/retry';
 import { DEFAULT_RETRY_POLICY } from '../send/retry';
+import type { TemplateShape } from './template';
+import { parseTemplate } from './template';
 
 /** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 export const DEFAULT_MAX_PER_SECOND = 25;
@@ -13,6 +15,7 @@ export const DEFAULT_MAX_PER_SECOND = 25;
 export interface RunOptions {
 	dryRun: boolean;
 	includeRequestPayload: boolean;
+	skipDuplicates: boolean;
 	maxConcurrency: number;
 	maxPerSecond: number;
 	timeoutMs: number;
@@ -26,6 +29,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	return {
 		dryRun: options.dryRun === true,
 		includeRequestPayload: options.includeRequestPayload === true,
+		skipDuplicates: options.skipDuplicates === true,
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
 		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
 		timeoutMs: Math.min(number(options.timeout, 30_000, 1), MAX_TIMEOUT_MS),
@@ -51,6 +55,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		defaultCountryCode: options.defaultCountryCode,
 		templateCodeId: get('templateCodeId'),
 		compatibility,
+		template: templateShape(get('template', {}) as IDataObject),
 	};
 
 	if (get('payloadMode', 'fields') === 'json') {
@@ -82,4 +87,27 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			buttons,
 		},
 	};
+}
+
+const shapes = new Map<string, TemplateShape | undefined>();
+const MAX_SHAPES = 64;
+
+/**
+ * The Template fields, parsed once per distinct content: they are read for every item (they may
+ * be expressions, for a sheet that sends several templates) but are the same for most.
+ */
+function templateShape(fields: IDataObject): TemplateShape | undefined {
+	if (Object.keys(fields).length === 0) return undefined;
+	const key = JSON.stringify(fields);
+	if (shapes.has(key)) return shapes.get(key);
+	const shape = parseTemplate({
+		bodyText: fields.bodyText,
+		headerFormat: fields.headerFormat,
+		headerText: fields.headerText,
+		buttons: ((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? [],
+		checkCharacters: fields.checkCharacters,
+	});
+	if (shapes.size >= MAX_SHAPES) shapes.clear();
+	shapes.set(key, shape);
+	return shape;
 }

@@ -3,6 +3,8 @@ import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
+import type { TemplateShape } from './template';
+import { checkAgainstTemplate } from './templateCheck';
 import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
 
 export { FIELD };
@@ -66,11 +68,14 @@ export interface MessageInput {
 	templateCodeId: unknown;
 	components: ComponentsInput;
 	compatibility?: Partial<CompatibilityOptions>;
+	/** The template as registered, when the user gave it: the request is checked against it. */
+	template?: TemplateShape;
 }
 
 /**
- * Builds and validates the request body for one item. Pure: same input, same output, no I/O.
- * Throws InvalidFieldError naming the field at the first problem found.
+ * Builds and validates the request body for one item, and checks it against the template when
+ * the item gives one. Pure: same input, same output, no I/O. Throws InvalidFieldError naming the
+ * field at the first problem found.
  */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
 	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
@@ -81,13 +86,15 @@ export function buildSendRequest(input: MessageInput): SendRequestBody {
 			? parseRawPayload(input.components.rawPayload)
 			: buildComponents(input.components, compatibility);
 
-	return {
+	const request: SendRequestBody = {
 		phone_number: phoneNumber,
 		message: {
 			type: 'template',
 			template: { template_code_id: templateCodeId, payload },
 		},
 	};
+	if (input.template) checkAgainstTemplate(request, input.template, input.components.mode);
+	return request;
 }
 
 function buildComponents(

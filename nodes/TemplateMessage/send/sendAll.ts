@@ -5,11 +5,11 @@ import { truncate } from '../output/bounded';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import { notSentError, sendFailedError } from '../output/errors';
-import { failedItem, failureDetails, itemSummary, sentItem, stoppedBy } from '../output/items';
+import type { PreparedMessage } from '../output/items';
+import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from '../output/items';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import type { RunOptions } from '../request/parameters';
-import type { SendRequestBody } from '../request/payload';
 import { hasControlCharacter } from '../request/text';
 import { Redactor } from '../output/redact';
 import { fingerprint, SentMemory } from './sentMemory';
@@ -20,14 +20,15 @@ import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
 type Failure = ReturnType<typeof sendFailedError> | NodeOperationError;
 
 /**
- * Sends every valid request (the invalid ones are already errors), paced, with bounded
- * concurrency, and returns one output item per input item, in order. Without Continue On Fail
+ * Sends every valid request (the invalid ones are already errors) but the repeats to skip, paced,
+ * with bounded concurrency, and returns one output item per input item, in order. Without Continue On Fail
  * the first failure stops the run and is thrown once every request on the wire has come back;
  * with it, refusals that hold for every message stop further sends (see StopEarly).
  */
 export async function sendAll(
 	ctx: IExecuteFunctions,
-	requests: Array<SendRequestBody | NodeOperationError>,
+	requests: Array<PreparedMessage | NodeOperationError>,
+	skip: Map<number, number>,
 	options: RunOptions,
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[]> {
@@ -62,12 +63,15 @@ export async function sendAll(
 	};
 
 	const sendOne = async (itemIndex: number): Promise<INodeExecutionData | undefined> => {
-		const request = requests[itemIndex];
-		if (request instanceof NodeOperationError) return failedItem(request, itemIndex, { delivery: 'invalid' });
+		const prepared = requests[itemIndex];
+		if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid' });
+		const duplicateOf = skip.get(itemIndex);
+		if (duplicateOf !== undefined) return skippedItem(prepared, itemIndex, duplicateOf);
+		const { request } = prepared;
 		try {
 			const delivery = await deliver(itemIndex, request, context);
 			if (!delivery) return undefined;
-			const summary = itemSummary(request, delivery.attempts, options.includeRequestPayload);
+			const summary = itemSummary(prepared, delivery.attempts, options.includeRequestPayload);
 			if ('notSent' in delivery) {
 				return failedItem(notSentError(node, delivery.notSent, itemIndex), itemIndex, { delivery: 'notSent', stoppedBy: stoppedBy(delivery.notSent), ...summary });
 			}

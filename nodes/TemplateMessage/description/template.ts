@@ -1,0 +1,92 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * The template as registered, for checks and the preview: nothing here is sent. Every part is
+ * optional; a part left out is not checked.
+ */
+export const templateProperty: INodeProperties = {
+	displayName: 'Template (Checks and Preview)',
+	name: 'template',
+	type: 'collection',
+	placeholder: 'Add Template Detail',
+	default: {},
+	description:
+		"The template as registered in the developer dashboard. Nothing here is sent: every item is checked against it before the first message goes out, and each output item shows the message its recipient gets. With Template Code ID from an expression, map these from the same row, or leave them out.",
+	options: [
+		{
+			displayName: 'Body Text',
+			name: 'bodyText',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			default: '',
+			placeholder: 'Hi {{1}}, your order {{2}} is confirmed.',
+			description: 'The body exactly as registered, with its {{1}}, {{2}} … placeholders. Enough on its own to check the number of body values and to show a preview.',
+		},
+		{
+			displayName: 'Buttons',
+			name: 'buttons',
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true, sortable: true },
+			default: {},
+			placeholder: 'Add Template Button',
+			description: "All of the template's buttons in their order (index 0 first), including those that take no value",
+			options: [
+				{
+					displayName: 'Button',
+					name: 'button',
+					values: [
+						{
+							displayName: 'Type',
+							name: 'kind',
+							type: 'options',
+							options: [
+								{ name: 'Call Phone', value: 'callPhone' },
+								{ name: 'Dynamic URL', value: 'dynamicUrl' },
+								{ name: 'Quick Reply', value: 'quickReply' },
+								{ name: 'Static URL', value: 'staticUrl' },
+							],
+							default: 'quickReply',
+						},
+						{
+							displayName: 'Label',
+							name: 'label',
+							type: 'string',
+							default: '',
+							placeholder: 'Track order',
+							description: 'The text on the button, for the preview',
+						},
+					],
+				},
+			],
+		},
+		{
+			displayName: 'Check Values for Refused Characters',
+			name: 'checkCharacters',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to refuse body values with a line break, a tab or more than four spaces in a row, which the platform refuses in template values',
+		},
+		{
+			displayName: 'Header',
+			name: 'headerFormat',
+			type: 'options',
+			options: [
+				{ name: 'Document', value: 'document' },
+				{ name: 'Image', value: 'image' },
+				{ name: 'None', value: 'none', description: 'The template has no header' },
+				{ name: 'Text', value: 'text', description: 'Give its text below, with {{1}} if it has a placeholder' },
+				{ name: 'Video', value: 'video' },
+			],
+			default: 'none',
+			description: "The kind of header the template has. A text header without a placeholder takes no value: set the node's Header Type to None for it.",
+		},
+		{
+			displayName: 'Header Text',
+			name: 'headerText',
+			type: 'string',
+			default: '',
+			placeholder: 'Order {{1}}',
+			description: 'For a text header: its text as registered, with {{1}} if it has a placeholder',
+		},
+	],
+};

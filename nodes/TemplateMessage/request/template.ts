@@ -1,0 +1,109 @@
+import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
+import { describeValue } from './text';
+
+/**
+ * The template as the user registered it (pasted from the dashboard): nothing of it is sent, it
+ * only checks each item's values and renders the message a recipient gets. Each part is optional;
+ * a part not given is not checked.
+ */
+export interface TemplateShape {
+	body?: { text: string; placeholders: number; segments: Segment[] };
+	header?: { kind: TemplateHeaderKind; text?: string; placeholders: number; segments: Segment[] };
+	buttons?: TemplateButton[];
+	/** Refuse body values with what the platform refuses in template parameters. */
+	checkCharacters: boolean;
+}
+
+/** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
+export type Segment = string | number;
+
+export type TemplateHeaderKind = 'none' | 'text' | 'image' | 'video' | 'document';
+export type TemplateButtonKind = 'quickReply' | 'dynamicUrl' | 'staticUrl' | 'callPhone';
+
+export interface TemplateButton {
+	kind: TemplateButtonKind;
+	label?: string;
+}
+
+/** What the node read of its Template fields for one item, before any checking. */
+export interface TemplateInput {
+	bodyText?: unknown;
+	headerFormat?: unknown;
+	headerText?: unknown;
+	buttons?: Array<{ kind?: unknown; label?: unknown }>;
+	checkCharacters?: unknown;
+}
+
+const HEADER_KINDS: readonly string[] = ['none', 'text', 'image', 'video', 'document'];
+const BUTTON_KINDS: readonly string[] = ['quickReply', 'dynamicUrl', 'staticUrl', 'callPhone'];
+const MAX_TEMPLATE_TEXT = 4096;
+const PLACEHOLDER = /\{\{\s*(\d{1,3})\s*\}\}/g;
+
+/** The template's shape, or undefined when no part of it is given (then nothing is checked). */
+export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
+	const shape: TemplateShape = { checkCharacters: input.checkCharacters !== false };
+	const bodyText = optionalText(input.bodyText, FIELD.templateBody);
+	if (bodyText !== undefined) shape.body = { text: bodyText, placeholders: countPlaceholders(bodyText, FIELD.templateBody), segments: segments(bodyText) };
+
+	if (input.headerFormat !== undefined && input.headerFormat !== '') {
+		if (typeof input.headerFormat !== 'string' || !HEADER_KINDS.includes(input.headerFormat)) {
+			throw new InvalidFieldError(FIELD.templateHeader, `${describeValue(input.headerFormat)} is not one of none, text, image, video, document`);
+		}
+		const kind = input.headerFormat as TemplateHeaderKind;
+		const text = kind === 'text' ? optionalText(input.headerText, FIELD.templateHeaderText) : undefined;
+		const placeholders = text === undefined ? 0 : countPlaceholders(text, FIELD.templateHeaderText);
+		if (placeholders > 1) {
+			throw new InvalidFieldError(FIELD.templateHeaderText, `has ${placeholders} placeholders; a header text has at most one, {{1}}`, 'Paste the header text exactly as the template was registered');
+		}
+		shape.header = { kind, text, placeholders, segments: text === undefined ? [] : segments(text) };
+	}
+
+	if (input.buttons !== undefined && input.buttons.length > 0) {
+		shape.buttons = input.buttons.map((button, position) => {
+			if (typeof button.kind !== 'string' || !BUTTON_KINDS.includes(button.kind)) {
+				throw new InvalidFieldError(`${FIELD.templateButtons} → button ${position + 1} → Type`, `${describeValue(button.kind)} is not quick reply, dynamic URL, static URL or call phone`);
+			}
+			const label = optionalText(button.label, `${FIELD.templateButtons} → button ${position + 1} → Label`);
+			return label === undefined ? { kind: button.kind as TemplateButtonKind } : { kind: button.kind as TemplateButtonKind, label };
+		});
+	}
+	return shape.body || shape.header || shape.buttons ? shape : undefined;
+}
+
+/**
+ * How many values a text's placeholders take: {{1}} to {{n}}, each at least once, in any order
+ * and possibly repeated. A number skipped (or a {{0}}) is a template the platform would not have
+ * approved: most likely a typo in what was pasted.
+ */
+export function countPlaceholders(text: string, field: string): number {
+	const seen = new Set<number>();
+	for (const match of text.matchAll(PLACEHOLDER)) seen.add(Number(match[1]));
+	if (seen.has(0)) throw new InvalidFieldError(field, 'has {{0}}: placeholders start at {{1}}', 'Paste the text exactly as the template was registered');
+	const count = seen.size;
+	for (let n = 1; n <= count; n++) {
+		if (!seen.has(n)) {
+			const found = [...seen].sort((a, b) => a - b).map((p) => `{{${p}}}`).join(', ');
+			throw new InvalidFieldError(field, `has the placeholders ${found}: {{${n}}} is missing`, 'Placeholders are numbered from {{1}} without gaps: paste the text exactly as the template was registered');
+		}
+	}
+	return count;
+}
+
+function segments(text: string): Segment[] {
+	const parts: Segment[] = [];
+	let last = 0;
+	for (const match of text.matchAll(PLACEHOLDER)) {
+		parts.push(text.slice(last, match.index), Number(match[1]));
+		last = match.index + match[0].length;
+	}
+	parts.push(text.slice(last));
+	return parts;
+}
+
+function optionalText(raw: unknown, field: string): string | undefined {
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	if (typeof raw !== 'string') throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`);
+	if (raw.length > MAX_TEMPLATE_TEXT) throw new InvalidFieldError(field, `is ${raw.length} characters long; a template text is at most ${MAX_TEMPLATE_TEXT}`);
+	return raw.trim() === '' ? undefined : raw;
+}

@@ -1,0 +1,110 @@
+import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
+import type { PayloadComponent, SendRequestBody } from './payload';
+import type { TemplateButtonKind, TemplateShape } from './template';
+
+const BUTTON_NAMES: Record<TemplateButtonKind, string> = {
+	quickReply: 'quick reply',
+	dynamicUrl: 'dynamic URL',
+	staticUrl: 'static URL',
+	callPhone: 'call phone',
+};
+
+/** The platform refuses these in template parameters; the provider answers code 39 for the row. */
+const REFUSED_CHARACTERS: Array<[RegExp, string]> = [
+	[/[\r\n]/, 'a line break'],
+	[/\t/, 'a tab'],
+	[/ {5}/, 'more than four spaces in a row'],
+];
+
+/**
+ * Checks one item's built request against the template it names, part by part (a part the shape
+ * does not give is not checked). Throws InvalidFieldError naming the field to change, in the
+ * words of the mode the item was built in: the fields below, or the JSON payload.
+ */
+export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: 'fields' | 'json'): void {
+	const { payload } = request.message.template;
+	const where = (part: 'body' | 'header' | 'button', fieldsName: string) => (mode === 'json' ? `${FIELD.rawPayload} → ${part}` : fieldsName);
+	if (shape.body) checkBody(componentParameters(payload, 'body'), shape, where('body', FIELD.bodyValues));
+	if (shape.header) checkHeader(componentParameters(payload, 'header'), shape.header, where('header', FIELD.headerType));
+	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where('button', FIELD.buttons));
+}
+
+/** The parameters of one component of a built payload (none when the component is absent). */
+export function componentParameters(payload: PayloadComponent[], position: PayloadComponent['position']): Array<Record<string, unknown>> {
+	return (payload.find((entry) => entry.position === position)?.parameters ?? []) as Array<Record<string, unknown>>;
+}
+
+function checkBody(values: Array<Record<string, unknown>>, shape: TemplateShape, field: string): void {
+	const expected = shape.body!.placeholders;
+	if (values.length !== expected) {
+		const placeholders = expected === 0 ? 'no placeholder' : expected === 1 ? 'one placeholder, {{1}}' : `${expected} placeholders, {{1}} to {{${expected}}}`;
+		throw new InvalidFieldError(field, `has ${values.length} value(s); the template body has ${placeholders}`, `Give exactly one value per placeholder, in order (or correct ${FIELD.templateBody} if the template changed)`);
+	}
+	if (!shape.checkCharacters) return;
+	values.forEach((value, position) => {
+		const text = typeof value.text === 'string' ? value.text : '';
+		for (const [pattern, what] of REFUSED_CHARACTERS) {
+			if (pattern.test(text)) {
+				throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression');
+			}
+		}
+	});
+}
+
+function checkHeader(values: Array<Record<string, unknown>>, header: NonNullable<TemplateShape['header']>, field: string): void {
+	const given = values[0];
+	const givenKind = typeof given?.type === 'string' ? given.type : undefined;
+	const takesValue = header.kind === 'text' ? header.placeholders > 0 : header.kind !== 'none';
+	if (!takesValue) {
+		if (given === undefined) return;
+		const template = header.kind === 'none' ? 'the template has no header' : 'the template\'s header text has no placeholder';
+		throw new InvalidFieldError(field, `is ${givenKind ?? 'set'}, but ${template}`, 'Set Header Type to None: a fixed header needs no value');
+	}
+	if (given === undefined) {
+		const what = header.kind === 'text' ? 'a header text with a placeholder, {{1}}' : `a ${header.kind} header`;
+		throw new InvalidFieldError(field, `is None, but the template has ${what}`, `Set Header Type to ${header.kind === 'text' ? 'Text' : capitalised(header.kind)} and give its ${header.kind === 'text' ? 'value' : 'media URL'}`);
+	}
+	if (givenKind !== header.kind) {
+		throw new InvalidFieldError(field, `is ${givenKind}, but the template's header is ${header.kind === 'text' ? 'a text' : `a ${header.kind}`}`, `Set Header Type to ${capitalised(header.kind)}`);
+	}
+}
+
+function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullable<TemplateShape['buttons']>, field: string): void {
+	const given = new Set<number>();
+	values.forEach((value, position) => {
+		const index = Number(value.index);
+		const name = `${field} → button ${position + 1}`;
+		if (!Number.isInteger(index) || index < 0 || index >= buttons.length) {
+			throw new InvalidFieldError(`${name} → Index`, `is ${String(value.index)}, but the template has ${buttons.length} button(s), indexes 0 to ${buttons.length - 1}`, 'Buttons are numbered in template order starting at 0');
+		}
+		const template = buttons[index];
+		const kind = buttonKind(value);
+		if (template.kind === 'staticUrl' || template.kind === 'callPhone') {
+			throw new InvalidFieldError(name, `gives a value to button ${index}, the template's ${describeButton(template)} button, which takes none`, 'Leave call phone and static URL buttons out of Buttons');
+		}
+		if (kind !== template.kind) {
+			throw new InvalidFieldError(`${name} → Type`, `is ${kind ? BUTTON_NAMES[kind] : 'unknown'}, but the template's button ${index} is a ${describeButton(template)} button`, `Set its Type to ${BUTTON_NAMES[template.kind]}`);
+		}
+		given.add(index);
+	});
+	buttons.forEach((button, index) => {
+		if ((button.kind === 'quickReply' || button.kind === 'dynamicUrl') && !given.has(index)) {
+			const value = button.kind === 'quickReply' ? 'its payload' : 'the text appended to its URL';
+			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${BUTTON_NAMES[button.kind]} button with Index ${index} and ${value}`);
+		}
+	});
+}
+
+function buttonKind(value: Record<string, unknown>): TemplateButtonKind | undefined {
+	const subType = value.sub_type ?? value.sub_types;
+	if (subType === 'quick_reply') return 'quickReply';
+	if (subType === 'url' || subType === 'url_dynamic') return 'dynamicUrl';
+	return undefined;
+}
+
+function describeButton(button: { kind: TemplateButtonKind; label?: string }): string {
+	return button.label ? `${BUTTON_NAMES[button.kind]} "${button.label}"` : BUTTON_NAMES[button.kind];
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,0 +1,92 @@
+/**
+ * The template check in n8n's engine: a sheet whose rows do not all fit the template sends only
+ * the rows that fit (or nothing, without Continue On Fail), outputs carry the rendered message,
+ * a dry run sums the whole input up, and repeated rows are skipped on request.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ApiServer } from '../helpers/apiServer';
+import { startApiServer } from '../helpers/apiServer';
+import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+
+let api: ApiServer;
+beforeEach(async () => {
+	api = await startApiServer();
+});
+afterEach(async () => {
+	await api.close();
+});
+
+const BODY = 'Hi {{1}}, your order {{2}} is confirmed.';
+const template = { bodyText: BODY, buttons: { button: [{ kind: 'dynamicUrl', label: 'Track order' }] } };
+const parameters = (options: IDataObject = {}) => ({
+	phoneNumber: '={{ $json.phone }}',
+	templateCodeId: 'order_confirmed',
+	bodyValuesMode: 'list',
+	bodyValuesList: '={{ $json.values }}',
+	buttons: { button: [{ kind: 'dynamicUrl', index: 0, urlSuffix: '={{ $json.order }}' }] },
+	template,
+	options,
+});
+const row = (i: number, values: string[]) => ({ phone: `6281200000${String(i).padStart(3, '0')}`, values, order: `INV-${i}` });
+const sheet = [row(0, ['Budi', 'INV-1']), row(1, ['Sari']), row(2, ['Andi', 'INV-3', 'extra']), row(3, ['Dewi', 'INV-4'])];
+
+test('with Continue On Fail only the rows that fit the template are sent, and every sent item shows its message', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters(), onError: 'continueRegularOutput' });
+	expect(api.requests.map((request) => (request.body as { phone_number: string }).phone_number)).toEqual(['6281200000000', '6281200000003']);
+	const output = result.output(SEND_NODE);
+	expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]' });
+	expect(output[1].json.error).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
+	expect(output[2].json.error).toBe('Body Values: has 3 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 2]');
+	expect(output[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order]' });
+});
+
+test('without Continue On Fail nothing is sent, and the error names the first row that does not fit', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters() });
+	expect(api.requests).toHaveLength(0);
+	expect(result.nodeError(SEND_NODE)?.message).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
+});
+
+test('a dry run over 1,000 rows sums up what would be sent, what fails which check and what repeats', async () => {
+	const rows = Array.from({ length: 1000 }, (_, i) => row(i, ['Name', `INV-${i}`]));
+	rows[10] = row(10, ['Only one']);
+	rows[20] = row(20, ['Bad', 'INV\n20']);
+	rows[30] = { phone: 'not a phone', values: ['X', 'INV-30'], order: 'INV-30' };
+	rows[40] = rows[41];
+	rows[50] = rows[51];
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters({ dryRun: true }) });
+	expect(api.requests).toHaveLength(0);
+	const summary = 'Dry run: 997 of 1000 item(s) would be sent. 3 fail a check: 2 × Body Values, 1 × Phone Number. 2 repeat an earlier item (same recipient, template and values); Options → Skip Duplicate Messages would skip them.';
+	const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
+	// n8n before 1.80 has no execution hints: only the log says it there.
+	expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [summary] : []);
+	const output = result.output(SEND_NODE);
+	expect(output).toHaveLength(1000);
+	expect(output[0].json).toMatchObject({ dryRun: true, preview: 'Hi Name, your order INV-0 is confirmed.\n[Track order]' });
+	expect(output[20].json.error).toBe('Body Values → value 2: contains a line break, which the platform refuses in template values [item 20]');
+	expect(output[41].json).toMatchObject({ dryRun: true, duplicateOf: 40 });
+});
+
+test('Skip Duplicate Messages: a repeated row is not sent and comes out as skipped, naming the row it repeats', async () => {
+	const rows = [row(0, ['Budi', 'INV-1']), { phone: '+62 812-0000-0000', values: ['Budi', 'INV-1'], order: 'INV-0' }, row(0, ['Budi', 'INV-2'])];
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters({ skipDuplicates: true }) });
+	expect(api.requests).toHaveLength(2);
+	const output = result.output(SEND_NODE);
+	expect(output[1]).toEqual({
+		json: {
+			skipped: true,
+			reason: 'Same recipient, template and values as item 0: not sent again (Options → Skip Duplicate Messages)',
+			duplicateOf: 0,
+			phone_number: '6281200000000',
+			template_code_id: 'order_confirmed',
+			preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]',
+		},
+		pairedItem: { item: 1 },
+	});
+	expect(output[2].json.success).toBe(true);
+
+	await api.close();
+	api = await startApiServer();
+	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters() });
+	expect(api.requests).toHaveLength(3);
+});
