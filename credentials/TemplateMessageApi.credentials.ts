@@ -15,7 +15,7 @@ export class TemplateMessageApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/templateMessage.svg', dark: 'file:../icons/templateMessage.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-template-message/n8n-nodes-template-message#credentials';
+	documentationUrl = 'https://github.com/n8n-nodes-template-message/n8n-nodes-template-message/blob/main/README.md';
 
 	properties: INodeProperties[] = [
 		{

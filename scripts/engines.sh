@@ -4,11 +4,12 @@
 # The newest engine, 2.x, is the project's own dev dependency.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../engines"
+source ../scripts/progress.sh
 for engine in */; do
 	engine="${engine%/}"
 	if [ ! -f "$engine/node_modules/.package-lock.json" ] || [ "$engine/package-lock.json" -nt "$engine/node_modules/.package-lock.json" ]; then
-		echo "Installing the $engine engine (n8n-core, n8n-workflow) into engines/$engine…"
 		# No install scripts: the engine suite needs none of the native modules they would build.
-		(cd "$engine" && npm ci --ignore-scripts --no-audit --no-fund)
+		step "Installing the $engine engine (n8n-core, n8n-workflow) into engines/$engine (about 1 minute)" \
+			bash -c "cd '$engine' && npm ci --ignore-scripts --no-audit --no-fund"
 	fi
 done

@@ -2,7 +2,7 @@
 # Installs the dev dependencies from the lockfile when node_modules is missing or older than it.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/progress.sh
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-	echo "Installing dev dependencies (npm ci)…"
-	npm ci --no-audit --no-fund
+	step "Installing the dev dependencies (npm ci, about 1 to 2 minutes)" npm ci --no-audit --no-fund
 fi

@@ -25,17 +25,19 @@ async function main() {
 	const credential = realBaseUrl ? { baseUrl: realBaseUrl, token: realToken } : { baseUrl: sandbox.url, token: sandbox.token };
 	console.log(realBaseUrl ? `Using the real API at ${realBaseUrl}` : `Sandbox API: ${sandbox.url} (received messages: ${sandbox.url}/)`);
 
-	console.log('Preparing n8n (credential, example workflows)…');
-	stack.importCredential(userFolder, credential);
+	await step('Importing the credential into n8n (about 10 s)', () => stack.importCredential(userFolder, credential));
 	const marker = path.join(userFolder, '.examples-imported');
 	if (!fs.existsSync(marker)) {
 		// Once only, so that later edits of the examples in the editor are kept.
-		stack.importWorkflows(userFolder, stack.readExamples(), ['tmExampleHook001']);
+		await step('Importing the example workflows and publishing the webhook example (first start only, about 20 s)', () =>
+			stack.importWorkflows(userFolder, stack.readExamples(), ['tmExampleHook001']),
+		);
 		fs.writeFileSync(marker, new Date().toISOString());
 	}
 
-	console.log(`Starting n8n ${stack.N8N_VERSION}…`);
-	const n8n = await stack.startN8n(userFolder, { port, brokerPort: port + 1, logFile: path.join(userFolder, 'n8n.log') });
+	const n8n = await step(`Starting n8n ${stack.N8N_VERSION} (about 15 s)`, () =>
+		stack.startN8n(userFolder, { port, brokerPort: port + 1, logFile: path.join(userFolder, 'n8n.log') }),
+	);
 	console.log(`
   n8n is ready:        ${n8n.url}   (first visit: create the owner account)
   Example workflows:   Overview → "Template Message: …"
@@ -63,6 +65,21 @@ ${sandbox ? `  Sent messages:       ${sandbox.url}/\n` : ''}  n8n's log:        
 			process.exitCode = code || 1;
 		}
 	});
+}
+
+/** Says what is being done, a line every 15 s while it lasts, and how long it took. */
+async function step(label, run) {
+	const started = Date.now();
+	const seconds = () => Math.round((Date.now() - started) / 1000);
+	console.log(`${label}…`);
+	const ticker = setInterval(() => console.log(`  … still working (${seconds()} s)`), 15_000);
+	try {
+		const result = await run();
+		console.log(`  done in ${seconds()} s`);
+		return result;
+	} finally {
+		clearInterval(ticker);
+	}
 }
 
 main().catch((error) => {

@@ -9,12 +9,13 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messageProperties } from './description/properties';
 import { dryRunOutput, requestsOf } from './output/dryRun';
-import { routedToErrorOutput } from './output/errorOutput';
+import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
 import type { PreparedMessage } from './output/items';
 import { renderPreview } from './output/preview';
 import { findRepeats } from './request/duplicates';
 import { readMessageInput, readRunOptions } from './request/parameters';
+import type { MessageInput } from './request/payload';
 import { buildSendRequest } from './request/payload';
 import { sendAll } from './send/sendAll';
 import { CREDENTIAL_TYPE } from './send/transport';
@@ -49,19 +50,20 @@ export class TemplateMessage implements INodeType {
 		// first request, so a bad row in a sheet stops the run before anyone is messaged (or, with
 		// Continue On Fail, only that row fails).
 		const prepared: Array<PreparedMessage | NodeOperationError> = items.map((_, itemIndex) => {
+			let input: MessageInput | undefined;
 			try {
-				const input = readMessageInput(this, itemIndex);
+				input = readMessageInput(this, itemIndex);
 				const request = buildSendRequest(input);
 				return { request, preview: input.template && renderPreview(request, input.template) };
 			} catch (error) {
-				return invalidItemError(this.getNode(), error, itemIndex);
+				return invalidItemError(this.getNode(), error, itemIndex, input);
 			}
 		});
 		// A dry run reports on every item, so it does not stop at the first invalid one.
-		if (options.dryRun) return [routedToErrorOutput(this, dryRunOutput(this, prepared, options.skipDuplicates))];
+		if (options.dryRun) return [shapedForOnError(this, dryRunOutput(this, prepared, options.skipDuplicates))];
 		const firstInvalid = prepared.find((item) => item instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
 		const skipped = options.skipDuplicates ? findRepeats(requestsOf(prepared)) : new Map<number, number>();
-		return [routedToErrorOutput(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
+		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
 	}
 }

@@ -145,6 +145,9 @@ test('a published webhook workflow sends one message per call; n8n records the n
 	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order)));
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
 	await until(() => sandbox.messages.length >= 3, 'three messages at the sandbox');
+	// The caller learns the result: the webhook answers with the node's output.
+	expect(answers.map((answer) => answer.data.msgid).sort()).toEqual(sandbox.messages.map((message) => message.msgid).sort());
+	expect(answers[0].data.preview).toBe('Thank you Customer 0! Your order ORD-1 is confirmed and on its way.\n[Track order] [Cancel order]');
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
 	expect(bodies).toEqual(orders.map(expectedSendRequest));
@@ -169,6 +172,15 @@ test('a published webhook workflow sends one message per call; n8n records the n
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 	expect(recorded.sort()).toEqual(sandbox.messages.map((message) => message.msgid).sort());
+});
+
+test('the webhook example tells its caller when a message was not sent, and why', async () => {
+	const before = sandbox.messages.length;
+	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-9', customer: { name: 'Eko', phone: 'call me' } }, { validateStatus: () => true });
+	expect(answer.status).toBe(200);
+	expect(answer.data.error).toBe('Phone Number: "call me" contains characters other than digits [item 0]');
+	expect(answer.data.details).toMatchObject({ success: false, delivery: 'invalid' });
+	expect(sandbox.messages.length).toBe(before);
 });
 
 test('`n8n execute` runs a workflow whose Code node makes the rows: one exact request per row', async () => {

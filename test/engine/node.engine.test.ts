@@ -139,10 +139,17 @@ describe('bad input', () => {
 		const output = result.output(SEND_NODE);
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		expect(output.map((item) => item.json.success ?? (item.json.details as IDataObject).success)).toEqual([true, false, true, false]);
+		// The columns a sent item has, so that the Table view reads as one table; the phone number
+		// and template code id as given.
 		expect(output[1].json).toEqual({
+			success: false,
+			phone_number: '',
+			template_code_id: 'tpl-invoice',
+			delivery: 'invalid',
 			error: 'Phone Number: is empty [item 1]',
-			details: { success: false, delivery: 'invalid', itemIndex: 1, description: expect.stringMatching(/Map a column/) },
+			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/Map a column/) },
 		});
+		expect(Object.keys(output[1].json).slice(0, 3)).toEqual(Object.keys(output[0].json).filter((key) => key !== 'msgid').slice(0, 3));
 		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains characters other than digits [item 3]');
 		expect(api.requests.map((r) => (r.body as IDataObject).phone_number)).toEqual(['6281234567890', '6281300000001']);
 	});
@@ -171,6 +178,10 @@ describe('what the API answers', () => {
 		const output = result.output(SEND_NODE);
 		expect(output.map((item) => item.json.success ?? (item.json.details as IDataObject).success)).toEqual([true, false, true]);
 		expect(output[1].json).toEqual({
+			success: false,
+			phone_number: '6281300000001',
+			template_code_id: 'tpl-invoice',
+			delivery: 'failed',
 			error: 'The API refused the message (HTTP 406): message_value is not same as the template (code 39) [item 1]',
 			details: {
 				success: false,

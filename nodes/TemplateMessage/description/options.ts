@@ -1,6 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Settings for the whole run (dry run, pacing, retries) and the API's alternative spellings. */
+/**
+ * Settings for the whole run. n8n lists them alphabetically, so the names group them: the sending
+ * limits start with "Max", and the API's alternative spellings, rarely needed, start with
+ * "Spelling in the API" and come last, each option named by the field it writes.
+ */
 export const optionsProperty: INodeProperties = {
 	displayName: 'Options',
 	name: 'options',
@@ -9,33 +13,11 @@ export const optionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Button Index Format',
-			name: 'buttonIndexFormat',
-			type: 'options',
-			options: [
-				{ name: 'Number', value: 'number', description: 'E.g. "index": 0.' },
-				{ name: 'Quoted String', value: 'string', description: 'E.g. "index": "0", as in the API examples.' },
-			],
-			default: 'string',
-			description: 'How the button index is written in the request',
-		},
-		{
-			displayName: 'Button Type Field Name',
-			name: 'buttonTypeField',
-			type: 'options',
-			options: [
-				{ name: 'Sub_type', value: 'sub_type', description: 'As in the API examples' },
-				{ name: 'Sub_types', value: 'sub_types', description: 'As in the API field reference' },
-			],
-			default: 'sub_type',
-			description: 'The API documentation spells this field two ways; pick the one your account accepts',
-		},
-		{
 			displayName: 'Default Country Code',
 			name: 'defaultCountryCode',
 			type: 'string',
 			default: '',
-			placeholder: '62',
+			placeholder: 'e.g. 62',
 			description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
 		},
 		{
@@ -45,17 +27,6 @@ export const optionsProperty: INodeProperties = {
 			default: false,
 			description:
 				'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
-		},
-		{
-			displayName: 'Dynamic URL Sub Type',
-			name: 'dynamicUrlSubType',
-			type: 'options',
-			options: [
-				{ name: 'Url', value: 'url', description: 'As in the API examples' },
-				{ name: 'Url_dynamic', value: 'url_dynamic', description: 'As in the API field reference' },
-			],
-			default: 'url',
-			description: 'The sub type sent for a dynamic URL button',
 		},
 		{
 			displayName: 'Include Request Payload in Output',
@@ -91,16 +62,13 @@ export const optionsProperty: INodeProperties = {
 				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second plus one gap, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 		},
 		{
-			displayName: 'Quick Reply Value Field',
-			name: 'quickReplyValueField',
-			type: 'options',
-			options: [
-				{ name: 'Both', value: 'both', description: 'Send the value in both fields' },
-				{ name: 'Payload', value: 'payload', description: 'As in the API field reference' },
-				{ name: 'Text', value: 'text', description: 'As in the API quick reply example' },
-			],
-			default: 'payload',
-			description: 'Which field of the quick reply parameter carries the payload text',
+			displayName: 'Max Time per Request',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
+			default: 30000,
+			description:
+				'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
 		},
 		{
 			displayName: 'Retry Unknown Deliveries',
@@ -119,13 +87,49 @@ export const optionsProperty: INodeProperties = {
 				'Whether to send at most one message per recipient and content in a run: an item with the same phone number (after normalising), template and values as an earlier one is not sent and comes out as skipped, naming the item it repeats',
 		},
 		{
-			displayName: 'Timeout',
-			name: 'timeout',
-			type: 'number',
-			typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
-			default: 30000,
-			description:
-				'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
+			displayName: 'Spelling in the API: Button Index',
+			name: 'buttonIndexFormat',
+			type: 'options',
+			options: [
+				{ name: 'button.index=0', value: 'number', description: 'A number' },
+				{ name: 'button.index="0"', value: 'string', description: 'A quoted number, as in the API examples' },
+			],
+			default: 'string',
+			description: 'How the button index is written in the request',
+		},
+		{
+			displayName: 'Spelling in the API: Button Type Field',
+			name: 'buttonTypeField',
+			type: 'options',
+			options: [
+				{ name: 'button.sub_type', value: 'sub_type', description: 'As in the API examples' },
+				{ name: 'button.sub_types', value: 'sub_types', description: 'As in the API field reference' },
+			],
+			default: 'sub_type',
+			description: 'The API documentation spells this field two ways; pick the one your account accepts',
+		},
+		{
+			displayName: 'Spelling in the API: Dynamic URL Button Type',
+			name: 'dynamicUrlSubType',
+			type: 'options',
+			options: [
+				{ name: 'button.sub_type=url', value: 'url', description: 'As in the API examples' },
+				{ name: 'button.sub_type=url_dynamic', value: 'url_dynamic', description: 'As in the API field reference' },
+			],
+			default: 'url',
+			description: 'The sub type sent for a dynamic URL button',
+		},
+		{
+			displayName: 'Spelling in the API: Quick Reply Value',
+			name: 'quickReplyValueField',
+			type: 'options',
+			options: [
+				{ name: 'Both', value: 'both', description: 'Send the value in both fields' },
+				{ name: 'parameter.payload', value: 'payload', description: 'As in the API field reference' },
+				{ name: 'parameter.text', value: 'text', description: 'As in the API quick reply example' },
+			],
+			default: 'payload',
+			description: 'Which field of the quick reply parameter carries the payload text',
 		},
 	],
 };

@@ -37,8 +37,8 @@ export const messageProperties: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 2f8b0c1e-…',
-		description: 'Code ID the developer dashboard gave the template. Only templates with status Approved can be sent.',
+		placeholder: 'e.g. 3f2a9c1e_8b4d_4e1a_9c2f_1d2e3f4a5b6c:order_confirmed',
+		description: 'Code ID the developer dashboard gave the template, usually its ID and name joined by a colon. Only templates with status Approved can be sent.',
 	},
 	{
 		displayName: 'Define Content',
@@ -58,6 +58,7 @@ export const messageProperties: INodeProperties[] = [
 			},
 		],
 		default: 'fields',
+		description: "How the template's values are given. n8n keeps only the fields shown: switching clears what was entered for the other way.",
 	},
 	{
 		displayName: 'Body Values',
@@ -91,16 +92,16 @@ export const messageProperties: INodeProperties[] = [
 		description: 'Values for the body placeholders in order: the first fills {{1}}, the second {{2}}, and so on',
 		options: [
 			{
-				displayName: 'Value',
+				displayName: 'Body Value',
 				name: 'values',
 				values: [
 					{
-						displayName: 'Text',
+						displayName: 'Value',
 						name: 'text',
 						type: 'string',
 						default: '',
 						placeholder: '{{ $json.name }}',
-						description: 'Text put into this placeholder, typically mapped from a column of the input',
+						description: 'The first value fills {{1}}, the second {{2}}, and so on (drag to reorder); typically mapped from a column of the input',
 					},
 				],
 			},
@@ -148,6 +149,13 @@ export const messageProperties: INodeProperties[] = [
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
+		displayName: 'Only buttons that take a value go under Buttons: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out.',
+		name: 'buttonsNotice',
+		type: 'notice',
+		displayOptions: { show: whenFields },
+		default: '',
+	},
+	{
 		displayName: 'Buttons',
 		name: 'buttons',
 		type: 'fixedCollection',
@@ -155,7 +163,6 @@ export const messageProperties: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		displayOptions: { show: whenFields },
 		default: {},
-		hint: 'Only buttons that take a value at send time go here. Call-phone and static URL buttons take no parameters: leave them out.',
 		options: [
 			{
 				displayName: 'Button',

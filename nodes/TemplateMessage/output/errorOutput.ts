@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -14,10 +14,28 @@ import { NodeOperationError } from 'n8n-workflow';
  */
 const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';
 
-export function routedToErrorOutput(ctx: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+/**
+ * The output items in the shape the node's On Error setting needs. With "Continue (using error
+ * output)" failed items stay `{ error, details }`, which n8n routes (see above). Otherwise nothing
+ * is routed, and a failed item also carries the columns a sent item has (success, phone number,
+ * template code id) and its delivery, so that the Table view reads as one table; `details` stays.
+ */
+export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
 	const node = ctx.getNode();
-	if (hostRoutesItemsWithDetails || node.onError !== 'continueErrorOutput') return items;
+	if (node.onError !== 'continueErrorOutput') return items.map(readableFailure);
+	if (hostRoutesItemsWithDetails) return items;
 	return items.map((item, itemIndex) =>
 		typeof item.json.error === 'string' ? { ...item, error: new NodeOperationError(node, item.json.error, { itemIndex }) } : item,
 	);
+}
+
+function readableFailure(item: INodeExecutionData): INodeExecutionData {
+	const { error, details } = item.json;
+	if (typeof error !== 'string' || typeof details !== 'object' || details === null) return item;
+	const { phone_number, template_code_id, delivery } = details as IDataObject;
+	const json: IDataObject = { success: false };
+	if (phone_number !== undefined) json.phone_number = phone_number;
+	if (template_code_id !== undefined) json.template_code_id = template_code_id;
+	Object.assign(json, { delivery, error, details });
+	return { ...item, json };
 }

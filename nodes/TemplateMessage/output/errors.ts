@@ -1,8 +1,10 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiCodeInfo } from '../send/apiCodes';
 import { InvalidFieldError } from '../request/InvalidFieldError';
+import type { MessageInput } from '../request/payload';
+import { truncate } from './bounded';
 import type { FailedOutcome, Outcome } from '../send/outcome';
 import type { Refusal } from '../send/stopEarly';
 
@@ -16,8 +18,11 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The API is limiting how fast messages are sent: lower Options → Max Messages per Second.',
 };
 
-/** A bad field of one item: names the field and the item, says what to do. */
-export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
+/**
+ * A bad field of one item: names the field and the item, says what to do. The phone number and
+ * template code id as given (when they are texts) go with it, so the failed item can show them.
+ */
+export function invalidItemError(node: INode, error: unknown, itemIndex: number, input?: MessageInput): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
 		const invalid = new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
@@ -25,10 +30,21 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number)
 		});
 		// For the dry run's summary, which counts failures by field.
 		invalid.context.field = error.field;
+		invalid.context.given = given(input);
 		return invalid;
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+function given(input: MessageInput | undefined): IDataObject {
+	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? truncate(String(value), 100) : undefined);
+	const values: IDataObject = {};
+	const phone = text(input?.phoneNumber);
+	const template = text(input?.templateCodeId);
+	if (phone !== undefined) values.phone_number = phone;
+	if (template !== undefined) values.template_code_id = template;
+	return values;
 }
 
 /**

@@ -76,10 +76,12 @@ export function stoppedBy(refusal: Refusal): IDataObject {
  * would make the engine replace the json with the bare message.)
  */
 export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, details: IDataObject): INodeExecutionData {
+	// An invalid item's phone number and template code id as given (see invalidItemError).
+	const given = (error.context.given as IDataObject | undefined) ?? {};
 	return {
 		json: {
 			error: error.message,
-			details: { success: false, itemIndex, description: error.description ?? undefined, ...details },
+			details: { success: false, itemIndex, description: error.description ?? undefined, ...given, ...details },
 		},
 		pairedItem: { item: itemIndex },
 	};
