@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
 # (n8n needs it): the unit and engine suites on n8n 2.x, the engine suite again on each older n8n
-# in engines/, and the end-to-end suite in real n8n 2.41. (`npm run test:1x`: the real n8n 1.x.)
+# in engines/, the end-to-end suite in real n8n 2.41, and its editor in headless Chromium (Debian's
+# package, installed when missing). (`npm run test:1x`: the real n8n 1.x.)
 #   npm test                 everything (what CI runs)
 #   npm run test:unit        without real n8n (no n8n install needed)
 #   npm test -- payload      extra arguments go to jest
@@ -19,6 +20,7 @@ npm run lint:package                               # the packed tarball, as n8n'
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
 bash scripts/engines.sh
 $without_app || bash scripts/n8n-app.sh
+$without_app || bash scripts/chromium.sh >/dev/null
 node24="$(bash scripts/node24.sh)"
 jest=("$node24" node_modules/jest/bin/jest.js)
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
@@ -31,3 +33,4 @@ echo "The engine suite again, on older n8n: $older"
 "${jest[@]}" "$@" --forceExit --selectProjects $older
 # One real n8n set-up at a time: together they would share two cores with each other's load.
 $without_app || "${jest[@]}" "$@" --runInBand --selectProjects e2e
+$without_app || "${jest[@]}" "$@" --runInBand --selectProjects browser

@@ -1,0 +1,193 @@
+/**
+ * The node as a user meets it: n8n 2.x's editor in headless Chromium (Debian's, driven by
+ * playwright-core), against the real n8n the e2e suite starts, with the sandbox API. Each step
+ * leaves a screenshot in .browser-shots/ (uploaded by the GitHub workflow when the suite fails);
+ * `UPDATE_DOCS=1` also writes the README's screenshot from this run.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import axios from 'axios';
+import type { Browser, Page } from 'playwright-core';
+import { chromium, selectors } from 'playwright-core';
+
+import type { N8n, Sandbox } from '../e2e/stackTypes';
+import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, STOPS_AT_BAD_ROW } from './workflows';
+
+const stack = require('../../scripts/stack');
+
+jest.setTimeout(240_000);
+
+const SHOTS = path.join(stack.ROOT, '.browser-shots');
+let userFolder: string;
+let sandbox: Sandbox;
+let n8n: N8n;
+let browser: Browser;
+let page: Page;
+const consoleErrors: string[] = [];
+
+// n8n's editor marks its elements with data-test-id, as n8n's own Playwright tests configure.
+selectors.setTestIdAttribute('data-test-id');
+
+beforeAll(async () => {
+	const executablePath = execFileSync('bash', [path.join(stack.ROOT, 'scripts', 'chromium.sh')], { encoding: 'utf8' }).trim();
+	mkdirSync(SHOTS, { recursive: true });
+	userFolder = mkdtempSync(path.join(os.tmpdir(), 'tm-browser-'));
+	stack.linkPackage(userFolder);
+	sandbox = await stack.startSandbox({ port: 0 });
+	stack.importCredential(userFolder, { baseUrl: sandbox.url, token: sandbox.token });
+	stack.importWorkflows(userFolder, [...stack.readExamples(), ...editorWorkflows]);
+	n8n = await stack.startN8n(userFolder, { port: await stack.freePort(), brokerPort: await stack.freePort() });
+
+	const owner = await axios.post(`${n8n.url}/rest/owner/setup`, { email: 'owner@example.com', firstName: 'Browser', lastName: 'Owner', password: 'Browser-Pass1' });
+	const [name, value] = String(owner.headers['set-cookie']?.[0]).split(';')[0].split('=');
+	browser = await chromium.launch({
+		executablePath,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+	});
+	const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+	await context.addCookies([{ name, value, url: n8n.url }]);
+	page = await context.newPage();
+	// Leaving a panel with unsaved changes asks first; the suite always leaves.
+	page.on('dialog', (dialog) => void dialog.accept());
+	page.on('console', (message) => message.type() === 'error' && consoleErrors.push(message.text()));
+	page.on('pageerror', (error) => consoleErrors.push(String(error)));
+});
+
+afterAll(async () => {
+	await browser?.close();
+	await n8n?.stop();
+	await sandbox?.stop();
+	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
+});
+
+const shot = async (name: string) => await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const parameter = (name: string) => page.getByTestId(`parameter-input-${name}`);
+const visible = async (names: string[]) => Object.fromEntries(await Promise.all(names.map(async (name) => [name, await parameter(name).isVisible()])));
+
+async function openNode(workflowId: string, nodeName = 'Template Message') {
+	await page.goto(`${n8n.url}/workflow/${workflowId}`, { waitUntil: 'networkidle' });
+	const node = page.locator(`[data-test-id="canvas-node"][data-node-name="${nodeName}"]`);
+	await node.waitFor({ timeout: 60_000 });
+	await node.dblclick();
+	await page.getByTestId('ndv').first().waitFor();
+}
+
+/** Picks an option of a dropdown; an option's description is part of its accessible name. */
+async function choose(parameterName: string, option: string) {
+	await parameter(parameterName).click();
+	const item = page.getByRole('option', { name: new RegExp(`^${option}`) });
+	await item.click();
+	await item.waitFor({ state: 'hidden' });
+}
+
+test('the node creator finds the node by name, with its icon and its action', async () => {
+	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
+	await page.getByTestId('canvas-add-button').click();
+	await page.getByTestId('node-creator-search-bar').fill('Template Message');
+	const item = page.getByTestId('node-creator-node-item').filter({ hasText: 'Template Message' }).first();
+	await item.waitFor();
+	await expect(item.locator('img').first().getAttribute('src')).resolves.toMatch(/templateMessage\.svg$/);
+	await shot('1-node-creator');
+	await item.click();
+	await expect(page.getByText('Send a template message').first().isVisible()).resolves.toBe(true);
+	await shot('1-node-creator-actions');
+});
+
+test('every Header Type, each button type and the JSON mode show exactly their fields', async () => {
+	await openNode(FIELDS);
+	expect(await visible(['headerText', 'headerMediaUrl'])).toEqual({ headerText: false, headerMediaUrl: false });
+	for (const [option, expected] of [
+		['Text', { headerText: true, headerMediaUrl: false }],
+		['Image', { headerText: false, headerMediaUrl: true }],
+		['Video', { headerText: false, headerMediaUrl: true }],
+		['Document', { headerText: false, headerMediaUrl: true }],
+		['None', { headerText: false, headerMediaUrl: false }],
+	] as const) {
+		await choose('headerType', option);
+		expect({ option, ...(await visible(['headerText', 'headerMediaUrl'])) }).toEqual({ option, ...expected });
+		await shot(`2-header-${option.toLowerCase()}`);
+	}
+
+	await expect(page.getByText('Only buttons that take a value go under Buttons').first().isVisible()).resolves.toBe(true);
+	await page.getByRole('button', { name: 'Add Button' }).click();
+	expect(await visible(['payload', 'urlSuffix'])).toEqual({ payload: true, urlSuffix: false });
+	await choose('kind', 'Dynamic URL');
+	expect(await visible(['payload', 'urlSuffix'])).toEqual({ payload: false, urlSuffix: true });
+	await shot('2-button-dynamic-url');
+
+	await choose('payloadMode', 'Using JSON');
+	expect(await visible(['payloadJson', 'headerType', 'bodyValuesMode'])).toEqual({ payloadJson: true, headerType: false, bodyValuesMode: false });
+	await shot('2-json-mode');
+	await choose('payloadMode', 'Using Fields Below');
+	expect(await visible(['payloadJson', 'headerType', 'bodyValuesMode'])).toEqual({ payloadJson: false, headerType: true, bodyValuesMode: true });
+});
+
+test('Execute step: the good row is sent and shows its message, the bad row its reason', async () => {
+	sandbox.messages.length = 0;
+	await openNode(GOOD_AND_BAD_ROWS);
+	await page.getByTestId('node-execute-button').first().click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('Hi Budi, invoice INV-7 for Rp 150.000 is due.').first().waitFor({ timeout: 30_000 });
+	await expect(output.getByText('Phone Number: "not a phone" contains characters other than digits [item 1]').first().isVisible()).resolves.toBe(true);
+	expect(sandbox.messages.map((message) => message.request.phone_number)).toEqual(['6281234567890']);
+	await shot('3-execute-step');
+	if (process.env.UPDATE_DOCS) copyFileSync(path.join(SHOTS, '3-execute-step.png'), path.join(stack.ROOT, 'docs', 'images', 'node-panel.png'));
+});
+
+test('without Continue On Fail, the error view names the field and the item and gives the hint', async () => {
+	const before = sandbox.messages.length;
+	await openNode(STOPS_AT_BAD_ROW);
+	await page.getByTestId('node-execute-button').first().click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('Phone Number: "not a phone" contains characters other than digits [item 1]').first().waitFor({ timeout: 30_000 });
+	await expect(output.getByText('Use digits only, optionally with a leading +, spaces, dashes or parentheses').first().isVisible()).resolves.toBe(true);
+	expect(sandbox.messages).toHaveLength(before);
+	await shot('4-error-view');
+});
+
+test('the credential dialog tells the right token, a wrong token and a wrong Base URL apart', async () => {
+	await page.goto(`${n8n.url}/home/credentials/${stack.CREDENTIAL_ID}`, { waitUntil: 'networkidle' });
+	const dialog = page.getByTestId('editCredential-modal');
+	await dialog.waitFor();
+	/**
+	 * Saves, which tests the credential, and waits for the dialog to say `expected`. A failure's
+	 * reason is behind "More details", which stays open for the next result once opened.
+	 */
+	const saveAndExpect = async (expected: string, screenshot: string) => {
+		await dialog.getByTestId('credential-save-button').click();
+		const reason = dialog.getByText(expected).first();
+		const more = dialog.getByText('More details');
+		try {
+			for (const deadline = Date.now() + 30_000; Date.now() < deadline && !(await reason.isVisible()); await page.waitForTimeout(200)) {
+				if (await more.isVisible()) await more.click();
+			}
+			await reason.waitFor({ timeout: 1000 });
+		} finally {
+			await shot(screenshot);
+		}
+	};
+	const field = (name: string) => dialog.getByTestId(`parameter-input-${name}`).locator('input');
+
+	await saveAndExpect('Connection tested successfully', '5-credential-ok');
+	await field('token').fill('not-the-token');
+	await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token');
+	await field('token').fill(sandbox.token);
+	await field('baseUrl').fill(`${sandbox.url}/nope`);
+	await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL', '5-credential-wrong-url');
+	await field('baseUrl').fill(sandbox.url);
+	await saveAndExpect('Connection tested successfully', '5-credential-ok-again');
+});
+
+test('the sandbox page shows the accepted message as the recipient reads it, and the refused requests', async () => {
+	await page.goto(sandbox.url);
+	await expect(page.getByText('Hi Budi, invoice INV-7 for Rp 150.000 is due.').first().isVisible()).resolves.toBe(true);
+	await expect(page.getByText('Token invalid').first().isVisible()).resolves.toBe(true);
+	await shot('6-sandbox-page');
+});
+
+test('no browser console error comes from the node or its credential', () => {
+	const ours = consoleErrors.filter((text) => /template.?message/i.test(text));
+	expect(ours).toEqual([]);
+});

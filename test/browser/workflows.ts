@@ -1,0 +1,43 @@
+/**
+ * The workflows the browser suite opens, imported beside the examples: rows pinned on a manual
+ * trigger, sent with the sandbox's invoice_reminder template (sandbox/templates.js).
+ */
+export const FIELDS = 'tmBrowserFields1';
+export const GOOD_AND_BAD_ROWS = 'tmBrowserRows001';
+export const STOPS_AT_BAD_ROW = 'tmBrowserStop001';
+
+const rows = [
+	{ phone: '+62 812 3456 7890', name: 'Budi', invoice: 'INV-7', amount: 'Rp 150.000' },
+	{ phone: 'not a phone', name: 'Sari', invoice: 'INV-8', amount: 'Rp 90.000' },
+];
+
+const templateMessage = (onError?: string) => ({
+	id: 'browser-send',
+	name: 'Template Message',
+	type: 'n8n-nodes-template-message.templateMessage',
+	typeVersion: 1,
+	position: [260, 0],
+	parameters: {
+		phoneNumber: '={{ $json.phone }}',
+		templateCodeId: 'invoice_reminder',
+		bodyValues: { values: [{ text: '={{ $json.name }}' }, { text: '={{ $json.invoice }}' }, { text: '={{ $json.amount }}' }] },
+		template: { bodyText: 'Hi {{1}}, invoice {{2}} for {{3}} is due. Reply to this message if you have already paid.' },
+	},
+	credentials: { templateMessageApi: { id: 'x', name: 'x' } },
+	...(onError ? { onError } : {}),
+});
+
+const workflow = (id: string, name: string, onError?: string) => ({
+	id,
+	name,
+	nodes: [{ id: 'browser-rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, templateMessage(onError)],
+	connections: { Rows: { main: [[{ node: 'Template Message', type: 'main', index: 0 }]] } },
+	pinData: { Rows: rows.map((json) => ({ json })) },
+	settings: { executionOrder: 'v1' },
+});
+
+export const editorWorkflows = [
+	workflow(FIELDS, 'Browser: the node panel'),
+	workflow(GOOD_AND_BAD_ROWS, 'Browser: a good and a bad row, continue on error', 'continueRegularOutput'),
+	workflow(STOPS_AT_BAD_ROW, 'Browser: a good and a bad row, stop on error'),
+];
