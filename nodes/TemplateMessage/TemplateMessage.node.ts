@@ -30,7 +30,9 @@ export class TemplateMessage implements INodeType {
 		name: 'templateMessage',
 		icon: { light: 'file:../../icons/templateMessage.svg', dark: 'file:../../icons/templateMessage.dark.svg' },
 		group: ['output'],
-		version: 1,
+		// 2: Payload (JSON) starts empty (see description/properties.ts); nothing else differs.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{"Send template " + $parameter["templateCodeId"]}}',
 		description: 'Send approved template messages (text, media header, quick reply and URL buttons) to phone numbers',
 		defaults: { name: 'Template Message' },

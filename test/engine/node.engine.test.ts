@@ -272,3 +272,19 @@ test('dry run: builds and checks every item, outputs the request it would send, 
 	expect(JSON.stringify(result.output(SEND_NODE))).not.toContain(TEST_TOKEN);
 	expect(api.requests).toHaveLength(0);
 });
+
+test('Using JSON left at its default: version 1 (saved with 0.1.0) sends what it always sent, version 2 an empty payload', async () => {
+	const json = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-json', payloadMode: 'json' };
+	await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: json, typeVersion: 1 });
+	await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: json, typeVersion: 2 });
+	const payloads = api.requests.map((request) => (request.body as { message: { template: { payload: unknown } } }).message.template.payload);
+	expect(payloads).toEqual([[{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] }], []]);
+});
+
+test('version 2 sends the same bodies as version 1 for the same parameters', async () => {
+	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 1 });
+	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 2 });
+	const bodies = api.requests.map((request) => request.body);
+	expect(bodies.slice(3)).toEqual(bodies.slice(0, 3));
+	expect(bodies[0]).toEqual(expectedBody('6281234567890', 'Budi', 'INV-7'));
+});

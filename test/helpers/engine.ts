@@ -326,6 +326,8 @@ export interface SendNodeRun {
 	waitBetweenTries?: number;
 	/** Cancel the execution this long after it started, as "Stop execution" does. */
 	cancelAfterMs?: number;
+	/** The node's version in the workflow: 1 (as saved with 0.1.0) unless given. */
+	typeVersion?: number;
 }
 
 export const SOURCE_NODE = 'Rows';
@@ -338,7 +340,7 @@ export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
 		id: 'send',
 		name: SEND_NODE,
 		type: NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [200, 0],
 		parameters: options.parameters as INode['parameters'],
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },

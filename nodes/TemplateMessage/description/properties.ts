@@ -216,13 +216,24 @@ export const messageProperties: INodeProperties[] = [
 			},
 		],
 	},
+	// Version 1 (0.1.0) started with an example payload, which would go to every recipient as it
+	// stands; its workflows keep that default (n8n saves only values that differ from it).
 	{
 		displayName: 'Payload (JSON)',
 		name: 'payloadJson',
 		type: 'json',
-		displayOptions: { show: { payloadMode: ['json'] } },
+		displayOptions: { show: { payloadMode: ['json'], '@version': [1] } },
 		default: '[\n  {\n    "position": "body",\n    "parameters": [{ "type": "text", "text": "Budi" }]\n  }\n]',
 		description: 'The payload array of the template object: one component per template part that takes values',
+	},
+	{
+		displayName: 'Payload (JSON)',
+		name: 'payloadJson',
+		type: 'json',
+		displayOptions: { show: { payloadMode: ['json'], '@version': [2] } },
+		default: '[]',
+		description:
+			'The payload array of the template object: one component per template part that takes values, e.g. [{"position": "body", "parameters": [{"type": "text", "text": "Budi"}]}], with the values mapped by expressions. Empty for a template without values.',
 	},
 	templateProperty,
 	optionsProperty,
