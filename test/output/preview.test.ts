@@ -1,20 +1,12 @@
 import { renderPreview } from '../../nodes/TemplateMessage/output/preview';
-import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/request/payload';
+import type { ButtonInput } from '../../nodes/TemplateMessage/request/payload';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
-import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import { ORDER_BODY, templatedMessage } from '../helpers/messages';
 
-const ORDER_BODY = 'Hi {{1}}, your order {{2}} is confirmed. Reply {{1}} to stop.';
 const dynamicUrl = (index: number, value = 'INV-7'): ButtonInput => ({ kind: 'dynamicUrl', index, value });
 
-function message(template: TemplateInput, parts: { body?: unknown[]; header?: { type: string; text?: string; url?: string }; buttons?: ButtonInput[] } = {}): MessageInput {
-	return {
-		phoneNumber: '+62 812 3456 7890',
-		templateCodeId: 'order_confirmed',
-		components: { mode: 'fields', bodyValues: parts.body ?? [], header: parts.header ?? { type: 'none' }, buttons: parts.buttons ?? [] },
-		template: parseTemplate(template),
-	};
-}
+const message = templatedMessage;
 
 describe('the preview', () => {
 	test('header, body with every placeholder filled, and the labels of the buttons', () => {

@@ -1,6 +1,6 @@
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
 import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/request/payload';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+import { fieldError } from '../helpers/messages';
 
 function fields(overrides: {
 	bodyValues?: unknown[];
@@ -20,16 +20,6 @@ function envelope(payload: unknown[]) {
 		phone_number: '6281234567890',
 		message: { type: 'template', template: { template_code_id: 'tpl-001', payload } },
 	};
-}
-
-function fieldError(run: () => unknown): InvalidFieldError {
-	try {
-		run();
-	} catch (error) {
-		if (error instanceof InvalidFieldError) return error;
-		throw error;
-	}
-	throw new Error('expected an InvalidFieldError');
 }
 
 describe('spec rules of the send endpoint', () => {

@@ -1,20 +1,9 @@
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
 import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/request/payload';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
 import { countPlaceholders, parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import { fieldError, ORDER_BODY, templatedMessage } from '../helpers/messages';
 
-const ORDER_BODY = 'Hi {{1}}, your order {{2}} is confirmed. Reply {{1}} to stop.';
-
-function fieldError(run: () => unknown): InvalidFieldError {
-	try {
-		run();
-	} catch (error) {
-		if (error instanceof InvalidFieldError) return error;
-		throw error;
-	}
-	throw new Error('expected an InvalidFieldError');
-}
 
 describe('placeholders', () => {
 	test.each([
@@ -69,14 +58,7 @@ describe('parseTemplate', () => {
 const quickReply = (index: number, value = 'yes'): ButtonInput => ({ kind: 'quickReply', index, value });
 const dynamicUrl = (index: number, value = 'INV-7'): ButtonInput => ({ kind: 'dynamicUrl', index, value });
 
-function message(template: TemplateInput, parts: { body?: unknown[]; header?: { type: string; text?: string; url?: string }; buttons?: ButtonInput[] } = {}): MessageInput {
-	return {
-		phoneNumber: '+62 812 3456 7890',
-		templateCodeId: 'order_confirmed',
-		components: { mode: 'fields', bodyValues: parts.body ?? [], header: parts.header ?? { type: 'none' }, buttons: parts.buttons ?? [] },
-		template: parseTemplate(template),
-	};
-}
+const message = templatedMessage;
 const check = (template: TemplateInput, parts: Parameters<typeof message>[1]) => fieldError(() => buildSendRequest(message(template, parts))).message;
 
 describe('the check of an item against its template', () => {
