@@ -8,8 +8,10 @@ import { describeValue } from './text';
  * a part not given is not checked.
  */
 export interface TemplateShape {
-	body?: { text: string; placeholders: number; segments: Segment[] };
-	header?: { kind: TemplateHeaderKind; text?: string; placeholders: number; segments: Segment[] };
+	/** The body text cut at its placeholders, and how many distinct ones it has. */
+	body?: { placeholders: number; segments: Segment[] };
+	/** A text header's segments; none for the other kinds. */
+	header?: { kind: TemplateHeaderKind; placeholders: number; segments: Segment[] };
 	buttons?: TemplateButton[];
 	/** Refuse body values with what the platform refuses in template parameters. */
 	checkCharacters: boolean;
@@ -44,7 +46,7 @@ const PLACEHOLDER = /\{\{\s*(\d{1,3})\s*\}\}/g;
 export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 	const shape: TemplateShape = { checkCharacters: input.checkCharacters !== false };
 	const bodyText = optionalText(input.bodyText, FIELD.templateBody);
-	if (bodyText !== undefined) shape.body = { text: bodyText, placeholders: countPlaceholders(bodyText, FIELD.templateBody), segments: segments(bodyText) };
+	if (bodyText !== undefined) shape.body = { placeholders: countPlaceholders(bodyText, FIELD.templateBody), segments: segments(bodyText) };
 
 	if (input.headerFormat !== undefined && input.headerFormat !== '') {
 		if (typeof input.headerFormat !== 'string' || !HEADER_KINDS.includes(input.headerFormat)) {
@@ -56,7 +58,7 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 		if (placeholders > 1) {
 			throw new InvalidFieldError(FIELD.templateHeaderText, `has ${placeholders} placeholders; a header text has at most one, {{1}}`, 'Paste the header text exactly as the template was registered');
 		}
-		shape.header = { kind, text, placeholders, segments: text === undefined ? [] : segments(text) };
+		shape.header = { kind, placeholders, segments: text === undefined ? [] : segments(text) };
 	}
 
 	if (input.buttons !== undefined && input.buttons.length > 0) {
