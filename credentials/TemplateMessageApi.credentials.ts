@@ -25,7 +25,8 @@ export class TemplateMessageApi implements ICredentialType {
 			required: true,
 			default: '',
 			placeholder: 'https://api.example.com',
-			description: 'Address of the messaging API, without /api/v2/…; a trailing slash is fine',
+			description:
+				"Address of the messaging API, without /api/v2/…; a trailing slash is fine. If the connection test answers ECONNREFUSED, ENOTFOUND or ETIMEDOUT, n8n could not reach this address at all (n8n shows the network's own code): check it, and that n8n's host can reach it.",
 		},
 		{
 			displayName: 'JWT',

@@ -13,5 +13,5 @@ node_modules/.bin/tsc -p tsconfig.bench.json
 echo "Making a self-signed certificate for the HTTPS sandbox…"
 NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
-echo "Running the benchmark (${BENCH_ROUNDS:-5} rounds, then the rate-limited and large runs: about 10 minutes)…"
+echo "Running the benchmark (${BENCH_ROUNDS:-5} rounds, then the rate-limited and large runs: about 5 minutes)…"
 exec "$(bash scripts/node24.sh)" --max-old-space-size=8192 .bench-build/bench/run.js

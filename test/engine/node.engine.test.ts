@@ -147,7 +147,7 @@ describe('bad input', () => {
 			template_code_id: 'tpl-invoice',
 			delivery: 'invalid',
 			error: 'Phone Number: is empty [item 1]',
-			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/Map a column/) },
+			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/^Map a column.*\. Item 1 is input row 2 \(n8n counts items from 0\)\.$/) },
 		});
 		expect(Object.keys(output[1].json).slice(0, 3)).toEqual(Object.keys(output[0].json).filter((key) => key !== 'msgid').slice(0, 3));
 		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains characters other than digits [item 3]');

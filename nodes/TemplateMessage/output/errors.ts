@@ -26,7 +26,7 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number,
 	if (error instanceof InvalidFieldError) {
 		const invalid = new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
-			description: error.hint,
+			description: error.hint ? `${error.hint}. ${rowOf(itemIndex)}` : rowOf(itemIndex),
 		});
 		// For the dry run's summary, which counts failures by field.
 		invalid.context.field = error.field;
@@ -35,6 +35,11 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number,
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/** n8n numbers items from 0; a sheet's user counts rows from 1. */
+function rowOf(itemIndex: number): string {
+	return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
 }
 
 function given(input: MessageInput | undefined): IDataObject {
