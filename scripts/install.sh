@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/progress.sh
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-	step "Installing the dev dependencies (npm ci, about 1 to 2 minutes)" npm ci --no-audit --no-fund
+	step "Installing the dev dependencies (npm ci, about 30 s)" npm ci --no-audit --no-fund
 fi

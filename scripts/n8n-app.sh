@@ -12,7 +12,7 @@ if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modu
 	# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
 	# this registry copy cannot resolve, which `npm ci` refuses; `npm install` follows the same
 	# lockfile and leaves it unchanged.
-	step "Installing n8n into $app/ (first time only: about 3 to 5 minutes)" npm install --no-audit --no-fund
+	step "Installing n8n into $app/ (first time only: about 2 minutes)" npm install --no-audit --no-fund
 fi
 sqlite_version() { node -p "require('./$1/node_modules/sqlite3/package.json').version" 2>/dev/null || true; }
 if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1 && [ "$app" != n8n-app ] \
@@ -28,5 +28,5 @@ if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1; then
 	# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
 	# npm warns it will stop passing on).
 	PATH="$(dirname "$node24"):$PATH" npm_config_nodedir="$headers" \
-		step "Building n8n's SQLite driver for Node 24 (first time only: about 2 minutes)" npm rebuild sqlite3 --ignore-scripts=false
+		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" npm rebuild sqlite3 --ignore-scripts=false
 fi
