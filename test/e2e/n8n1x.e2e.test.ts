@@ -51,6 +51,8 @@ test('an active webhook workflow sends spec-exact bodies, one message per call',
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
 	expect(bodies).toEqual(orders.map(expectedSendRequest));
+	// The caller learns the result on 1.x too: the webhook answers with the node's output.
+	expect(answers.map((answer) => answer.data.msgid).sort()).toEqual(sandbox.messages.map((message) => message.msgid).sort());
 	// The JWT stays out of what n8n printed.
 	expect(n8n.output()).not.toContain(sandbox.token);
 });
