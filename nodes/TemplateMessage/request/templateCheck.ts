@@ -25,7 +25,7 @@ const REFUSED_CHARACTERS: Array<[RegExp, string]> = [
 export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: 'fields' | 'json'): void {
 	const { payload } = request.message.template;
 	const where = (part: 'body' | 'header' | 'button', fieldsName: string) => (mode === 'json' ? `${FIELD.rawPayload} → ${part}` : fieldsName);
-	if (shape.body) checkBody(componentParameters(payload, 'body'), shape, where('body', FIELD.bodyValues));
+	if (shape.body) checkBody(componentParameters(payload, 'body'), shape.body.placeholders, shape.checkCharacters, where('body', FIELD.bodyValues));
 	if (shape.header) checkHeader(componentParameters(payload, 'header'), shape.header, where('header', FIELD.headerType));
 	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where('button', FIELD.buttons));
 }
@@ -35,13 +35,12 @@ export function componentParameters(payload: PayloadComponent[], position: Paylo
 	return (payload.find((entry) => entry.position === position)?.parameters ?? []) as Array<Record<string, unknown>>;
 }
 
-function checkBody(values: Array<Record<string, unknown>>, shape: TemplateShape, field: string): void {
-	const expected = shape.body!.placeholders;
+function checkBody(values: Array<Record<string, unknown>>, expected: number, checkCharacters: boolean, field: string): void {
 	if (values.length !== expected) {
 		const placeholders = expected === 0 ? 'no placeholder' : expected === 1 ? 'one placeholder, {{1}}' : `${expected} placeholders, {{1}} to {{${expected}}}`;
 		throw new InvalidFieldError(field, `has ${values.length} value(s); the template body has ${placeholders}`, `Give exactly one value per placeholder, in order (or correct ${FIELD.templateBody} if the template changed)`);
 	}
-	if (!shape.checkCharacters) return;
+	if (!checkCharacters) return;
 	values.forEach((value, position) => {
 		const text = typeof value.text === 'string' ? value.text : '';
 		for (const [pattern, what] of REFUSED_CHARACTERS) {
