@@ -29,7 +29,7 @@ describe('classifyResponse', () => {
 			transient: false,
 			reason: 'Invalid phone (code 12); Bad index',
 		});
-		expect(classifyResponse(response(500, 'upstream exploded'))).toMatchObject({ kind: 'rejected', statusCode: 500, reason: 'upstream exploded' });
+		expect(classifyResponse(response(500, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', statusCode: 500, reason: 'Internal error (code 13)' });
 		expect(classifyResponse(response(400, ''))).toMatchObject({ reason: 'HTTP 400' });
 	});
 
@@ -38,9 +38,19 @@ describe('classifyResponse', () => {
 		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true, retryAfterMs: undefined });
 	});
 
-	test('502 and 504 may have been passed on: delivery unknown', () => {
-		expect(classifyResponse(response(502, 'Bad gateway'))).toMatchObject({ kind: 'unknown', statusCode: 502 });
-		expect(classifyResponse(response(504, ''))).toMatchObject({ kind: 'unknown', statusCode: 504 });
+	test('gateway statuses that can follow a forwarded request are "delivery unknown": 502, 504, 520 to 527', () => {
+		for (const status of [502, 504, 520, 521, 522, 523, 524, 525, 526, 527]) {
+			expect(classifyResponse(response(status, 'origin error'))).toMatchObject({ kind: 'unknown', statusCode: status });
+		}
+		expect(classifyResponse(response(519, 'x'))).toMatchObject({ kind: 'rejected' });
+		expect(classifyResponse(response(528, 'x'))).toMatchObject({ kind: 'rejected' });
+	});
+
+	test('a 500 is the API\'s own failure only in the provider\'s error shape; any other 500 may come from a proxy after forwarding', () => {
+		expect(classifyResponse(response(500, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', apiCode: 13 });
+		for (const body of ['upstream exploded', '', '<html>500</html>', { message: 'Internal Server Error' }]) {
+			expect(classifyResponse(response(500, body))).toMatchObject({ kind: 'unknown', statusCode: 500 });
+		}
 	});
 });
 

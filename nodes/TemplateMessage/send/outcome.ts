@@ -54,8 +54,7 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 
 	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 	const code = apiCode(body);
-	// A gateway answering 502/504 may have passed the request on before failing.
-	if (statusCode === 502 || statusCode === 504) {
+	if (mayHaveBeenForwarded(statusCode, body)) {
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
 	// 429 and 503 are the server itself saying it did not take the request.
@@ -69,6 +68,23 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		transient,
 		retryAfterMs: transient ? retryAfterMs(headers, now) : undefined,
 	};
+}
+
+/**
+ * Error statuses a proxy or gateway in front of the API can give after it passed the request on:
+ * 502 and 504, Cloudflare's 520 to 527 (the origin answered wrongly, timed out or could not be
+ * read after receiving the request), and a 500 that is not in the provider's own error shape
+ * (an HTML or text page from whatever sits in front). A 500 in the provider's shape is the API
+ * itself saying it failed the request. See docs/reliability.md.
+ */
+function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
+	if (statusCode === 502 || statusCode === 504 || (statusCode >= 520 && statusCode <= 527)) return true;
+	return statusCode === 500 && !isProviderError(body);
+}
+
+/** The provider's documented error shape: `{"errors": [{"message", "code"}]}`. */
+export function isProviderError(body: unknown): boolean {
+	return apiCode(body) !== undefined;
 }
 
 /**
