@@ -34,7 +34,8 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			testPathIgnorePatterns: ['<rootDir>/test/e2e/'],
+			// The real n8n suites have projects of their own.
+			testPathIgnorePatterns: ['<rootDir>/test/e2e/', '<rootDir>/test/browser/'],
 			setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
 		},
 		...engineProjects,

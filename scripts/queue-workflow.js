@@ -2,7 +2,8 @@
 /**
  * The queue-mode demo and test workflow: a webhook (POST /webhook/queue-bulk with
  * {"rows":[{"phone":…,"name":…}, …]}) whose rows each become one template message, paced at
- * `rate` messages per second.
+ * `rate` messages per second. Send Once (per recipient and template) makes "run it again" the way
+ * to recover after a worker died mid-run.
  */
 function bulkWorkflow(rate) {
 	return {
@@ -21,6 +22,7 @@ function bulkWorkflow(rate) {
 					phoneNumber: '={{ $json.phone }}',
 					templateCodeId: 'queue_test',
 					bodyValues: { values: [{ text: '={{ $json.name }}' }] },
+					sendOnce: 'recipientTemplate',
 					options: { maxPerSecond: rate, maxConcurrency: 5 },
 				},
 				credentials: { templateMessageApi: { id: 'x', name: 'x' } },

@@ -13,10 +13,11 @@ import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
 import type { PreparedMessage } from './output/items';
 import { renderPreview } from './output/preview';
-import { findRepeats } from './request/duplicates';
-import { readMessageInput, readRunOptions } from './request/parameters';
+import { repeatsToSkip } from './request/duplicates';
+import { readMessageInput, readMessageKey, readRunOptions } from './request/parameters';
 import type { MessageInput } from './request/payload';
 import { buildSendRequest } from './request/payload';
+import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
 import { CREDENTIAL_TYPE } from './send/transport';
 
@@ -45,6 +46,7 @@ export class TemplateMessage implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
+		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSent(this, items)];
 		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
@@ -56,7 +58,7 @@ export class TemplateMessage implements INodeType {
 			try {
 				input = readMessageInput(this, itemIndex);
 				const request = buildSendRequest(input);
-				return { request, preview: input.template && renderPreview(request, input.template) };
+				return { request, preview: input.template && renderPreview(request, input.template), key: readMessageKey(this, itemIndex, options.sendOnce, request) };
 			} catch (error) {
 				return invalidItemError(this.getNode(), error, itemIndex, input);
 			}
@@ -65,7 +67,8 @@ export class TemplateMessage implements INodeType {
 		if (options.dryRun) return [shapedForOnError(this, dryRunOutput(this, prepared, options.skipDuplicates))];
 		const firstInvalid = prepared.find((item) => item instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
-		const skipped = options.skipDuplicates ? findRepeats(requestsOf(prepared)) : new Map<number, number>();
+		const keys = prepared.map((item) => (item instanceof NodeOperationError ? undefined : item.key));
+		const skipped = repeatsToSkip(keys, requestsOf(prepared).map((request) => request && JSON.stringify(request)), options.skipDuplicates);
 		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
 	}
 }

@@ -82,16 +82,18 @@ async function choose(parameterName: string, option: string) {
 	await item.waitFor({ state: 'hidden' });
 }
 
-test('the node creator finds the node by name, with its icon and its action', async () => {
+test('the node creator finds the node by name, with its icon and its actions', async () => {
 	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill('Template Message');
-	const item = page.getByTestId('node-creator-node-item').filter({ hasText: 'Template Message' }).first();
+	// A node with more than one action is listed as a group of its actions.
+	const item = page.getByTestId('item-iterator-item').filter({ hasText: 'Template Message' }).first();
 	await item.waitFor();
 	await expect(item.locator('img').first().getAttribute('src')).resolves.toMatch(/templateMessage\.svg$/);
 	await shot('1-node-creator');
 	await item.click();
 	await expect(page.getByText('Send a template message').first().isVisible()).resolves.toBe(true);
+	await expect(page.getByText('Forget sent messages').first().isVisible()).resolves.toBe(true);
 	await shot('1-node-creator-actions');
 });
 

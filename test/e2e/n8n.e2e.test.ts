@@ -64,6 +64,43 @@ const CODE_ROWS_WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
+/** Rows posted to a webhook, as a schedule reading a growing sheet would bring them: Send Once per recipient and template. */
+const SEND_ONCE_ROWS_WORKFLOW = {
+	id: 'tmE2eSendOnce01',
+	name: 'E2E: rows from a webhook, Send Once',
+	nodes: [
+		{
+			id: 'once-1',
+			name: 'Rows webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: '0c7d2f4e-1b2a-4c3d-9e8f-send-once-rows',
+			parameters: { httpMethod: 'POST', path: 'send-once-rows', responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{ id: 'once-2', name: 'Rows', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: 'return $json.body.rows.map((row) => ({ json: row }));' } },
+		{
+			id: 'once-3',
+			name: 'Template Message',
+			type: 'n8n-nodes-template-message.templateMessage',
+			typeVersion: 2,
+			position: [400, 0],
+			parameters: {
+				phoneNumber: '={{ $json.phone }}',
+				templateCodeId: 'e2e_once',
+				bodyValues: { values: [{ text: '={{ $json.name }}' }] },
+				sendOnce: 'recipientTemplate',
+			},
+			credentials: { templateMessageApi: { id: 'x', name: 'x' } },
+		},
+	],
+	connections: {
+		'Rows webhook': { main: [[{ node: 'Rows', type: 'main', index: 0 }]] },
+		Rows: { main: [[{ node: 'Template Message', type: 'main', index: 0 }]] },
+	},
+	settings: { executionOrder: 'v1' },
+};
+
 const freePort = stack.freePort as () => Promise<number>;
 
 const api = () => axios.create({ baseURL: n8n.url, headers: { cookie }, validateStatus: () => true });
@@ -73,7 +110,7 @@ beforeAll(async () => {
 	stack.linkPackage(userFolder);
 	sandbox = await stack.startSandbox({ port: 0 });
 	stack.importCredential(userFolder, { baseUrl: sandbox.url, token: sandbox.token });
-	stack.importWorkflows(userFolder, [...stack.readExamples(), CODE_ROWS_WORKFLOW], ['tmExampleHook001']);
+	stack.importWorkflows(userFolder, [...stack.readExamples(), CODE_ROWS_WORKFLOW, SEND_ONCE_ROWS_WORKFLOW], ['tmExampleHook001', SEND_ONCE_ROWS_WORKFLOW.id]);
 	const port = await freePort();
 	brokerPort = await freePort();
 	n8n = await stack.startN8n(userFolder, { port, brokerPort });
@@ -206,4 +243,36 @@ test('`n8n execute` runs a workflow whose Code node makes the rows: one exact re
 		})),
 	);
 	for (const message of sandbox.messages) expect(output).toContain(message.msgid);
+});
+
+describe("Send Once, with the record in n8n's database", () => {
+	const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ phone: `+62 813 0000 00${String(i).padStart(2, '0')}`, name: `Row ${i}` }));
+	const postRows = async (list: object[]) => (await axios.post(`${n8n.url}/webhook/send-once-rows`, { rows: list })).data as Array<Record<string, unknown>>;
+	const outcome = (item: Record<string, unknown>) => (item.success === true ? 'sent' : item.sentBefore === true ? 'sentBefore' : JSON.stringify(item));
+
+	test('the same rows again send nothing and say why; a new row alone goes; after a restart of n8n too', async () => {
+		expect((await postRows(rows(3))).map(outcome)).toEqual(['sent', 'sent', 'sent']);
+		const again = await postRows(rows(3));
+		expect(again.map(outcome)).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
+		expect(again[0]).toMatchObject({ skipped: true, messageKey: '6281300000000|e2e_once' });
+		expect((await postRows(rows(4))).map(outcome)).toEqual(['sentBefore', 'sentBefore', 'sentBefore', 'sent']);
+		expect(sandbox.messages.map((message) => message.request.phone_number).sort()).toEqual(['6281300000000', '6281300000001', '6281300000002', '6281300000003']);
+
+		await n8n.stop();
+		n8n = await stack.startN8n(userFolder, { port: await freePort(), brokerPort });
+		expect((await postRows(rows(5))).map(outcome)).toEqual(['sentBefore', 'sentBefore', 'sentBefore', 'sentBefore', 'sent']);
+		expect(sandbox.messages).toHaveLength(5);
+	});
+
+	test('the webhook example called twice for one order, one call after the other and five at once: one message each', async () => {
+		const post = (order: object) => axios.post(`${n8n.url}/webhook/order-confirmed`, order);
+		const [first, second] = webhookOrders(12).slice(10);
+		expect((await post(first)).data).toMatchObject({ success: true, messageKey: first.order_id });
+		const retried = (await post(first)).data;
+		expect(retried).toMatchObject({ skipped: true, sentBefore: true, messageKey: first.order_id });
+
+		const atOnce = await Promise.all(Array.from({ length: 5 }, () => post(second)));
+		expect(atOnce.map((answer) => outcome(answer.data)).sort()).toEqual(['sent', 'sentBefore', 'sentBefore', 'sentBefore', 'sentBefore']);
+		expect(sandbox.messages.map((message) => message.request.message.template.payload[0].parameters[1].text)).toEqual([first.order_id, second.order_id]);
+	});
 });

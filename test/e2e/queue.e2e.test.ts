@@ -126,4 +126,24 @@ test('a worker killed mid-execution: what was sent stays sent, nothing is sent a
 
 	const [latest] = (await api.get('/rest/executions', { params: { filter: JSON.stringify({ workflowId: BULK_WORKFLOW.id }), limit: 1 } })).data.data.results;
 	expect(latest.status).not.toBe('success');
+
+	// Recovery is running it again: Send Once recorded each message, a block of Max Concurrent
+	// Requests (5) at a time, before sending it, in n8n's PostgreSQL database.
+	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows: Array.from({ length: ROWS }, (_, row) => ({ phone: callPhone(row), name: `Row ${row}` })) });
+	let settled = -1;
+	await until(
+		async () => {
+			const count = ours(await sandbox.read()).length;
+			const done = count >= ROWS - 10 && count === settled;
+			settled = count;
+			return done;
+		},
+		'the run again to send the rest',
+		90_000,
+		2_000,
+	);
+	const recovered = ours(await sandbox.read()).map((message) => message.request.phone_number);
+	expect(new Set(recovered).size).toBe(recovered.length);
+	// Only the rows recorded but not yet sent when the worker died (at most one block and the requests in flight) stay unsent.
+	expect(recovered.length).toBeGreaterThanOrEqual(ROWS - 10);
 });

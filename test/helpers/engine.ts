@@ -225,13 +225,15 @@ export async function runWorkflow(
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
 	cancelAfterMs?: number,
+	/** The saved workflow's id; '' for a workflow that was never saved. */
+	workflowId = 'test-workflow',
 ): Promise<RunResult> {
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const types: Record<string, INodeType | IVersionedNodeType> = { ...extraNodeTypes, ...nodeTypes };
 	for (const name of PINNED_SOURCE_TYPES) types[name] = pinnedSourceType(name);
 
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: workflowId,
 		name: 'test',
 		nodes: workflowJson.nodes,
 		connections: workflowJson.connections,
@@ -328,6 +330,8 @@ export interface SendNodeRun {
 	cancelAfterMs?: number;
 	/** The node's version in the workflow: 1 (as saved with 0.1.0) unless given. */
 	typeVersion?: number;
+	/** The saved workflow's id ('test-workflow' unless given); '' for one never saved. */
+	workflowId?: string;
 }
 
 export const SOURCE_NODE = 'Rows';
@@ -361,5 +365,6 @@ export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
 		{ [CREDENTIAL_TYPE]: { baseUrl: options.baseUrl, token: options.token ?? TEST_TOKEN } },
 		{},
 		options.cancelAfterMs,
+		options.workflowId,
 	);
 }

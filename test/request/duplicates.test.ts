@@ -1,14 +1,39 @@
 import { findRepeats } from '../../nodes/TemplateMessage/request/duplicates';
+import { messageKey } from '../../nodes/TemplateMessage/request/messageKey';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 
-describe('duplicate rows', () => {
-	const request = (phone: string, name: string) => buildSendRequest({ phoneNumber: phone, templateCodeId: 't', components: { mode: 'fields', bodyValues: [name], header: { type: 'none' }, buttons: [] } });
+const request = (phone: string, name: string, templateCodeId = 't') =>
+	buildSendRequest({ phoneNumber: phone, templateCodeId, components: { mode: 'fields', bodyValues: [name], header: { type: 'none' }, buttons: [] } });
 
+describe('duplicate rows', () => {
 	test('the same number after normalising, template and values repeat the first; anything else differs', () => {
 		const requests = [request('+62 812-3456-7890', 'Budi'), request('6281234567890', 'Budi'), request('6281234567890', 'Sari'), undefined, request('62 812 3456 7890', 'Budi')];
-		expect([...findRepeats(requests)]).toEqual([
+		expect([...findRepeats(requests.map((one) => one && JSON.stringify(one)))]).toEqual([
 			[1, 0],
 			[4, 0],
 		]);
+	});
+});
+
+describe('message keys (Send Once)', () => {
+	test('recipient and template: the normalised number and the template, whatever the values', () => {
+		expect(messageKey(request('+62 812-3456-7890', 'Budi'), 'recipientTemplate')).toBe('6281234567890|t');
+		expect(messageKey(request('6281234567890', 'Sari'), 'recipientTemplate')).toBe('6281234567890|t');
+		expect(messageKey(request('6281234567890', 'Sari', 'u'), 'recipientTemplate')).toBe('6281234567890|u');
+	});
+
+	test('recipient, template and values: other values make another message', () => {
+		const budi = messageKey(request('+62 812-3456-7890', 'Budi'), 'recipientTemplateValues');
+		expect(budi).toMatch(/^6281234567890\|t\|\w+$/);
+		expect(messageKey(request('6281234567890', 'Budi'), 'recipientTemplateValues')).toBe(budi);
+		expect(messageKey(request('6281234567890', 'Sari'), 'recipientTemplateValues')).not.toBe(budi);
+	});
+
+	test('a key of the user\'s own is taken trimmed; an empty or overlong one is a field error', () => {
+		expect(messageKey(request('6281234567890', 'x'), 'customKey', '  order-17 ')).toBe('order-17');
+		expect(messageKey(request('6281234567890', 'x'), 'customKey', 17)).toBe('17');
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', '  ')).toThrow(/^Message Key: is empty$/);
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', undefined)).toThrow(/^Message Key: is empty$/);
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', 'k'.repeat(501))).toThrow(/^Message Key: has 501 characters/);
 	});
 });

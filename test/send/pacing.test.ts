@@ -2,7 +2,8 @@ import type { Outcome } from '../../nodes/TemplateMessage/send/outcome';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
 import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/send/retry';
-import { fingerprint, SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+import { fingerprint } from '../../nodes/TemplateMessage/request/fingerprint';
+import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 
 describe('Pacer', () => {
 	const clock = (start = 1_000_000) => {

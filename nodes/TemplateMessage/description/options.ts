@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { DEFAULT_MAX_REMEMBERED } from '../request/parameters';
+
 /**
  * Settings for the whole run. n8n lists them alphabetically, so the names group them: the sending
  * limits start with "Max", and the API's alternative spellings, rarely needed, start with
@@ -62,6 +64,15 @@ export const optionsProperty: INodeProperties = {
 				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second plus one gap, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 		},
 		{
+			displayName: 'Max Messages Remembered',
+			name: 'maxRemembered',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
+			default: DEFAULT_MAX_REMEMBERED,
+			description:
+				"With Send Once: how many messages the workflow's record keeps; beyond that the oldest are forgotten and could be sent again. Set it above the number of rows your sheet will ever have. n8n rewrites the whole record each time the node records a block of messages, so a larger record costs more.",
+		},
+		{
 			displayName: 'Max Time per Request',
 			name: 'timeout',
 			type: 'number',
@@ -84,7 +95,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send at most one message per recipient and content in a run: an item with the same phone number (after normalising), template and values as an earlier one is not sent and comes out as skipped, naming the item it repeats',
+				'Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: Send Once.',
 		},
 		{
 			displayName: 'Spelling in the API: Button Index',

@@ -1,26 +1,34 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsProperty } from './options';
+import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { templateProperty } from './template';
 
 const whenFields = { payloadMode: ['fields'] };
 
-export const messageProperties: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{
-				name: 'Send',
-				value: 'send',
-				action: 'Send a template message',
-				description: 'Send an approved template to one phone number per input item',
-			},
-		],
-		default: 'send',
-	},
+const operationProperty: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{
+			name: 'Send',
+			value: 'send',
+			action: 'Send a template message',
+			description: 'Send an approved template to one phone number per input item',
+		},
+		{
+			name: 'Forget Sent Messages',
+			value: 'forget',
+			action: 'Forget sent messages',
+			description: "Clear keys from this workflow's Send Once record, so that those messages can be sent again",
+		},
+	],
+	default: 'send',
+};
+
+const sendProperties: INodeProperties[] = [
 	{
 		displayName: 'Phone Number',
 		name: 'phoneNumber',
@@ -235,6 +243,17 @@ export const messageProperties: INodeProperties[] = [
 		description:
 			'The payload array of the template object: one component per template part that takes values, e.g. [{"position": "body", "parameters": [{"type": "text", "text": "Budi"}]}], with the values mapped by expressions. Empty for a template without values.',
 	},
+	...sendOnceProperties,
 	templateProperty,
 	optionsProperty,
 ];
+
+/** Shows a property only for one operation, keeping its own display conditions. */
+const forOperation =
+	(operation: string) =>
+	(property: INodeProperties): INodeProperties => ({
+		...property,
+		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, operation: [operation] } },
+	});
+
+export const messageProperties: INodeProperties[] = [operationProperty, ...sendProperties.map(forOperation('send')), ...forgetProperties.map(forOperation('forget'))];

@@ -10,7 +10,7 @@ import { dryRunItem } from './items';
  * the whole input, shown above the output and logged. Repeated rows are counted either way.
  */
 export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, skipDuplicates: boolean): INodeExecutionData[] {
-	const repeats = findRepeats(requestsOf(prepared));
+	const repeats = findRepeats(requestsOf(prepared).map((request) => request && JSON.stringify(request)));
 	const summary = dryRunSummary(prepared, repeats, skipDuplicates);
 	ctx.logger.info(summary, { nodeName: ctx.getNode().name });
 	ctx.addExecutionHints?.({ message: summary, location: 'outputPane' });

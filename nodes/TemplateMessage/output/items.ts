@@ -8,30 +8,34 @@ import type { SendRequestBody } from '../request/payload';
 export interface PreparedMessage {
 	request: SendRequestBody;
 	preview?: string;
+	/** Send Once: what makes this message the same as another (see request/messageKey.ts). */
+	key?: string;
 }
 import type { Refusal } from '../send/stopEarly';
 
 /** What every item of a send says about itself. */
-export function itemSummary({ request, preview }: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {
+export function itemSummary({ request, preview, key }: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {
 	const summary: IDataObject = {
 		phone_number: request.phone_number,
 		template_code_id: request.message.template.template_code_id,
 		attempts,
 	};
+	if (key !== undefined) summary.messageKey = key;
 	if (preview !== undefined) summary.preview = preview;
 	if (includeRequest) summary.request = request as unknown as IDataObject;
 	return summary;
 }
 
-/** An item not sent because an earlier item of the run has the same recipient, template and values. */
-export function skippedItem({ request, preview }: PreparedMessage, itemIndex: number, duplicateOf: number): INodeExecutionData {
+/** An item not sent because it repeats an earlier item of the run, or a message sent by an earlier execution. */
+export function skippedItem({ request, preview, key }: PreparedMessage, itemIndex: number, reason: string, details: IDataObject): INodeExecutionData {
 	const json: IDataObject = {
 		skipped: true,
-		reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (Options → Skip Duplicate Messages)`,
-		duplicateOf,
+		reason,
+		...details,
 		phone_number: request.phone_number,
 		template_code_id: request.message.template.template_code_id,
 	};
+	if (key !== undefined) json.messageKey = key;
 	if (preview !== undefined) json.preview = preview;
 	return { json, pairedItem: { item: itemIndex } };
 }

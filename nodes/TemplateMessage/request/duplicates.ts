@@ -1,18 +1,40 @@
-import type { SendRequestBody } from './payload';
-
 /**
- * For each request that repeats an earlier one, the index of the first: the same body means the
- * same recipient (the number is already normalised), template and values.
+ * For each item whose key repeats an earlier item's, the index of the first. Keys are what makes
+ * two messages the same: the whole request (same recipient, template and values), or the Send
+ * Once key.
  */
-export function findRepeats(requests: Array<SendRequestBody | undefined>): Map<number, number> {
+export function findRepeats(keys: Array<string | undefined>): Map<number, number> {
 	const first = new Map<string, number>();
 	const repeats = new Map<number, number>();
-	requests.forEach((request, itemIndex) => {
-		if (request === undefined) return;
-		const key = JSON.stringify(request);
+	keys.forEach((key, itemIndex) => {
+		if (key === undefined) return;
 		const earlier = first.get(key);
 		if (earlier === undefined) first.set(key, itemIndex);
 		else repeats.set(itemIndex, earlier);
 	});
 	return repeats;
+}
+
+/** An item not to send because it repeats an earlier item of the run, and why. */
+export interface Skip {
+	reason: string;
+	duplicateOf: number;
+}
+
+/**
+ * The items to skip as repeats of an earlier item of the run: the same Send Once key, or, with
+ * Skip Duplicate Messages, the same request. `keys` and `requests` hold one entry per item,
+ * undefined for an invalid item.
+ */
+export function repeatsToSkip(keys: Array<string | undefined>, requests: Array<string | undefined>, skipDuplicates: boolean): Map<number, Skip> {
+	const skip = new Map<number, Skip>();
+	if (skipDuplicates) {
+		for (const [itemIndex, duplicateOf] of findRepeats(requests)) {
+			skip.set(itemIndex, { duplicateOf, reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (Options → Skip Duplicate Messages)` });
+		}
+	}
+	for (const [itemIndex, duplicateOf] of findRepeats(keys)) {
+		skip.set(itemIndex, { duplicateOf, reason: `Same message key as item ${duplicateOf}: sent once (Send Once)` });
+	}
+	return skip;
 }

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { ButtonInput, CompatibilityOptions, MessageInput } from './payload';
+import type { SendOnce } from './messageKey';
+import { messageKey } from './messageKey';
+import type { ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody } from './payload';
 import { bodyValuesFromList } from './payload';
 import { MAX_TIMEOUT_MS } from '../send/deadline';
 import type { RetryPolicy } from '../send/retry';
@@ -11,8 +13,13 @@ import { parseTemplate } from './template';
 /** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 export const DEFAULT_MAX_PER_SECOND = 25;
 
+/** How many Send Once keys a workflow's record keeps (the oldest go first): n8n's Remove Duplicates' default history size. */
+export const DEFAULT_MAX_REMEMBERED = 10_000;
+
 /** Options that hold for the whole run, read once from the first item. */
 export interface RunOptions {
+	sendOnce: SendOnce;
+	maxRemembered: number;
 	dryRun: boolean;
 	includeRequestPayload: boolean;
 	skipDuplicates: boolean;
@@ -27,6 +34,8 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const number = (value: unknown, fallback: number, min: number) =>
 		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
 	return {
+		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
+		maxRemembered: Math.floor(number(options.maxRemembered, DEFAULT_MAX_REMEMBERED, 1)),
 		dryRun: options.dryRun === true,
 		includeRequestPayload: options.includeRequestPayload === true,
 		skipDuplicates: options.skipDuplicates === true,
@@ -39,6 +48,12 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 			retryUnknownDelivery: options.retryUnknownDelivery === true,
 		},
 	};
+}
+
+/** One item's Send Once key, when Send Once is on. */
+export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
+	if (sendOnce === 'off') return undefined;
+	return messageKey(request, sendOnce, sendOnce === 'customKey' ? ctx.getNodeParameter('messageKey', itemIndex, '') : undefined);
 }
 
 /** Reads one item's parameters as they are, leaving every check to the payload builder. */

@@ -1,5 +1,8 @@
 import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 
+import { messageKey } from '../request/messageKey';
+import { fingerprint } from '../request/fingerprint';
+import type { Claims } from './claims';
 import { wait } from './deadline';
 import type { Outcome } from './outcome';
 import type { Pacer } from './pacer';
@@ -8,7 +11,6 @@ import type { Redactor } from '../output/redact';
 import type { RetryPolicy } from './retry';
 import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
-import { fingerprint } from './sentMemory';
 import type { Refusal } from './stopEarly';
 import { postMessage } from './transport';
 
@@ -21,6 +23,8 @@ export interface DeliveryContext {
 	pacer: Pacer;
 	retry: RetryPolicy;
 	memory: SentMemory;
+	/** Send Once: the workflow's record of messages sent by earlier executions. */
+	claims?: Claims;
 	signal?: AbortSignal;
 	/**
 	 * Checked before every request leaves: 'stop' once the run is stopping (a failure without
@@ -33,18 +37,33 @@ export interface DeliveryContext {
 
 export type Delivery =
 	| { outcome: Outcome; attempts: number; remembered: boolean }
-	| { notSent: Refusal; attempts: number };
+	| { notSent: Refusal; attempts: number }
+	| { recordedBefore: true }
+	| { notRecorded: string };
 
 /**
  * Sends one item's message: paced, retried while it was certainly not accepted, and never sent
- * again if an earlier run of this node in the same execution already got it accepted (or may have).
- * Resolves to undefined when the run started stopping before this message was sent.
+ * again if an earlier try of this node in the same execution already got it accepted (or may
+ * have), nor, with Send Once, if an earlier execution recorded it. Resolves to undefined when the
+ * run started stopping before this message was sent.
  */
 export async function deliver(itemIndex: number, request: SendRequestBody, context: DeliveryContext): Promise<Delivery | undefined> {
-	const { pacer, memory, signal } = context;
-	const print = fingerprint(JSON.stringify(request));
+	const { pacer, memory, claims, signal } = context;
+	// n8n's Retry On Fail runs the node again on the same input items. The same item to the same
+	// recipient with the same template is the same message in every try, whatever values an
+	// expression computes at send time ({{ $now }}, a random id).
+	const print = fingerprint(messageKey(request, 'recipientTemplate'));
 	const earlier = memory.recall(itemIndex, print);
 	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
+	if (claims) {
+		let mayBeSent: boolean;
+		try {
+			mayBeSent = await claims.claim(itemIndex);
+		} catch (error) {
+			return { notRecorded: error instanceof Error ? error.message : String(error) };
+		}
+		if (!mayBeSent) return { recordedBefore: true };
+	}
 
 	const templateCodeId = request.message.template.template_code_id;
 	const holdBack = () => context.holdBack(templateCodeId);
@@ -54,6 +73,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 		if (held === 'stop') return undefined;
 		if (held) return { notSent: held, attempts: attempt - 1 };
 
+		claims?.departing(itemIndex);
 		const { outcome, rateLimit } = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials, context.redactor);
 		if (rateLimit) {
 			const lowered = pacer.rateLimitHeaders(rateLimit, context.retry.maxServerWaitMs);
@@ -71,6 +91,8 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 			memory.remember(itemIndex, print, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
 		} else if (final.kind === 'unknown') {
 			memory.remember(itemIndex, print, { kind: 'unknown', reason: final.reason, attempts: attempt });
+		} else {
+			claims?.refused(itemIndex);
 		}
 		return { outcome: final, attempts: attempt, remembered: false };
 	}

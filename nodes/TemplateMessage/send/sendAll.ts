@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../output/bounded';
+import { Claims } from './claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import { notSentError, sendFailedError } from '../output/errors';
@@ -9,10 +10,13 @@ import type { PreparedMessage } from '../output/items';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from '../output/items';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
+import type { Skip } from '../request/duplicates';
 import type { RunOptions } from '../request/parameters';
 import { hasControlCharacter } from '../request/text';
 import { Redactor } from '../output/redact';
-import { fingerprint, SentMemory } from './sentMemory';
+import { fingerprint } from '../request/fingerprint';
+import { MessageRecord } from './messageRecord';
+import { SentMemory } from './sentMemory';
 import type { Refusal } from './stopEarly';
 import { StopEarly } from './stopEarly';
 import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
@@ -23,16 +27,19 @@ type Failure = ReturnType<typeof sendFailedError> | NodeOperationError;
  * Sends every valid request (the invalid ones are already errors) but the repeats to skip, paced,
  * with bounded concurrency, and returns one output item per input item, in order. Without Continue On Fail
  * the first failure stops the run and is thrown once every request on the wire has come back;
- * with it, refusals that hold for every message stop further sends (see StopEarly).
+ * with it, refusals that hold for every message stop further sends (see StopEarly). With Send
+ * Once, each message is recorded in the workflow's record before it is sent, and its record is
+ * forgotten again when the API surely did not take it.
  */
 export async function sendAll(
 	ctx: IExecuteFunctions,
 	requests: Array<PreparedMessage | NodeOperationError>,
-	skip: Map<number, number>,
+	skip: Map<number, Skip>,
 	options: RunOptions,
 	continueOnFail: boolean,
 ): Promise<INodeExecutionData[]> {
 	const node = ctx.getNode();
+	const claims = options.sendOnce === 'off' ? undefined : new Claims(MessageRecord.open(ctx, options.maxRemembered), keysToSend(requests, skip), options.maxConcurrency);
 	const credentials = await ctx.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
 	const token = checkedToken(ctx, String(credentials.token ?? ''));
 	const redactor = new Redactor(token);
@@ -57,6 +64,7 @@ export async function sendAll(
 		pacer: sharedPacer(`${url}\u0000${fingerprint(token)}`, options.maxPerSecond),
 		retry: options.retry,
 		memory,
+		claims,
 		signal,
 		holdBack: (templateCodeId) => (firstFailure ? 'stop' : stopEarly.blocking(templateCodeId)),
 		onLowerLimit: (limit) => lowerLimitNotice(ctx, limit, options.maxPerSecond),
@@ -65,12 +73,23 @@ export async function sendAll(
 	const sendOne = async (itemIndex: number): Promise<INodeExecutionData | undefined> => {
 		const prepared = requests[itemIndex];
 		if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid' });
-		const duplicateOf = skip.get(itemIndex);
-		if (duplicateOf !== undefined) return skippedItem(prepared, itemIndex, duplicateOf);
+		const repeat = skip.get(itemIndex);
+		if (repeat !== undefined) return skippedItem(prepared, itemIndex, repeat.reason, { duplicateOf: repeat.duplicateOf });
 		const { request } = prepared;
 		try {
 			const delivery = await deliver(itemIndex, request, context);
 			if (!delivery) return undefined;
+			if ('recordedBefore' in delivery) {
+				return skippedItem(prepared, itemIndex, `Sent by an earlier execution of this workflow (Send Once: the same message key was recorded then): not sent again`, { sentBefore: true });
+			}
+			if ('notRecorded' in delivery) {
+				const error = new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${truncate(delivery.notRecorded, 200)}) [item ${itemIndex}]`, {
+					itemIndex,
+					description: 'Nothing was sent for this item. Run it again once n8n\'s database is reachable, or set Send Once to Off.',
+				});
+				fail(error, itemIndex);
+				return failedItem(error, itemIndex, { delivery: 'notSent', phone_number: request.phone_number, template_code_id: request.message.template.template_code_id });
+			}
 			const summary = itemSummary(prepared, delivery.attempts, options.includeRequestPayload);
 			if ('notSent' in delivery) {
 				return failedItem(notSentError(node, delivery.notSent, itemIndex), itemIndex, { delivery: 'notSent', stoppedBy: stoppedBy(delivery.notSent), ...summary });
@@ -89,6 +108,7 @@ export async function sendAll(
 			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
 			// A fault of the node's own while handling this item fails this item, never the run. The
 			// request may have left, so it counts as possibly sent.
+			claims?.departing(itemIndex);
 			const reason = truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200);
 			const failure = new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${reason}) [item ${itemIndex}]`, {
 				itemIndex,
@@ -99,7 +119,12 @@ export async function sendAll(
 		}
 	};
 
-	const output = await runPool(requests.length, options.maxConcurrency, sendOne, () => firstFailure !== undefined);
+	let output: Array<INodeExecutionData | undefined>;
+	try {
+		output = await runPool(requests.length, options.maxConcurrency, sendOne, () => firstFailure !== undefined);
+	} finally {
+		if (claims) await forgetRefused(ctx, claims);
+	}
 	const accepted = output.filter((item) => item?.json.success === true).length;
 	const notSent = output.filter((item) => item === undefined || (item.json.details as { delivery?: string } | undefined)?.delivery === 'notSent').length;
 
@@ -121,6 +146,26 @@ export async function sendAll(
 	}
 	if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
 	return output as INodeExecutionData[];
+}
+
+/** The Send Once key of each item to send: valid, and not skipped as a repeat of an earlier one. */
+function keysToSend(requests: Array<PreparedMessage | NodeOperationError>, skip: Map<number, Skip>): Map<number, string> {
+	const keys = new Map<number, string>();
+	requests.forEach((prepared, itemIndex) => {
+		if (!(prepared instanceof NodeOperationError) && prepared.key !== undefined && !skip.has(itemIndex)) keys.set(itemIndex, prepared.key);
+	});
+	return keys;
+}
+
+/** Forgets the records of messages that surely did not go out; if that fails, says so without failing the run. */
+async function forgetRefused(ctx: IExecuteFunctions, claims: Claims): Promise<void> {
+	try {
+		await claims.release();
+	} catch (error) {
+		const message = `Send Once could not forget the messages that were not sent (${truncate(error instanceof Error ? error.message : String(error), 200)}): a later run will skip them as sent. Use the Forget Sent Messages operation for their keys.`;
+		ctx.logger.warn(message, { nodeName: ctx.getNode().name });
+		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+	}
 }
 
 /**

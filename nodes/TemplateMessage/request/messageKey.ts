@@ -1,0 +1,32 @@
+import { fingerprint } from './fingerprint';
+import { InvalidFieldError } from './InvalidFieldError';
+import type { SendRequestBody } from './payload';
+
+/** What makes two messages "the same message" for Send Once (Options: see description/sendOnce.ts). */
+export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' | 'customKey';
+
+export const MESSAGE_KEY_FIELD = 'Message Key';
+const MAX_KEY_LENGTH = 500;
+
+/**
+ * The identity of one message. The recipient is the normalised number the API gets, so
+ * "+62 812-3456" and "628123456" are the same recipient. Values are taken as the request carries
+ * them; a key of the user's own is taken as given, trimmed.
+ */
+export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce, 'off'>, customKey?: unknown): string {
+	const recipientAndTemplate = `${request.phone_number}|${request.message.template.template_code_id}`;
+	if (sendOnce === 'recipientTemplate') return recipientAndTemplate;
+	if (sendOnce === 'recipientTemplateValues') return `${recipientAndTemplate}|${fingerprint(JSON.stringify(request.message.template.payload))}`;
+	return customMessageKey(customKey);
+}
+
+export function customMessageKey(value: unknown): string {
+	const key = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (key === '') {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');
+	}
+	if (key.length > MAX_KEY_LENGTH) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `has ${key.length} characters; at most ${MAX_KEY_LENGTH} are allowed`, 'Use a shorter value that still names the message, such as an order id');
+	}
+	return key;
+}

@@ -1,0 +1,69 @@
+import type { MessageRecord } from './messageRecord';
+
+/**
+ * Records the keys of a run's messages in the workflow's record just before they are sent, a
+ * block at a time: the first sender of a block records the whole block in one call, the others
+ * wait for it. A block is as large as the number of senders, so at any moment at most about that
+ * many messages are recorded but not yet sent, and a run of N messages makes about
+ * N / block size calls to n8n's store (which rewrites its whole record on every call).
+ */
+export class Claims {
+	/** The items to send, in the order the senders take them. */
+	private readonly order: number[];
+
+	private readonly positions = new Map<number, number>();
+
+	private readonly blocks = new Map<number, Promise<Set<string>>>();
+
+	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
+	private readonly recorded = new Set<number>();
+
+	private readonly mayHaveGone = new Set<number>();
+
+	constructor(
+		private readonly record: MessageRecord,
+		private readonly keys: Map<number, string>,
+		private readonly blockSize: number,
+	) {
+		this.order = [...keys.keys()].sort((a, b) => a - b);
+		this.order.forEach((itemIndex, position) => this.positions.set(itemIndex, position));
+	}
+
+	/** true: this run recorded the message and may send it; false: an earlier execution did. */
+	async claim(itemIndex: number): Promise<boolean> {
+		const position = this.positions.get(itemIndex);
+		if (position === undefined) return true;
+		const block = Math.floor(position / this.blockSize);
+		let recording = this.blocks.get(block);
+		if (!recording) {
+			recording = this.recordBlock(block);
+			this.blocks.set(block, recording);
+		}
+		const recordedBefore = await recording;
+		return !recordedBefore.has(this.keys.get(itemIndex)!);
+	}
+
+	/** A request for the message is about to leave: from now on it may reach the recipient. */
+	departing(itemIndex: number): void {
+		this.mayHaveGone.add(itemIndex);
+	}
+
+	/** The API surely did not take the message: its key may be forgotten, so a later run sends it. */
+	refused(itemIndex: number): void {
+		this.mayHaveGone.delete(itemIndex);
+	}
+
+	/** Forgets the keys this run recorded for messages that surely did not go out. */
+	async release(): Promise<void> {
+		await Promise.allSettled(this.blocks.values());
+		const keys = [...this.recorded].filter((itemIndex) => !this.mayHaveGone.has(itemIndex)).map((itemIndex) => this.keys.get(itemIndex)!);
+		await this.record.forget(keys);
+	}
+
+	private async recordBlock(block: number): Promise<Set<string>> {
+		const items = this.order.slice(block * this.blockSize, (block + 1) * this.blockSize);
+		const recordedBefore = await this.record.recordNew(items.map((itemIndex) => this.keys.get(itemIndex)!));
+		for (const itemIndex of items) if (!recordedBefore.has(this.keys.get(itemIndex)!)) this.recorded.add(itemIndex);
+		return recordedBefore;
+	}
+}
