@@ -12,6 +12,7 @@ import path from 'node:path';
 import { renderPreview } from '../nodes/TemplateMessage/output/preview';
 import { buildSendRequest } from '../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../nodes/TemplateMessage/request/template';
+import { deduplicationStore } from '../test/helpers/deduplicationStore';
 import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';
 import { floorTarget, httpRequestTarget, rows, runInEngine, runRawClient, startSandbox, templateNode } from './senders';
@@ -104,20 +105,32 @@ async function main() {
 	await limited.stop();
 
 	const big = await startSandbox(5813, 0, 0);
-	const rssBefore = process.memoryUsage().rss;
-	let rssPeak = rssBefore;
-	const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
-	const bigRun = await runInEngine(big, rows(BIG_ITEMS), templateNode({ maxPerSecond: 0, maxConcurrency: 50 }));
-	clearInterval(sampler);
+	const bigOptions = { maxPerSecond: 0, maxConcurrency: 50 };
+	const { rssBefore, rssPeak, sample: bigRun } = await withPeakRss(() => runInEngine(big, rows(BIG_ITEMS), templateNode(bigOptions)));
+	// The same with Send Once, every key kept, against the in-memory stand-in for n8n's store.
+	const store = deduplicationStore();
+	const sendOnce = await withPeakRss(() => runInEngine(big, rows(BIG_ITEMS), templateNode({ ...bigOptions, maxRemembered: BIG_ITEMS }, { sendOnce: 'recipientTemplate' })));
+	const sendOnceStore = { calls: store.stats.calls, bytesWritten: store.stats.bytesWritten, recordBytes: JSON.stringify({ mode: 'entries', data: [...store.records.values()][0] ?? [] }).length };
 	await big.stop();
 	// Interleaved like the rounds above: without, with, without, with …
 	const builds = Array.from({ length: 10 }, (_, i) => buildCostMicroseconds(100_000, i % 2 === 1));
 	const buildMicros = median(builds.filter((_, i) => i % 2 === 0));
 	const checkedBuildMicros = median(builds.filter((_, i) => i % 2 === 1));
 
-	const report = reportLines(samples, groups, { paced, httpLimited, bigRun, rssBefore, rssPeak, buildMicros, checkedBuildMicros });
+	const report = reportLines(samples, groups, { paced, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, sendOnceStore, buildMicros, checkedBuildMicros });
 	console.log(report.join('\n'));
 	writeFileSync(path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md'), `${report.join('\n')}\n`);
+}
+
+async function withPeakRss(run: () => Promise<Sample>): Promise<{ sample: Sample; rssBefore: number; rssPeak: number }> {
+	const rssBefore = process.memoryUsage().rss;
+	let rssPeak = rssBefore;
+	const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 50);
+	try {
+		return { sample: await run(), rssBefore, rssPeak };
+	} finally {
+		clearInterval(sampler);
+	}
 }
 
 interface Once {
@@ -126,6 +139,8 @@ interface Once {
 	bigRun: Sample;
 	rssBefore: number;
 	rssPeak: number;
+	sendOnce: { sample: Sample; rssBefore: number; rssPeak: number };
+	sendOnceStore: { calls: number; bytesWritten: number; recordBytes: number };
 	buildMicros: number;
 	checkedBuildMicros: number;
 }
@@ -201,6 +216,23 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	note(`| Peak RSS per item (includes the engine holding every input and output item) | ${fixed((once.rssPeak - once.rssBefore) / BIG_ITEMS, 0)} bytes |`);
 	note(`| Payload build and validation (header, 2 body values, a button), per item, median of 5 × 100,000 | ${fixed(once.buildMicros, 2)} µs (target ≤ 5 µs) |`);
 	note(`| The same, checked against the template (body text, header, buttons) and rendered as a preview | ${fixed(once.checkedBuildMicros, 2)} µs (target ≤ 5 µs) |`);
+	note();
+	note(`## 6. The same ${BIG_ITEMS.toLocaleString('en')} items with Send Once`);
+	note();
+	note(
+		`Send Once per recipient and template, *Max Messages Remembered* ${BIG_ITEMS.toLocaleString('en')} (every key kept), against test/helpers/deduplicationStore.ts: n8n's store semantics in memory (md5 of each key, the whole record read and rewritten on every call). "Bytes written" is what n8n would write to its \`processed_data\` table over the run; "record size" is that table's row at the end. A database adds its own time per call on top.`,
+	);
+	note();
+	note('| Measure | Send Once off | Send Once on |');
+	note('|---|---|---|');
+	const on = once.sendOnce.sample;
+	note(`| Sent, lost, failed | ${once.bigRun.items - once.bigRun.lost}, ${once.bigRun.lost}, ${once.bigRun.failed} | ${on.items - on.lost}, ${on.lost}, ${on.failed} |`);
+	note(`| Messages/s | ${fixed(once.bigRun.perSecond)} | ${fixed(on.perSecond)} |`);
+	note(`| CPU of this process per message | ${fixed(once.bigRun.cpuMsPerItem, 3)} ms | ${fixed(on.cpuMsPerItem, 3)} ms |`);
+	note(`| RSS before the run → peak during it | ${fixed(once.rssBefore / 2 ** 20, 0)} → ${fixed(once.rssPeak / 2 ** 20, 0)} MiB | ${fixed(once.sendOnce.rssBefore / 2 ** 20, 0)} → ${fixed(once.sendOnce.rssPeak / 2 ** 20, 0)} MiB |`);
+	note(`| Calls to the store | 0 | ${once.sendOnceStore.calls.toLocaleString('en')} (one per block of *Max Concurrent Requests*, 50) |`);
+	note(`| Bytes written to the store over the run | 0 | ${fixed(once.sendOnceStore.bytesWritten / 2 ** 20, 0)} MiB |`);
+	note(`| Record size at the end (database size) | 0 | ${fixed(once.sendOnceStore.recordBytes / 2 ** 20, 1)} MiB (${fixed(once.sendOnceStore.recordBytes / BIG_ITEMS, 0)} bytes per key) |`);
 	note();
 	note('## Which ceiling is whose');
 	note();

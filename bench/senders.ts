@@ -135,10 +135,10 @@ export interface TargetNode {
 	extraTypes?: Record<string, INodeType | IVersionedNodeType>;
 }
 
-export const templateNode = (options: IDataObject = {}): TargetNode => ({
+export const templateNode = (options: IDataObject = {}, parameters: IDataObject = {}): TargetNode => ({
 	type: NODE_TYPE,
 	typeVersion: 1,
-	parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'bench', bodyValues: { values: [{ text: '={{ $json.name }}' }] }, options },
+	parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'bench', bodyValues: { values: [{ text: '={{ $json.name }}' }] }, ...parameters, options },
 	onError: 'continueRegularOutput',
 });
 

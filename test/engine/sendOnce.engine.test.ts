@@ -179,6 +179,48 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests).toHaveLength(7);
 	});
 
+	test('keys another worker overwrote while the run was sending are recorded again at its end', async () => {
+		const items = recipients(30);
+		const store = deduplicationStore();
+		api.respondWith((request, index) => {
+			// Another worker rewrites the record from what it read before this run's blocks: they are lost.
+			if (index === 15) store.records.set('test-workflow/', []);
+			return acceptAll(request, index);
+		});
+		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 5, maxPerSecond: 0 } });
+		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(Array(30).fill('sentBefore'));
+		expect(api.requests).toHaveLength(30);
+	});
+
+	test('a failed call to the store is tried again; when it keeps failing, the block is not sent and says why', async () => {
+		const store = deduplicationStore();
+		const original = store.checkProcessedAndRecord.bind(store);
+		let failures = 1;
+		store.checkProcessedAndRecord = async (...args) => {
+			if (failures-- > 0) throw new Error('duplicate key value violates unique constraint "PK_processed_data"');
+			return await original(...args);
+		};
+		try {
+			expect(outcomes(await send(recipients(2), { sendOnce: 'recipientTemplate' }))).toEqual(['sent', 'sent']);
+			failures = 100;
+			const failed = await send(recipients(2, 5), { sendOnce: 'recipientTemplate' });
+			expect(outcomes(failed)).toEqual(['notSent', 'notSent']);
+			expect(failed.output(SEND_NODE)[0].json.error).toBe(
+				'Not sent: Send Once could not record the message in n8n\'s database (duplicate key value violates unique constraint "PK_processed_data") [item 0]',
+			);
+			expect(api.requests).toHaveLength(2);
+		} finally {
+			store.checkProcessedAndRecord = original;
+		}
+	});
+
+	test('a dry run shows each message key and neither reads nor writes the record', async () => {
+		const result = await send(recipients(2), { sendOnce: 'recipientTemplate', options: { dryRun: true } });
+		expect(result.output(SEND_NODE).map((item) => item.json.messageKey)).toEqual(recipients(2).map((item) => `${item.phone}|tpl-once`));
+		expect(deduplicationStore().stats.calls).toBe(0);
+		expect(api.requests).toHaveLength(0);
+	});
+
 	test('a workflow never saved has no id to keep a record under: the run says so and sends nothing', async () => {
 		const result = await send(recipients(2), { sendOnce: 'recipientTemplate' }, { workflowId: '' });
 		expect(result.nodeError(SEND_NODE)?.message).toBe('Send Once needs a saved workflow: this one has no id yet');
@@ -195,11 +237,12 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(results.map((result) => outcomes(result)[0]).sort()).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
-	test('the store is called once per block of Max Concurrent Requests messages, and not to forget when every message went', async () => {
+	test('the store is called once per block of Max Concurrent Requests messages, and once at the end', async () => {
 		const items = recipients(200);
 		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 10, maxPerSecond: 0 } });
 		expect(api.requests).toHaveLength(200);
-		expect(deduplicationStore().stats.calls).toBe(200 / 10 + 0);
+		// The end: the sent keys once more (nothing to forget, so no call for that).
+		expect(deduplicationStore().stats.calls).toBe(200 / 10 + 1);
 		expect(deduplicationStore().records.get('test-workflow/')).toHaveLength(200);
 	});
 

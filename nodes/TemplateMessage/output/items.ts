@@ -50,8 +50,9 @@ export function sentItem(msgid: string, itemIndex: number, summary: IDataObject)
  */
 export function dryRunItem(prepared: PreparedMessage | NodeOperationError, itemIndex: number, duplicateOf?: number): INodeExecutionData {
 	if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid', dryRun: true });
-	const { request, preview } = prepared;
+	const { request, preview, key } = prepared;
 	const json: IDataObject = { dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
+	if (key !== undefined) json.messageKey = key;
 	if (preview !== undefined) json.preview = preview;
 	if (duplicateOf !== undefined) json.duplicateOf = duplicateOf;
 	json.request = request as unknown as IDataObject;

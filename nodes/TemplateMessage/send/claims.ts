@@ -53,11 +53,17 @@ export class Claims {
 		this.mayHaveGone.delete(itemIndex);
 	}
 
-	/** Forgets the keys this run recorded for messages that surely did not go out. */
+	/**
+	 * At the end of the run: records once more, in one call, the keys of the messages that may have
+	 * gone out (queue-mode workers writing the record at the same moment can overwrite each other's
+	 * keys), then forgets those of the messages that surely did not.
+	 */
 	async release(): Promise<void> {
 		await Promise.allSettled(this.blocks.values());
-		const keys = [...this.recorded].filter((itemIndex) => !this.mayHaveGone.has(itemIndex)).map((itemIndex) => this.keys.get(itemIndex)!);
-		await this.record.forget(keys);
+		const keysOf = (items: number[]) => items.map((itemIndex) => this.keys.get(itemIndex)!);
+		const recorded = [...this.recorded];
+		await this.record.recordNew(keysOf(recorded.filter((itemIndex) => this.mayHaveGone.has(itemIndex))));
+		await this.record.forget(keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))));
 	}
 
 	private async recordBlock(block: number): Promise<Set<string>> {

@@ -1,5 +1,5 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
  * The record of messages sent by earlier executions, kept in n8n's own database through the
@@ -33,11 +33,22 @@ export class MessageRecord {
 		return new MessageRecord(ctx, String(workflowId), { mode: 'entries', maxEntries });
 	}
 
-	/** Records the keys; returns those that were recorded already (by an earlier execution). */
+	/**
+	 * Records the keys; returns those that were recorded already (by an earlier execution). Tried
+	 * again after a failure: two queue-mode workers creating the workflow's record at the same moment
+	 * make one insert fail, and nothing was written by the failed call.
+	 */
 	async recordNew(keys: string[]): Promise<Set<string>> {
 		if (keys.length === 0) return new Set();
-		const result = await this.serialized(() => this.ctx.helpers.checkProcessedAndRecord(keys.map(stored), SCOPE, this.options));
-		return new Set(result.processed.map((value) => String(value).slice(PREFIX.length)));
+		for (let attempt = 1; ; attempt++) {
+			try {
+				const result = await this.serialized(() => this.ctx.helpers.checkProcessedAndRecord(keys.map(stored), SCOPE, this.options));
+				return new Set(result.processed.map((value) => String(value).slice(PREFIX.length)));
+			} catch (error) {
+				if (attempt >= RECORD_ATTEMPTS) throw error;
+				await sleep(50 * attempt + Math.random() * 50);
+			}
+		}
 	}
 
 	async forget(keys: string[]): Promise<void> {
@@ -75,6 +86,7 @@ export class MessageRecord {
 }
 
 const SCOPE = 'workflow';
+const RECORD_ATTEMPTS = 3;
 const PREFIX = 'template-message:';
 const queues = new Map<string, Promise<void>>();
 
