@@ -83,7 +83,7 @@ export async function sendAll(
 				return skippedItem(prepared, itemIndex, `Sent by an earlier execution of this workflow (Send Once: the same message key was recorded then): not sent again`, { sentBefore: true });
 			}
 			if ('notRecorded' in delivery) {
-				const error = new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${truncate(delivery.notRecorded, 200)}) [item ${itemIndex}]`, {
+				const error = new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${truncate(redactor.text(delivery.notRecorded), 200)}) [item ${itemIndex}]`, {
 					itemIndex,
 					description: 'Nothing was sent for this item. Run it again once n8n\'s database is reachable, or set Send Once to Off.',
 				});
@@ -123,7 +123,7 @@ export async function sendAll(
 	try {
 		output = await runPool(requests.length, options.maxConcurrency, sendOne, () => firstFailure !== undefined);
 	} finally {
-		if (claims) await forgetRefused(ctx, claims);
+		if (claims) await settleRecord(ctx, claims);
 	}
 	const accepted = output.filter((item) => item?.json.success === true).length;
 	const notSent = output.filter((item) => item === undefined || (item.json.details as { delivery?: string } | undefined)?.delivery === 'notSent').length;
@@ -157,12 +157,12 @@ function keysToSend(requests: Array<PreparedMessage | NodeOperationError>, skip:
 	return keys;
 }
 
-/** Forgets the records of messages that surely did not go out; if that fails, says so without failing the run. */
-async function forgetRefused(ctx: IExecuteFunctions, claims: Claims): Promise<void> {
+/** Settles the run's record (see Claims.release); if that fails, says so without failing the run. */
+async function settleRecord(ctx: IExecuteFunctions, claims: Claims): Promise<void> {
 	try {
 		await claims.release();
 	} catch (error) {
-		const message = `Send Once could not forget the messages that were not sent (${truncate(error instanceof Error ? error.message : String(error), 200)}): a later run will skip them as sent. Use the Forget Sent Messages operation for their keys.`;
+		const message = `Send Once could not settle its record at the end of the run (${truncate(error instanceof Error ? error.message : String(error), 200)}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`;
 		ctx.logger.warn(message, { nodeName: ctx.getNode().name });
 		ctx.addExecutionHints?.({ message, location: 'outputPane' });
 	}
