@@ -45,7 +45,7 @@ export class MessageRecord {
 				const result = await this.serialized(() => this.ctx.helpers.checkProcessedAndRecord(keys.map(stored), SCOPE, this.options));
 				return new Set(result.processed.map((value) => String(value).slice(PREFIX.length)));
 			} catch (error) {
-				if (attempt >= RECORD_ATTEMPTS) throw error;
+				if (attempt >= RECORD_ATTEMPTS) throw new NodeOperationError(this.ctx.getNode(), error as Error);
 				await sleep(50 * attempt + Math.random() * 50);
 			}
 		}
