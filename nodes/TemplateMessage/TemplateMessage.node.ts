@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messageProperties } from './description/properties';
-import { dryRunOutput, requestsOf } from './output/dryRun';
+import { dryRunOutput, requestKeysOf } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
 import type { PreparedMessage } from './output/items';
@@ -68,7 +68,7 @@ export class TemplateMessage implements INodeType {
 		const firstInvalid = prepared.find((item) => item instanceof NodeOperationError);
 		if (firstInvalid && !continueOnFail) throw firstInvalid;
 		const keys = prepared.map((item) => (item instanceof NodeOperationError ? undefined : item.key));
-		const skipped = repeatsToSkip(keys, requestsOf(prepared).map((request) => request && JSON.stringify(request)), options.skipDuplicates);
+		const skipped = repeatsToSkip(keys, requestKeysOf(prepared), options.skipDuplicates);
 		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
 	}
 }

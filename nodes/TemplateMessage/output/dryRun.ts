@@ -10,16 +10,16 @@ import { dryRunItem } from './items';
  * the whole input, shown above the output and logged. Repeated rows are counted either way.
  */
 export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, skipDuplicates: boolean): INodeExecutionData[] {
-	const repeats = findRepeats(requestsOf(prepared).map((request) => request && JSON.stringify(request)));
+	const repeats = findRepeats(requestKeysOf(prepared));
 	const summary = dryRunSummary(prepared, repeats, skipDuplicates);
 	ctx.logger.info(summary, { nodeName: ctx.getNode().name });
 	ctx.addExecutionHints?.({ message: summary, location: 'outputPane' });
 	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, repeats.get(itemIndex)));
 }
 
-/** The built requests, in item order; none for the invalid items. */
-export function requestsOf(prepared: Array<PreparedMessage | NodeOperationError>) {
-	return prepared.map((item) => (item instanceof NodeOperationError ? undefined : item.request));
+/** Each item's whole request as text, in item order (the same text is the same message); none for the invalid items. */
+export function requestKeysOf(prepared: Array<PreparedMessage | NodeOperationError>): Array<string | undefined> {
+	return prepared.map((item) => (item instanceof NodeOperationError ? undefined : JSON.stringify(item.request)));
 }
 
 /**
