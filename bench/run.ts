@@ -230,7 +230,7 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	note(`| Messages/s | ${fixed(once.bigRun.perSecond)} | ${fixed(on.perSecond)} |`);
 	note(`| CPU of this process per message | ${fixed(once.bigRun.cpuMsPerItem, 3)} ms | ${fixed(on.cpuMsPerItem, 3)} ms |`);
 	note(`| RSS before the run → peak during it | ${fixed(once.rssBefore / 2 ** 20, 0)} → ${fixed(once.rssPeak / 2 ** 20, 0)} MiB | ${fixed(once.sendOnce.rssBefore / 2 ** 20, 0)} → ${fixed(once.sendOnce.rssPeak / 2 ** 20, 0)} MiB |`);
-	note(`| Calls to the store | 0 | ${once.sendOnceStore.calls.toLocaleString('en')} (one per block of *Max Concurrent Requests*, 50) |`);
+	note(`| Calls to the store | 0 | ${once.sendOnceStore.calls.toLocaleString('en')} (three per block of *Max Concurrent Requests*, 50, and one at the end) |`);
 	note(`| Bytes written to the store over the run | 0 | ${fixed(once.sendOnceStore.bytesWritten / 2 ** 20, 0)} MiB |`);
 	note(`| Record size at the end (database size) | 0 | ${fixed(once.sendOnceStore.recordBytes / 2 ** 20, 1)} MiB (${fixed(once.sendOnceStore.recordBytes / BIG_ITEMS, 0)} bytes per key) |`);
 	note();

@@ -3,7 +3,7 @@
  * this package loaded as a community package under its own name. Webhook calls put executions on
  * the queue; the workers run them and send through the node to the sandbox.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
@@ -99,6 +99,36 @@ test('concurrent webhook calls: every row reaches the API exactly once, from the
 		recordedItems += output.length;
 	}
 	expect(recordedItems).toBe(CALLS * ROWS_PER_CALL);
+});
+
+test('Send Once across two workers: the same row posted twice at the same moment, 100 times: never lost, never more than twice, and how often twice', async () => {
+	const TRIALS = 100;
+	const trialPhone = (trial: number) => `62816${String(trial).padStart(7, '0')}`;
+	const finished = () => handles.workers.map((worker) => [...worker.output().matchAll(/Worker finished execution (\d+)/g)].map((match) => match[1]));
+	const startedOn = () => handles.workers.map((worker) => new Set([...worker.output().matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])));
+	const finishedBefore = finished().flat().length;
+	let splitPairs = 0;
+	for (let trial = 0; trial < TRIALS; trial++) {
+		const body = { rows: [{ phone: trialPhone(trial), name: `Trial ${trial}` }] };
+		const before = startedOn();
+		await Promise.all([axios.post(`${handles.main.url}/webhook/queue-bulk`, body), axios.post(`${handles.main.url}/webhook/queue-bulk`, body)]);
+		await until(() => finished().flat().length >= finishedBefore + 2 * (trial + 1), `both executions of trial ${trial}`, 30_000, 50);
+		// Did the two executions run on different workers?
+		const after = startedOn();
+		if (after.every((ids, worker) => ids.size > before[worker].size)) splitPairs++;
+	}
+	const perTrial = new Map<string, number>();
+	for (const message of (await sandbox.read()).messages) {
+		const number = message.request.phone_number;
+		if (number.startsWith('62816')) perTrial.set(number, (perTrial.get(number) ?? 0) + 1);
+	}
+	expect(perTrial.size).toBe(TRIALS);
+	const counts = [...perTrial.values()];
+	expect(counts.every((count) => count === 1 || count === 2)).toBe(true);
+	// The README quotes a run's figures: pairs sent twice, and pairs the two workers shared.
+	if (process.env.SEND_ONCE_WINDOW_FILE) {
+		writeFileSync(process.env.SEND_ONCE_WINDOW_FILE, JSON.stringify({ trials: TRIALS, sentTwice: counts.filter((count) => count === 2).length, splitAcrossWorkers: splitPairs }));
+	}
 });
 
 test('a worker killed mid-execution: what was sent stays sent, nothing is sent again, n8n does not call it a success', async () => {

@@ -192,6 +192,55 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests).toHaveLength(30);
 	});
 
+	test('another worker recording the same key at the same moment overwrites this run\'s write: the message is left to it, not sent twice', async () => {
+		const store = deduplicationStore();
+		const original = store.checkProcessedAndRecord.bind(store);
+		let raced = false;
+		// The other worker read the record before this run wrote, and writes after it: its version
+		// has the key and its own marker, not this run's.
+		store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const before = [...(store.records.get('test-workflow/') ?? [])];
+			const result = await original(items, scope, context, options);
+			if (!raced) {
+				raced = true;
+				store.records.set('test-workflow/', before);
+				await original([items[0], `${String(items[0])}\u0000run:other-worker`], scope, context, options);
+			}
+			return result;
+		};
+		try {
+			const result = await send(recipients(1), { sendOnce: 'recipientTemplate' });
+			expect(result.output(SEND_NODE)[0].json).toMatchObject({ skipped: true, sentBefore: true, concurrentExecution: true });
+			expect(api.requests).toHaveLength(0);
+		} finally {
+			store.checkProcessedAndRecord = original;
+		}
+	});
+
+	test('another worker recording other keys at the same moment overwrites this run\'s write: the block is recorded again and sent', async () => {
+		const store = deduplicationStore();
+		const original = store.checkProcessedAndRecord.bind(store);
+		let overwritten = false;
+		store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const before = [...(store.records.get('test-workflow/') ?? [])];
+			const result = await original(items, scope, context, options);
+			if (!overwritten) {
+				overwritten = true;
+				store.records.set('test-workflow/', before);
+				await original(['template-message:another-order', 'template-message:another-order\u0000run:other-worker'], scope, context, options);
+			}
+			return result;
+		};
+		try {
+			const items = recipients(3);
+			expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', 'sent', 'sent']);
+		} finally {
+			store.checkProcessedAndRecord = original;
+		}
+		expect(outcomes(await send(recipients(3), { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
+		expect(api.requests).toHaveLength(3);
+	});
+
 	test('a failed call to the store is tried again; when it keeps failing, the block is not sent and says why', async () => {
 		const store = deduplicationStore();
 		const original = store.checkProcessedAndRecord.bind(store);
@@ -237,12 +286,13 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(results.map((result) => outcomes(result)[0]).sort()).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
-	test('the store is called once per block of Max Concurrent Requests messages, and once at the end', async () => {
+	test('the store is called three times per block of Max Concurrent Requests messages, and once at the end', async () => {
 		const items = recipients(200);
 		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 10, maxPerSecond: 0 } });
 		expect(api.requests).toHaveLength(200);
-		// The end: the sent keys once more (nothing to forget, so no call for that).
-		expect(deduplicationStore().stats.calls).toBe(200 / 10 + 1);
+		// Per block: record keys and markers, look the markers up again, remove them. The end: the
+		// sent keys once more (nothing to forget, so no call for that).
+		expect(deduplicationStore().stats.calls).toBe((200 / 10) * 3 + 1);
 		expect(deduplicationStore().records.get('test-workflow/')).toHaveLength(200);
 	});
 

@@ -13,7 +13,7 @@ export class Claims {
 
 	private readonly positions = new Map<number, number>();
 
-	private readonly blocks = new Map<number, Promise<Set<string>>>();
+	private readonly blocks = new Map<number, Promise<Map<string, Claim>>>();
 
 	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
 	private readonly recorded = new Set<number>();
@@ -29,18 +29,17 @@ export class Claims {
 		this.order.forEach((itemIndex, position) => this.positions.set(itemIndex, position));
 	}
 
-	/** true: this run recorded the message and may send it; false: an earlier execution did. */
-	async claim(itemIndex: number): Promise<boolean> {
+	/** Whether this run may send the message, or which other execution has it. */
+	async claim(itemIndex: number): Promise<Claim> {
 		const position = this.positions.get(itemIndex);
-		if (position === undefined) return true;
+		if (position === undefined) return 'send';
 		const block = Math.floor(position / this.blockSize);
 		let recording = this.blocks.get(block);
 		if (!recording) {
 			recording = this.recordBlock(block);
 			this.blocks.set(block, recording);
 		}
-		const recordedBefore = await recording;
-		return !recordedBefore.has(this.keys.get(itemIndex)!);
+		return (await recording).get(this.keys.get(itemIndex)!) ?? 'send';
 	}
 
 	/** A request for the message is about to leave: from now on it may reach the recipient. */
@@ -66,10 +65,16 @@ export class Claims {
 		await this.record.forget(keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))));
 	}
 
-	private async recordBlock(block: number): Promise<Set<string>> {
+	private async recordBlock(block: number): Promise<Map<string, Claim>> {
 		const items = this.order.slice(block * this.blockSize, (block + 1) * this.blockSize);
-		const recordedBefore = await this.record.recordNew(items.map((itemIndex) => this.keys.get(itemIndex)!));
-		for (const itemIndex of items) if (!recordedBefore.has(this.keys.get(itemIndex)!)) this.recorded.add(itemIndex);
-		return recordedBefore;
+		const { recordedBefore, raced } = await this.record.claim(items.map((itemIndex) => this.keys.get(itemIndex)!));
+		const others = new Map<string, Claim>();
+		for (const key of recordedBefore) others.set(key, 'recordedBefore');
+		for (const key of raced) others.set(key, 'raced');
+		for (const itemIndex of items) if (!others.has(this.keys.get(itemIndex)!)) this.recorded.add(itemIndex);
+		return others;
 	}
 }
+
+/** 'send': this run recorded the message; 'recordedBefore': an earlier execution did; 'raced': another execution recorded it at the same moment. */
+export type Claim = 'send' | 'recordedBefore' | 'raced';

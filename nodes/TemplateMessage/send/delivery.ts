@@ -2,7 +2,7 @@ import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 
 import { messageKey } from '../request/messageKey';
 import { fingerprint } from '../request/fingerprint';
-import type { Claims } from './claims';
+import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
 import type { Outcome } from './outcome';
 import type { Pacer } from './pacer';
@@ -38,7 +38,7 @@ export interface DeliveryContext {
 export type Delivery =
 	| { outcome: Outcome; attempts: number; remembered: boolean }
 	| { notSent: Refusal; attempts: number }
-	| { recordedBefore: true }
+	| { sentElsewhere: Exclude<Claim, 'send'> }
 	| { notRecorded: string };
 
 /**
@@ -56,13 +56,13 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	const earlier = memory.recall(itemIndex, print);
 	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
 	if (claims) {
-		let mayBeSent: boolean;
+		let claim: Claim;
 		try {
-			mayBeSent = await claims.claim(itemIndex);
+			claim = await claims.claim(itemIndex);
 		} catch (error) {
 			return { notRecorded: error instanceof Error ? error.message : String(error) };
 		}
-		if (!mayBeSent) return { recordedBefore: true };
+		if (claim !== 'send') return { sentElsewhere: claim };
 	}
 
 	const templateCodeId = request.message.template.template_code_id;

@@ -79,8 +79,15 @@ export async function sendAll(
 		try {
 			const delivery = await deliver(itemIndex, request, context);
 			if (!delivery) return undefined;
-			if ('recordedBefore' in delivery) {
-				return skippedItem(prepared, itemIndex, `Sent by an earlier execution of this workflow (Send Once: the same message key was recorded then): not sent again`, { sentBefore: true });
+			if ('sentElsewhere' in delivery) {
+				return delivery.sentElsewhere === 'recordedBefore'
+					? skippedItem(prepared, itemIndex, 'Sent by an earlier execution of this workflow (Send Once: the same message key was recorded then): not sent again', { sentBefore: true })
+					: skippedItem(
+							prepared,
+							itemIndex,
+							'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.',
+							{ sentBefore: true, concurrentExecution: true },
+						);
 			}
 			if ('notRecorded' in delivery) {
 				const error = new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${truncate(redactor.text(delivery.notRecorded), 200)}) [item ${itemIndex}]`, {
