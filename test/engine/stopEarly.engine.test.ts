@@ -111,6 +111,35 @@ test('a template that does not exist stops that template only: the other templat
 	expect(details(missing[99]).description).toMatch(/^No message with template "tpl-missing" was sent after that refusal/);
 });
 
+test('a recipient refused with the provider\'s 404 and code 33 stops nothing: every other row is sent', async () => {
+	const items = rows(200);
+	api = await startApiServer((request, index) =>
+		(request.body as { phone_number: string }).phone_number === items[7].phone
+			? { status: 404, body: { errors: [{ message: 'Data does not exist', code: 33 }] } }
+			: acceptAll(request, index),
+	);
+	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE).map(delivery);
+	expect(output.filter((outcome) => outcome === 'sent')).toHaveLength(199);
+	expect(output[7]).toBe('failed');
+	expect(api.requests).toHaveLength(200);
+	expect(warnings).toEqual([]);
+});
+
+test('a template refused with the provider\'s 404 and code 59 stops that template only', async () => {
+	let next = 0;
+	const templates = () => (next++ % 2 === 0 ? 'tpl-missing' : 'tpl-ok');
+	api = await startApiServer((request, index) =>
+		(request.body as { message: { template: { template_code_id: string } } }).message.template.template_code_id === 'tpl-missing'
+			? { status: 404, body: { errors: [{ message: 'Template does not exist', code: 59 }] } }
+			: acceptAll(request, index),
+	);
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(40, templates), parameters: parameters(), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	expect(output.filter((_, i) => i % 2 === 1).every((item) => delivery(item) === 'sent')).toBe(true);
+	expect(details(output[39 - 1]).stoppedBy).toMatchObject({ scope: 'template', apiCode: 59, httpCode: 404 });
+});
+
 test('a later run starts fresh', async () => {
 	let refuse = true;
 	api = await startApiServer((request, index) => (refuse ? { status: 401, rawBody: 'no' } : acceptAll(request, index)));

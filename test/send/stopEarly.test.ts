@@ -27,6 +27,11 @@ describe('refusalScope', () => {
 		['code 39, values do not match', refused(406, 39), 'item'],
 		['a 400 without a code', refused(400), 'item'],
 		['an unknown code', refused(406, 1234), 'item'],
+		['404 with code 33, a recipient that does not exist', refused(404, 33), 'item'],
+		['404 with code 59, a template that does not exist', refused(404, 59), 'template'],
+		['403 with code 39', refused(403, 39), 'item'],
+		['401 with code 17', refused(401, 17), 'account'],
+		['403 with an undocumented code', refused(403, 1234), 'account'],
 		['a delivery unknown', { kind: 'unknown', reason: 'timeout' } as Outcome, 'item'],
 	])('%s: %s', (_name, outcome, scope) => {
 		expect(refusalScope(outcome)).toBe(scope);

@@ -32,11 +32,17 @@ export function apiCodeInfo(code: number | string | undefined): ApiCode | undefi
 
 /**
  * Whether a final failure holds for every message of the run (a rejected token, a wrong Base URL,
- * an empty balance), for every message with the same template, or for this item only.
+ * an empty balance), for every message with the same template, or for this item only. A code the
+ * provider documents decides first, whatever the HTTP status: it sends 404 with code 33 for a
+ * recipient that does not exist, and with code 59 for a missing template. The status decides only
+ * for an answer without such a code: a 401, 403 or 404 of anything else (an HTML 404 is a wrong
+ * Base URL) holds for every message.
  */
 export function refusalScope(outcome: Outcome): RefusalScope {
 	if (outcome.kind !== 'rejected') return 'item';
+	if (outcome.redirect) return 'account';
+	const documented = apiCodeInfo(outcome.apiCode);
+	if (documented) return documented.scope;
 	const { statusCode } = outcome;
-	if (outcome.redirect || statusCode === 401 || statusCode === 403 || statusCode === 404) return 'account';
-	return apiCodeInfo(outcome.apiCode)?.scope ?? 'item';
+	return statusCode === 401 || statusCode === 403 || statusCode === 404 ? 'account' : 'item';
 }
