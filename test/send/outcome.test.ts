@@ -61,6 +61,9 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs({ 'retry-after': 'Sat, 21 Nov 2026 10:00:04 GMT' }, now)).toBe(4000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': '2' }, now)).toBe(2000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 2500) }, now)).toBe(2500);
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now - 1000) }, now)).toBe(0);
+		expect(retryAfterMs({ 'x-ratelimit-reset': '3' }, now)).toBe(3000);
 		expect(retryAfterMs({}, now)).toBeUndefined();
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
 	});

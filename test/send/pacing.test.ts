@@ -35,11 +35,27 @@ describe('Pacer', () => {
 		time.advance(250);
 		expect(pacer.tryDepart()).toBe(0);
 		// Slot 1000 has come, but four requests left since 100: the fifth waits until a window of
-		// one second plus one gap (250 ms) has passed since the first, at 1350.
+		// one second and 10 ms of room has passed since the first, at 1110.
 		time.advance(250);
-		expect(pacer.tryDepart()).toBe(350);
-		time.advance(350);
+		expect(pacer.tryDepart()).toBe(110);
+		time.advance(110);
 		expect(pacer.tryDepart()).toBe(0);
+	});
+
+	test.each([0.5, 1, 2, 5, 25, 100])('at %p a second the pace is the setting within 2%%, and no one-second window holds more', (rate) => {
+		const time = clock();
+		const pacer = new Pacer(rate, time.now);
+		const departures: number[] = [];
+		const count = Math.max(10, 2 * rate);
+		for (let i = 0; i < count; i++) {
+			time.advance(pacer.reserve());
+			for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) time.advance(wait);
+			departures.push(time.now());
+		}
+		const measured = ((count - 1) * 1000) / (departures[count - 1] - departures[0]);
+		expect(Math.abs(measured - rate) / rate).toBeLessThanOrEqual(0.02);
+		const mostInOneSecond = Math.max(...departures.map((start) => departures.filter((at) => at >= start && at < start + 1000).length));
+		expect(mostInOneSecond).toBeLessThanOrEqual(Math.max(1, Math.floor(rate)));
 	});
 
 	test('slots given back move the schedule back, never before now', () => {

@@ -61,7 +61,7 @@ export const optionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: 25,
 			description:
-				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second plus one gap, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
+				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and 10 ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 		},
 		{
 			displayName: 'Max Messages Remembered',

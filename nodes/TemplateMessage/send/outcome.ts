@@ -195,12 +195,17 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
 	return rateLimitResetMs(headers, now);
 }
 
-/** `X-RateLimit-Reset`: a delay in seconds, or (large values) a Unix time in seconds; in ms from now. */
+/**
+ * `X-RateLimit-Reset`, in ms from now, read by its size: a Unix time in milliseconds (13 digits
+ * and more), a Unix time in seconds (10 digits and more), or else a delay in seconds.
+ */
 function rateLimitResetMs(headers: Record<string, unknown>, now: number): number | undefined {
 	const reset = header(headers, 'x-ratelimit-reset');
 	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
 	const value = Number(reset);
-	return value > 1e9 ? Math.max(0, Math.round(value * 1000 - now)) : Math.round(value * 1000);
+	if (value >= 1e12) return Math.max(0, Math.round(value - now));
+	if (value >= 1e9) return Math.max(0, Math.round(value * 1000 - now));
+	return Math.round(value * 1000);
 }
 
 /** What the provider's rate-limit headers say about the current window (any may be missing). */
