@@ -70,9 +70,9 @@ test('without Continue On Fail, the node fails with the refusal and says how man
 	expect(api.requests).toHaveLength(4);
 });
 
-test('a server answering 500 every time trips the breaker after 5 failures in a row', async () => {
+test('with Max Wait for the API to Recover at 0, a server answering 500 every time stops the run after 5 failures in a row', async () => {
 	api = await startApiServer(() => ({ status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } }));
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 0 }), onError: 'continueRegularOutput' });
 	const output = result.output(SEND_NODE);
 	expect(api.requests).toHaveLength(5);
 	expect(output.slice(0, 5).map(delivery)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
@@ -84,7 +84,7 @@ test('connection refused on every attempt trips the breaker too', async () => {
 	api = await startApiServer();
 	const { baseUrl } = api;
 	await api.close();
-	const result = await runSendNode({ baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxAttempts: 2 }), onError: 'continueRegularOutput' });
+	const result = await runSendNode({ baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxAttempts: 2, maxOutageWait: 0 }), onError: 'continueRegularOutput' });
 	const output = result.output(SEND_NODE);
 	expect(output.filter((item) => delivery(item) === 'failed')).toHaveLength(5);
 	expect(output.filter((item) => delivery(item) === 'notSent')).toHaveLength(45);
@@ -149,6 +149,105 @@ test('a later run starts fresh', async () => {
 	expect(result.output(SEND_NODE).every((item) => delivery(item) === 'sent')).toBe(true);
 });
 
+describe('a failing API pauses the run, which comes back when the API does', () => {
+	const failing = { status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } };
+
+	test('500s for 300 ms from message 100 of 400: only the messages sent during the hiccup fail, the rest go once the API answers', async () => {
+		let hiccup: [number, number] | undefined;
+		api = await startApiServer((request, index) => {
+			if (index === 100) hiccup = [Date.now(), Date.now() + 300];
+			return hiccup && Date.now() < hiccup[1] ? failing : acceptAll(request, index);
+		});
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(400), parameters: parameters({ maxPerSecond: 0 }), onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE).map(delivery);
+		const failed = api.requests.filter((request) => request.answer === 500).length;
+		expect(output.filter((outcome) => outcome === 'failed')).toHaveLength(failed);
+		expect(output.filter((outcome) => outcome === 'sent')).toHaveLength(400 - failed);
+		expect(output.filter((outcome) => outcome === 'notSent')).toHaveLength(0);
+		// The messages on their way when the breaker opened, and the probes during the 300 ms.
+		expect(failed).toBeLessThanOrEqual(20);
+		expect(warnings).toEqual([]);
+		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
+		if (ENGINE.keepsExecutionHints) expect(hints).toContainEqual(expect.stringMatching(/^The API failed .+ during this run: sending paused and resumed once it answered again \(\d+ probe message\(s\)\)\.$/));
+	});
+
+	test('an API that keeps failing: probes after growing pauses, then the run stops after Max Wait for the API to Recover', async () => {
+		api = await startApiServer(() => failing);
+		const started = Date.now();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 3 }), onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		// 5 in a row, then probes after 1 s and 2 s: the second probe comes at the 3 s bound and fails.
+		expect(api.requests).toHaveLength(7);
+		const gaps = api.requests.slice(4).map((request, i, all) => (i === 0 ? 0 : request.receivedAt - all[i - 1].receivedAt));
+		expect(gaps[1]).toBeGreaterThanOrEqual(950);
+		expect(gaps[2]).toBeGreaterThan(gaps[1]);
+		// The last probe came when the API had been failing for the 3 s allowed.
+		expect(api.requests[6].receivedAt - api.requests[0].receivedAt).toBeGreaterThanOrEqual(2900);
+		expect(Date.now() - started).toBeLessThan(10_000);
+		expect(output.slice(0, 7).every((item) => delivery(item) === 'failed')).toBe(true);
+		expect(output.slice(7).every((item) => delivery(item) === 'notSent')).toBe(true);
+		expect(details(output[7]).stoppedBy).toMatchObject({ scope: 'server', itemIndex: 6, reason: expect.stringMatching(/^7 messages in a row failed on the API's side over 3(\.\d)? s, 2 of them after pauses to let it recover, the last one with: Internal error \(code 13\)$/) });
+		expect(warnings).toHaveLength(1);
+	});
+});
+
+describe('429 is flow control, not failure', () => {
+	test('4 s of 429s with Retry-After: 1 over 40 items: every item is sent once, nothing stops', async () => {
+		let throttledUntil: number | undefined;
+		api = await startApiServer((request, index) => {
+			throttledUntil ??= Date.now() + 4000;
+			return Date.now() < throttledUntil ? { status: 429, headers: { 'Retry-After': '1' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } } : acceptAll(request, index);
+		});
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(40), parameters: parameters(), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(40).map(() => 'sent'));
+		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(40);
+		expect(warnings).toEqual([]);
+	});
+
+	test('an account shared with another sender that takes 80% of each second: every message still goes, at the rate left', async () => {
+		api = await startApiServer(sharedAccount(20, 0.8));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters(), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(30).map(() => 'sent'));
+		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(30);
+		expect(api.requests.some((request) => request.answer === 429)).toBe(true);
+	});
+
+	test('an item the API keeps throttling beyond Max Wait When Throttled comes out not sent, with the reason; the others go', async () => {
+		const items = rows(10);
+		api = await startApiServer((request, index) =>
+			(request.body as { phone_number: string }).phone_number === items[3].phone ? { status: 429, headers: { 'Retry-After': '1' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } } : acceptAll(request, index),
+		);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxThrottleWait: 2 }), onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		expect(output.map(delivery)).toEqual(items.map((_, i) => (i === 3 ? 'notSent' : 'sent')));
+		expect(api.requests.filter((request) => request.answer === 429)).toHaveLength(3);
+		expect(output[3].json.error).toBe('Not sent: the API kept asking to slow down (HTTP 429: Too many requests (code 9)): after waiting 2 s on 429s, it asked for 1 s more, beyond Max Wait When Throttled (2 s) [item 3]');
+		expect(details(output[3])).toMatchObject({ attempts: 3, stoppedBy: { scope: 'throttled', itemIndex: 3, httpCode: 429, apiCode: 9 } });
+	});
+});
+
+const acceptedWith = (reply: ReturnType<Responder>, headers: Record<string, string>): ReturnType<Responder> => ({ ...reply, headers });
+
+/**
+ * An account whose limit is `limit` a second, of which another sender takes `othersShare` at the
+ * start of every second; past what is left, 429 with the window's Reset.
+ */
+function sharedAccount(limit: number, othersShare: number): Responder {
+	let windowStart = 0;
+	let used = 0;
+	return (request, index) => {
+		const now = Date.now();
+		if (now - windowStart >= 1000) {
+			windowStart = now;
+			used = Math.round(limit * othersShare);
+		}
+		const headers = { 'X-RateLimit-Reset': ((windowStart + 1000 - now) / 1000).toFixed(3) };
+		if (used >= limit) return { status: 429, headers, body: { errors: [{ message: 'Too many requests', code: 9 }] } };
+		used++;
+		return acceptAll(request, index);
+	};
+}
+
 describe('the provider\'s rate-limit headers', () => {
 	/** A provider allowing `limit` a second, announcing its window on every answer, 429 past it. */
 	function announcing(limit: number): Responder {
@@ -181,6 +280,43 @@ describe('the provider\'s rate-limit headers', () => {
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50, maxConcurrency: 1 }) });
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 		expect(api.requests.filter((request) => request.answer === 429)).toHaveLength(0);
+	});
+
+	test('a window that resets far beyond Max Wait When Throttled: the items come out not sent at once, with the reason, a log line and a hint', async () => {
+		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 600) }));
+		const started = Date.now();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(Date.now() - started).toBeLessThan(5000);
+		const output = result.output(SEND_NODE);
+		expect(output.map(delivery)).toEqual(['sent', 'notSent', 'notSent']);
+		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in (599|600) s, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
+		expect(api.requests).toHaveLength(1);
+	});
+
+	test('a wait of 5 s or more leaves one log line and one hint', async () => {
+		let first = true;
+		api = await startApiServer((request, index) => {
+			if (!first) return acceptAll(request, index);
+			first = false;
+			return { status: 429, headers: { 'Retry-After': '5' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } };
+		});
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(4), parameters: parameters(), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(['sent', 'sent', 'sent', 'sent']);
+		expect(infos.filter((line) => line.startsWith('Template Message is waiting'))).toEqual([expect.stringMatching(/^Template Message is waiting [45] s: the API answered 429 \(too many requests\) and asked to wait$/)]);
+		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
+		expect(hints).toEqual(ENGINE.keepsExecutionHints ? [expect.stringMatching(/^The API made this run wait 1 time\(s\) for 5 s or more \(the longest [45] s\)/)] : []);
+	});
+
+	test('a Limit announced in one execution does not slow the next, whose answers do not announce it', async () => {
+		let limit: string | undefined = '2';
+		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), limit ? { 'X-RateLimit-Limit': limit } : {}));
+		await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxPerSecond: 20 }) });
+		limit = undefined;
+		const started = Date.now();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters({ maxPerSecond: 20 }) });
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		// At 20 a second, 20 messages take about 1 s; at the 2 a second of the first run, 10 s.
+		expect(Date.now() - started).toBeLessThan(4000);
 	});
 
 	test('a Limit lower than the setting becomes the pace, and the run says so', async () => {

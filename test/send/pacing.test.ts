@@ -1,7 +1,7 @@
 import type { Outcome } from '../../nodes/TemplateMessage/send/outcome';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
-import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/send/retry';
+import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/request/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 
@@ -104,6 +104,16 @@ describe('Pacer', () => {
 		for (let i = 0; i < 200; i++) pacer.accepted();
 		expect(pacer.currentRate).toBe(20);
 	});
+
+	test('the 429s of requests that left together slow the pace once; a 429 after the pause slows it again', () => {
+		const time = clock();
+		const pacer = new Pacer(20, time.now);
+		for (let i = 0; i < 10; i++) pacer.tooManyRequests(1000);
+		expect(pacer.currentRate).toBe(16);
+		time.advance(1000);
+		pacer.tooManyRequests(1000);
+		expect(pacer.currentRate).toBeCloseTo(12.8);
+	});
 });
 
 describe('sharedPacer', () => {
@@ -138,17 +148,37 @@ describe('decideRetry', () => {
 	const unknown: Outcome = { kind: 'unknown', reason: 'timeout' };
 
 	test('transient refusals are retried up to the attempt cap', () => {
-		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ retry: true, delayMs: 250, rateLimited: false });
+		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, 0, () => 0.5)).toEqual({ retry: true, delayMs: 250, rateLimited: false });
 		expect(decideRetry(rejected(503, true), 5, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
 	});
 
-	test('a 429 honours Retry-After, or waits at least a second', () => {
+	test('a 429 honours Retry-After, or waits one window', () => {
 		expect(decideRetry(rejected(429, true, 3000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 3000, rateLimited: true });
-		expect(decideRetry(rejected(429, true), 1, DEFAULT_RETRY_POLICY, () => 0)).toEqual({ retry: true, delayMs: 1000, rateLimited: true });
+		expect(decideRetry(rejected(429, true), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 1000, rateLimited: true });
 	});
 
-	test('a wait longer than the node accepts gives the item up with the reason', () => {
-		const decision = decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY);
+	test('a 429 is retried whatever the try count, as long as the throttle budget lasts', () => {
+		expect(decideRetry(rejected(429, true, 1000), 50, DEFAULT_RETRY_POLICY, 60_000)).toMatchObject({ retry: true });
+		const spent = decideRetry(rejected(429, true, 5000), 1, DEFAULT_RETRY_POLICY, DEFAULT_RETRY_POLICY.maxThrottleWaitMs - 4000);
+		expect(spent).toEqual({ retry: false, throttled: expect.stringMatching(/^the API kept asking to slow down \(HTTP 429: r\): after waiting 116 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled \(120 s\)$/) });
+	});
+
+	test('a Retry-After of 0 still costs a quarter of a second of the budget, so 429s cannot loop for ever', () => {
+		let throttled = 0;
+		let tries = 0;
+		for (let decision = decideRetry(rejected(429, true, 0), 1, DEFAULT_RETRY_POLICY); decision.retry; decision = decideRetry(rejected(429, true, 0), 1, DEFAULT_RETRY_POLICY, throttled)) {
+			throttled += throttleCharge(decision.delayMs);
+			tries++;
+		}
+		expect(tries).toBe(DEFAULT_RETRY_POLICY.maxThrottleWaitMs / 250);
+	});
+
+	test('a 429 asking for longer than the budget gives the item up at once, with the reason', () => {
+		expect(decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: false, throttled: expect.stringMatching(/it asked for 600 s more/) });
+	});
+
+	test('a 503 asking for longer than the node waits gives the item up with the reason', () => {
+		const decision = decideRetry(rejected(503, true, 600_000), 1, DEFAULT_RETRY_POLICY);
 		expect(decision).toMatchObject({ retry: false, outcome: { reason: expect.stringMatching(/asked to wait 600 s/) } });
 	});
 
@@ -217,32 +247,58 @@ describe('runPool when a task throws', () => {
 });
 
 describe('Pacer and the rate-limit headers', () => {
-	test('a window with nothing left pauses everyone until it resets, capped', () => {
+	test('a window with nothing left pauses everyone until it resets, and says how long and why', () => {
 		let now = 1000;
 		const pacer = new Pacer(10, () => now);
 		expect(pacer.reserve()).toBe(0);
-		expect(pacer.rateLimitHeaders({ limit: 25, remaining: 0, resetMs: 800 }, 60_000)).toBeUndefined();
+		expect(pacer.rateLimitHeaders({ limit: 25, remaining: 0, resetMs: 800 })).toBeUndefined();
+		expect(pacer.pause()).toEqual({ ms: 800, cause: 'windowUsedUp' });
 		expect(pacer.reserve()).toBe(800);
 		now = 5000;
-		pacer.rateLimitHeaders({ remaining: 0, resetMs: 10 * 60_000 }, 60_000);
-		expect(pacer.reserve()).toBe(60_000);
+		expect(pacer.pause()).toEqual({ ms: 0, cause: 'windowUsedUp' });
+		pacer.rateLimitHeaders({ remaining: 0, resetMs: 10 * 60_000 });
+		// Not capped here: a sender that may not wait that long gives its item up (see delivery).
+		expect(pacer.pause().ms).toBe(10 * 60_000);
+	});
+
+	test('a pause that begins after a sender reserved its slot holds that sender too', () => {
+		let now = 0;
+		const pacer = new Pacer(10, () => now);
+		expect([pacer.reserve(), pacer.reserve()]).toEqual([0, 100]);
+		pacer.rateLimitHeaders({ remaining: 0, resetMs: 700 });
+		now = 100;
+		expect(pacer.tryDepart()).toBe(600);
+		now = 700;
+		expect(pacer.tryDepart()).toBe(0);
+	});
+
+	test('an announced limit holds for the runs that saw it: the next run on an idle pacer starts from the setting', () => {
+		const pacer = new Pacer(25, () => 0);
+		pacer.join();
+		expect(pacer.rateLimitHeaders({ limit: 2, remaining: 1 })).toBe(2);
+		pacer.join();
+		pacer.leave();
+		expect(pacer.currentRate).toBe(2);
+		pacer.leave();
+		pacer.join();
+		expect(pacer.currentRate).toBe(25);
 	});
 
 	test('an announced limit lower than the setting becomes the ceiling, a higher one is ignored', () => {
 		const now = 0;
 		const pacer = new Pacer(25, () => now);
-		expect(pacer.rateLimitHeaders({ limit: 50, remaining: 40 }, 60_000)).toBeUndefined();
+		expect(pacer.rateLimitHeaders({ limit: 50, remaining: 40 })).toBeUndefined();
 		expect(pacer.currentRate).toBe(25);
-		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBe(10);
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 })).toBe(10);
 		expect(pacer.currentRate).toBe(10);
 		for (let i = 0; i < 100; i++) pacer.accepted();
 		expect(pacer.currentRate).toBe(10);
-		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 }, 60_000)).toBeUndefined();
+		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 })).toBeUndefined();
 	});
 
 	test('without a setting, an announced limit paces the run', () => {
 		const pacer = new Pacer(0, () => 0);
-		expect(pacer.rateLimitHeaders({ limit: 5 }, 60_000)).toBe(5);
+		expect(pacer.rateLimitHeaders({ limit: 5 })).toBe(5);
 		pacer.reserve();
 		expect(pacer.reserve()).toBe(200);
 	});

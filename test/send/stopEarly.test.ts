@@ -1,6 +1,7 @@
 import { refusalScope } from '../../nodes/TemplateMessage/send/apiCodes';
 import type { Outcome } from '../../nodes/TemplateMessage/send/outcome';
-import { BREAKER_THRESHOLD, StopEarly } from '../../nodes/TemplateMessage/send/stopEarly';
+import { BREAKER_THRESHOLD, Breaker, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
+import { StopEarly } from '../../nodes/TemplateMessage/send/stopEarly';
 
 const refused = (statusCode: number, apiCode?: number, extra: Partial<Extract<Outcome, { kind: 'rejected' }>> = {}): Outcome => ({
 	kind: 'rejected',
@@ -40,21 +41,21 @@ describe('refusalScope', () => {
 
 describe('StopEarly', () => {
 	test('an account-wide refusal blocks every template, once, naming the item', () => {
-		const stop = new StopEarly();
+		const stop = new StopEarly(0);
 		expect(stop.record(2, 'tpl-a', refused(401, 45))).toMatchObject({ scope: 'account', itemIndex: 2, statusCode: 401, apiCode: 45 });
 		expect(stop.record(3, 'tpl-a', refused(401, 45))).toBeUndefined();
 		expect(stop.blocking('tpl-b')).toMatchObject({ itemIndex: 2 });
 	});
 
 	test('a template-wide refusal blocks that template only', () => {
-		const stop = new StopEarly();
+		const stop = new StopEarly(0);
 		expect(stop.record(0, 'tpl-a', refused(406, 59))).toMatchObject({ scope: 'template', templateCodeId: 'tpl-a' });
 		expect(stop.blocking('tpl-a')).toMatchObject({ itemIndex: 0 });
 		expect(stop.blocking('tpl-b')).toBeUndefined();
 	});
 
-	test(`${BREAKER_THRESHOLD} failures in a row on the API's side trip the breaker; a success in between resets the count`, () => {
-		const stop = new StopEarly();
+	test(`${BREAKER_THRESHOLD} failures in a row on the API's side with no time to wait stop the run; a success in between resets the count`, () => {
+		const stop = new StopEarly(0);
 		const failing: Outcome = { kind: 'rejected', statusCode: 500, transient: false, reason: 'Internal error' };
 		for (let i = 0; i < BREAKER_THRESHOLD - 1; i++) expect(stop.record(i, 'tpl', failing)).toBeUndefined();
 		stop.record(9, 'tpl', accepted);
@@ -65,9 +66,83 @@ describe('StopEarly', () => {
 		expect(stop.blocking('other')).toBe(tripped);
 	});
 
+	test('429s neither stop a run nor count as failures, nor reset the count', () => {
+		const stop = new StopEarly(0);
+		const failing: Outcome = { kind: 'rejected', statusCode: 500, transient: false, reason: 'Internal error' };
+		for (let i = 0; i < BREAKER_THRESHOLD - 1; i++) stop.record(i, 'tpl', failing);
+		for (let i = 0; i < 50; i++) expect(stop.record(10 + i, 'tpl', refused(429, 9, { transient: true }))).toBeUndefined();
+		expect(stop.blocking('tpl')).toBeUndefined();
+		expect(stop.record(99, 'tpl', failing)).toMatchObject({ scope: 'server' });
+	});
+
 	test("item refusals neither block nor count as the API's failures", () => {
-		const stop = new StopEarly();
+		const stop = new StopEarly(0);
 		for (let i = 0; i < 20; i++) expect(stop.record(i, 'tpl', refused(406, 39))).toBeUndefined();
 		expect(stop.blocking('tpl')).toBeUndefined();
+	});
+});
+
+describe('Breaker', () => {
+	const clock = () => {
+		let now = 0;
+		return { now: () => now, advance: (ms: number) => (now += ms) };
+	};
+	const trip = (breaker: Breaker) => {
+		for (let i = 0; i < BREAKER_THRESHOLD; i++) breaker.failed('Internal error', false);
+	};
+
+	test('after the threshold it pauses, lets one probe through, and an answered probe resumes sending', () => {
+		const time = clock();
+		const breaker = new Breaker(120_000, time.now);
+		expect(breaker.gate()).toEqual({ pass: true, probe: false });
+		trip(breaker);
+		expect(breaker.gate()).toEqual({ waitMs: FIRST_COOL_DOWN_MS });
+		time.advance(FIRST_COOL_DOWN_MS);
+		expect(breaker.gate()).toEqual({ pass: true, probe: true });
+		// Everyone else waits for the probe's answer.
+		expect(breaker.gate()).toMatchObject({ waitMs: expect.any(Number) });
+		breaker.answered();
+		expect(breaker.gate()).toEqual({ pass: true, probe: false });
+		expect(breaker.probes).toBe(1);
+	});
+
+	test('each failed probe doubles the pause, up to 30 s; it gives up once the API has failed for the time allowed', () => {
+		const time = clock();
+		const breaker = new Breaker(60_000, time.now);
+		trip(breaker);
+		const pauses: number[] = [];
+		for (;;) {
+			const gate = breaker.gate();
+			if ('gaveUp' in gate) break;
+			if ('waitMs' in gate) {
+				pauses.push(gate.waitMs);
+				time.advance(gate.waitMs);
+				continue;
+			}
+			expect(gate.probe).toBe(true);
+			breaker.failed('Internal error', true);
+		}
+		expect(pauses).toEqual([1000, 2000, 4000, 8000, 16000, 29000]);
+		expect(time.now()).toBe(60_000);
+		expect(breaker.gate()).toEqual({ gaveUp: expect.stringMatching(/^11 messages in a row failed on the API's side over 60 s, 6 of them after pauses to let it recover, the last one with: Internal error$/) });
+	});
+
+	test('a probe that was not sent lets the next sender probe', () => {
+		const time = clock();
+		const breaker = new Breaker(120_000, time.now);
+		trip(breaker);
+		time.advance(FIRST_COOL_DOWN_MS);
+		expect(breaker.gate()).toEqual({ pass: true, probe: true });
+		breaker.probeNotSent();
+		expect(breaker.gate()).toEqual({ pass: true, probe: true });
+	});
+
+	test('a failure of a message already on its way while the breaker is open does not extend the pause', () => {
+		const time = clock();
+		const breaker = new Breaker(120_000, time.now);
+		trip(breaker);
+		time.advance(500);
+		breaker.failed('late', false);
+		expect(breaker.gate()).toEqual({ waitMs: FIRST_COOL_DOWN_MS - 500 });
 	});
 });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_REMEMBERED } from '../request/parameters';
+import { DEFAULT_MAX_OUTAGE_WAIT_SECONDS, DEFAULT_MAX_REMEMBERED } from '../request/parameters';
+import { DEFAULT_MAX_THROTTLE_WAIT_SECONDS } from '../send/retry';
 
 /**
  * Settings for the whole run. n8n lists them alphabetically, so the names group them: the sending
@@ -44,7 +45,7 @@ export const optionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
 			default: 5,
 			description:
-				'How many times one message is tried in all when it was certainly not accepted (429, 503, host unreachable). A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+				'How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see Max Wait When Throttled. A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
 		},
 		{
 			displayName: 'Max Concurrent Requests',
@@ -80,6 +81,24 @@ export const optionsProperty: INodeProperties = {
 			default: 30000,
 			description:
 				'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
+		},
+		{
+			displayName: 'Max Wait for the API to Recover',
+			name: 'maxOutageWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
+			default: DEFAULT_MAX_OUTAGE_WAIT_SECONDS,
+			description:
+				"In seconds. After 5 messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after 1 s, then 2, 4… up to 30 s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.",
+		},
+		{
+			displayName: 'Max Wait When Throttled',
+			name: 'maxThrottleWait',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
+			default: DEFAULT_MAX_THROTTLE_WAIT_SECONDS,
+			description:
+				'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the run down and is tried again, however many times; one message that the API keeps waiting longer than this in all comes out as not sent, with the reason.',
 		},
 		{
 			displayName: 'Retry Unknown Deliveries',

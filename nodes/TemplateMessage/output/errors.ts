@@ -107,10 +107,17 @@ const SCOPE_TEXT: Record<Refusal['scope'], string> = {
 	template: 'the API refused this template',
 	server: 'the API kept failing',
 	item: 'the API refused an earlier message',
+	throttled: 'the API kept this message waiting',
 };
 
 /** A message held back because an earlier refusal holds for it too. */
 export function notSentError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
+	if (refusal.scope === 'throttled') {
+		return new NodeOperationError(node, `Not sent: ${refusal.reason} [item ${itemIndex}]`, {
+			itemIndex,
+			description: 'The API asked to slow down and this message was not sent: send it again later, or raise Options → Max Wait When Throttled. Other senders on the same account share its limit.',
+		});
+	}
 	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
 	return new NodeOperationError(node, `Not sent: ${SCOPE_TEXT[refusal.scope]} at item ${refusal.itemIndex} (${status}${refusal.reason}) [item ${itemIndex}]`, {
 		itemIndex,

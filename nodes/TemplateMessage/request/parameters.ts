@@ -13,6 +13,9 @@ import { parseTemplate } from './template';
 /** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 export const DEFAULT_MAX_PER_SECOND = 25;
 
+/** How long a run waits for a failing API to come back before it stops sending. */
+export const DEFAULT_MAX_OUTAGE_WAIT_SECONDS = 120;
+
 /** How many Send Once keys a workflow's record keeps (the oldest go first): n8n's Remove Duplicates' default history size. */
 export const DEFAULT_MAX_REMEMBERED = 10_000;
 
@@ -26,6 +29,8 @@ export interface RunOptions {
 	maxConcurrency: number;
 	maxPerSecond: number;
 	timeoutMs: number;
+	/** How long the API may keep failing before the run stops sending (0: at once). */
+	maxOutageWaitMs: number;
 	retry: RetryPolicy;
 }
 
@@ -42,9 +47,11 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
 		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
 		timeoutMs: Math.min(number(options.timeout, 30_000, 1), MAX_TIMEOUT_MS),
+		maxOutageWaitMs: number(options.maxOutageWait, DEFAULT_MAX_OUTAGE_WAIT_SECONDS, 0) * 1000,
 		retry: {
 			...DEFAULT_RETRY_POLICY,
 			maxAttempts: Math.floor(number(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, 1)),
+			maxThrottleWaitMs: number(options.maxThrottleWait, DEFAULT_RETRY_POLICY.maxThrottleWaitMs / 1000, 0) * 1000,
 			retryUnknownDelivery: options.retryUnknownDelivery === true,
 		},
 	};

@@ -5,11 +5,12 @@ import { fingerprint } from '../request/fingerprint';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
 import type { Outcome } from './outcome';
-import type { Pacer } from './pacer';
+import type { Breaker } from './breaker';
+import type { Pacer, PauseCause } from './pacer';
 import type { SendRequestBody } from '../request/payload';
 import type { Redactor } from '../output/redact';
 import type { RetryPolicy } from './retry';
-import { decideRetry } from './retry';
+import { decideRetry, throttleCharge } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
 import type { Refusal } from './stopEarly';
 import { postMessage } from './transport';
@@ -26,6 +27,8 @@ export interface DeliveryContext {
 	/** Send Once: the workflow's record of messages sent by earlier executions. */
 	claims?: Claims;
 	signal?: AbortSignal;
+	/** Pauses the run while the API is failing (see Breaker). */
+	breaker: Pick<Breaker, 'gate' | 'probeNotSent'>;
 	/**
 	 * Checked before every request leaves: 'stop' once the run is stopping (a failure without
 	 * Continue On Fail), or the earlier refusal that makes this message fail too.
@@ -33,13 +36,24 @@ export interface DeliveryContext {
 	holdBack: (templateCodeId: string) => Refusal | 'stop' | undefined;
 	/** The provider announced a limit lower than the setting; the pace now follows it. */
 	onLowerLimit: (limit: number) => void;
+	/** A sender is about to wait this long because the API asked every sender to. */
+	onPause: (waitMs: number, cause: PauseCause) => void;
 }
 
 export type Delivery =
-	| { outcome: Outcome; attempts: number; remembered: boolean }
+	/** `probe`: the last attempt was the breaker's probe (see Breaker). */
+	| { outcome: Outcome; attempts: number; remembered: boolean; probe: boolean }
 	| { notSent: Refusal; attempts: number }
 	| { sentElsewhere: Exclude<Claim, 'send'> }
 	| { notRecorded: string };
+
+type Held = Refusal | 'stop';
+
+/** How long the API has kept one item waiting, and until when that is counted. */
+interface Throttle {
+	waitedMs: number;
+	chargedUntil: number;
+}
 
 /**
  * Sends one item's message: paced, retried while it was certainly not accepted, and never sent
@@ -48,13 +62,13 @@ export type Delivery =
  * run started stopping before this message was sent.
  */
 export async function deliver(itemIndex: number, request: SendRequestBody, context: DeliveryContext): Promise<Delivery | undefined> {
-	const { pacer, memory, claims, signal } = context;
+	const { pacer, memory, claims, signal, breaker } = context;
 	// n8n's Retry On Fail runs the node again on the same input items. The same item to the same
 	// recipient with the same template is the same message in every try, whatever values an
 	// expression computes at send time ({{ $now }}, a random id).
 	const print = fingerprint(messageKey(request, 'recipientTemplate'));
 	const earlier = memory.recall(itemIndex, print);
-	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
+	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true, probe: false };
 	if (claims) {
 		let claim: Claim;
 		try {
@@ -67,23 +81,43 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 
 	const templateCodeId = request.message.template.template_code_id;
 	const holdBack = () => context.holdBack(templateCodeId);
+	const throttle: Throttle = { waitedMs: 0, chargedUntil: 0 };
+	let probe = false;
+	let tries = 0;
+	const notSent = (held: Held, attempts: number): Delivery | undefined => {
+		if (probe) breaker.probeNotSent();
+		claims?.refused(itemIndex);
+		return held === 'stop' ? undefined : { notSent: held, attempts };
+	};
 	for (let attempt = 1; ; attempt++) {
+		// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
+		const passed: Held | { probe: boolean } | undefined = holdBack() ?? (probe ? undefined : await passBreaker(breaker, signal, holdBack));
+		if (typeof passed === 'object' && 'probe' in passed) probe = passed.probe;
+		else if (passed !== undefined) return notSent(passed, attempt - 1);
 		// Checked before waiting for a slot (nothing to wait for) and again once it has come.
-		const held = holdBack() ?? (await waitForSlot(pacer, signal, holdBack));
-		if (held === 'stop') return undefined;
-		if (held) return { notSent: held, attempts: attempt - 1 };
+		const held = await waitForSlot(context, throttle, holdBack, { itemIndex, templateCodeId });
+		if (held) return notSent(held, attempt - 1);
 
 		claims?.departing(itemIndex);
 		const { outcome, rateLimit } = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials, context.redactor);
 		if (rateLimit) {
-			const lowered = pacer.rateLimitHeaders(rateLimit, context.retry.maxServerWaitMs);
+			const lowered = pacer.rateLimitHeaders(rateLimit);
 			if (lowered !== undefined) context.onLowerLimit(lowered);
 		}
-		const decision = decideRetry(outcome, attempt, context.retry);
+		const rateLimited = outcome.kind === 'rejected' && outcome.statusCode === 429;
+		if (!rateLimited) tries++;
+		const decision = decideRetry(outcome, tries, context.retry, throttle.waitedMs);
 		if (decision.retry) {
-			if (decision.rateLimited) pacer.tooManyRequests(decision.delayMs);
-			else await wait(decision.delayMs, signal);
+			if (decision.rateLimited) {
+				throttle.waitedMs += throttleCharge(decision.delayMs);
+				throttle.chargedUntil = Date.now() + decision.delayMs;
+				pacer.tooManyRequests(decision.delayMs);
+			} else await wait(decision.delayMs, signal);
 			continue;
+		}
+		if ('throttled' in decision) {
+			const reason = decision.throttled;
+			return notSent({ scope: 'throttled', itemIndex, templateCodeId, reason, statusCode: 429, apiCode: outcome.kind === 'rejected' ? outcome.apiCode : undefined }, attempt);
 		}
 		const final = decision.outcome;
 		if (final.kind === 'accepted') {
@@ -94,19 +128,60 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 		} else {
 			claims?.refused(itemIndex);
 		}
-		return { outcome: final, attempts: attempt, remembered: false };
+		return { outcome: final, attempts: attempt, remembered: false, probe };
 	}
 }
 
-/** Waits for this sender's paced slot; says why not to send if the run says so meanwhile. */
-async function waitForSlot(pacer: Pacer, signal: AbortSignal | undefined, holdBack: () => Refusal | 'stop' | undefined): Promise<Refusal | 'stop' | undefined> {
+/** Waits while the breaker is open; resolves to the pass it gives, or why not to send. */
+async function passBreaker(breaker: DeliveryContext['breaker'], signal: AbortSignal | undefined, holdBack: () => Held | undefined): Promise<Held | { probe: boolean } | undefined> {
+	for (;;) {
+		const gate = breaker.gate();
+		if ('pass' in gate) return { probe: gate.probe };
+		const held = holdBack();
+		if (held) return held;
+		if ('gaveUp' in gate) return undefined;
+		await wait(gate.waitMs, signal);
+	}
+}
+
+/**
+ * Waits for this sender's paced slot, and through any pause the API asked every sender for; says
+ * why not to send if the run says so meanwhile, or if the pause is longer than the item's throttle
+ * budget has left.
+ */
+async function waitForSlot(
+	context: DeliveryContext,
+	throttle: Throttle,
+	holdBack: () => Held | undefined,
+	item: { itemIndex: number; templateCodeId: string },
+): Promise<Held | undefined> {
+	const { pacer, signal } = context;
 	let sending = false;
 	try {
+		const tooLong = () => {
+			const pause = pacer.pause();
+			if (pause.ms === 0) return undefined;
+			// The part of the pause this item has not been charged for already (its own 429's wait).
+			const now = Date.now();
+			const ends = now + pause.ms;
+			const uncharged = Math.max(0, ends - Math.max(now, throttle.chargedUntil));
+			if (throttle.waitedMs + uncharged > context.retry.maxThrottleWaitMs) return throttledByPause(pause.ms, pause.cause, context.retry.maxThrottleWaitMs, item);
+			throttle.waitedMs += uncharged;
+			throttle.chargedUntil = Math.max(throttle.chargedUntil, ends);
+			context.onPause(pause.ms, pause.cause);
+			return undefined;
+		};
+		const first = holdBack() ?? tooLong();
+		if (first) return first;
 		// Even a 0 ms wait goes through a timer on purpose: without that yield between a response and
 		// the next request, unthrottled runs were measured about 20% slower (n8n's helper opens a new
 		// connection for every request; see docs/benchmarks.md).
 		await wait(pacer.reserve(), signal);
-		for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) await wait(delay, signal);
+		for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) {
+			const held = holdBack() ?? tooLong();
+			if (held) return held;
+			await wait(delay, signal);
+		}
 		const held = holdBack();
 		sending = held === undefined;
 		return held;
@@ -114,6 +189,16 @@ async function waitForSlot(pacer: Pacer, signal: AbortSignal | undefined, holdBa
 		// Cancelled, stopping or held back: the slot is given back.
 		if (!sending) pacer.release();
 	}
+}
+
+function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: number, item: { itemIndex: number; templateCodeId: string }): Refusal {
+	const why = cause === 'windowUsedUp' ? "the API's rate-limit window (X-RateLimit-Remaining: 0) resets" : 'the API asked every sender to wait (429)';
+	return {
+		scope: 'throttled',
+		itemIndex: item.itemIndex,
+		templateCodeId: item.templateCodeId,
+		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond Max Wait When Throttled (${Math.round(budgetMs / 1000)} s)`,
+	};
 }
 
 function outcomeOf(remembered: Remembered): Outcome {

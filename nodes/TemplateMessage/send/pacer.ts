@@ -5,9 +5,17 @@
  * Each caller reserves the next start slot (`interval` after the previous one), so over the run
  * the starts are exactly `rate` per second whatever the concurrency: no bursts, no sleep-per-batch.
  * It is adaptive: a 429 pauses every sender until the server's wait is over and lowers the rate;
- * a run of accepted messages raises it again, up to the configured rate.
+ * a run of accepted messages raises it again, up to the configured rate. A limit the provider
+ * announces holds for the runs that are sending when it is seen: the next run on an idle pacer
+ * starts again from its setting.
  */
 import type { RateLimitState } from './outcome';
+
+/** Why every sender is paused: what a long wait says to the user. */
+export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
+
+/** No pause is planned further ahead than this, whatever a header says. */
+const LONGEST_PAUSE_MS = 24 * 3600_000;
 
 /** Room kept in each one-second window for requests that reach the API later than counted here. */
 const JITTER_ROOM_MS = 10;
@@ -22,6 +30,11 @@ export class Pacer {
 
 	private pausedUntil = 0;
 
+	private pauseCause: PauseCause = 'tooManyRequests';
+
+	/** Runs sending with this pacer now. */
+	private runs = 0;
+
 	private acceptedSinceChange = 0;
 
 	/** When the last few requests really left, oldest first (at most ⌊rate⌋ of them). */
@@ -29,11 +42,30 @@ export class Pacer {
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
-		maxRate: number,
+		private readonly maxRate: number,
 		private readonly now: () => number = Date.now,
 	) {
 		this.rate = maxRate;
 		this.ceiling = maxRate;
+	}
+
+	/** A run starts sending. The first run on an idle pacer starts from the setting again. */
+	join(): void {
+		if (this.runs === 0) {
+			this.rate = this.maxRate;
+			this.ceiling = this.maxRate;
+			this.acceptedSinceChange = 0;
+		}
+		this.runs++;
+	}
+
+	leave(): void {
+		this.runs = Math.max(0, this.runs - 1);
+	}
+
+	/** How long every sender is still paused, and why (0 when it is not). */
+	pause(): { ms: number; cause: PauseCause } {
+		return { ms: Math.max(0, this.pausedUntil - this.now()), cause: this.pauseCause };
 	}
 
 	get currentRate(): number {
@@ -55,8 +87,10 @@ export class Pacer {
 	 * at ⌊rate⌋ or fewer, which is what a provider's per-second limit counts.
 	 */
 	tryDepart(): number {
-		if (this.rate <= 0) return 0;
 		const now = this.now();
+		// A pause that began after this sender reserved its slot holds it too.
+		if (now < this.pausedUntil) return this.pausedUntil - now;
+		if (this.rate <= 0) return 0;
 		const perWindow = Math.max(1, Math.floor(this.rate));
 		while (this.departures.length > perWindow) this.departures.shift();
 		// A little room: a request is counted here before n8n's HTTP helper has sent it, so arrivals
@@ -81,31 +115,37 @@ export class Pacer {
 
 	/** The server said "too many": everyone waits `waitMs`, and the pace slows down. */
 	tooManyRequests(waitMs: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
-		this.nextStart = Math.max(this.nextStart, this.pausedUntil);
-		if (this.rate > 0) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
+		// The 429s of requests that left together are one event: the pace slows once for them.
+		const alreadyPaused = this.now() < this.pausedUntil;
+		this.pauseFor(waitMs, 'tooManyRequests');
+		if (this.rate > 0 && !alreadyPaused) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
 		this.acceptedSinceChange = 0;
 	}
 
 	/**
 	 * The provider's rate-limit headers on any answer. A window with nothing left pauses every
-	 * sender until it resets (at most `maxWaitMs`), before anyone meets a 429; an announced limit
-	 * lower than the setting becomes the ceiling (never a higher one). Returns the new ceiling when
-	 * this lowered it.
+	 * sender until it resets, before anyone meets a 429 (a sender that may not wait that long gives
+	 * up: see pause()); an announced limit lower than the setting becomes the ceiling (never a
+	 * higher one) for the runs sending now. Returns the new ceiling when this lowered it.
 	 */
-	rateLimitHeaders(state: RateLimitState, maxWaitMs: number): number | undefined {
+	rateLimitHeaders(state: RateLimitState): number | undefined {
 		let lowered: number | undefined;
 		if (state.limit !== undefined && state.limit >= 1 && (this.ceiling === 0 || state.limit < this.ceiling)) {
 			this.ceiling = state.limit;
 			this.rate = this.rate === 0 ? state.limit : Math.min(this.rate, state.limit);
 			lowered = state.limit;
 		}
-		if (state.remaining === 0) {
-			const waitMs = Math.min(Math.max(state.resetMs ?? 1000, 0), maxWaitMs);
-			this.pausedUntil = Math.max(this.pausedUntil, this.now() + waitMs);
-			this.nextStart = Math.max(this.nextStart, this.pausedUntil);
-		}
+		if (state.remaining === 0) this.pauseFor(state.resetMs ?? 1000, 'windowUsedUp');
 		return lowered;
+	}
+
+	private pauseFor(waitMs: number, cause: PauseCause): void {
+		const until = this.now() + Math.min(Math.max(waitMs, 0), LONGEST_PAUSE_MS);
+		if (until > this.pausedUntil) {
+			this.pausedUntil = until;
+			this.pauseCause = cause;
+		}
+		this.nextStart = Math.max(this.nextStart, this.pausedUntil);
 	}
 
 	/** One more accepted message; after about a second's worth at the current pace, speed up again. */

@@ -1,50 +1,81 @@
 import type { Outcome } from './outcome';
 
 export interface RetryPolicy {
-	/** Attempts in all, the first one included. */
+	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
 	maxAttempts: number;
 	/** First backoff; doubled on each attempt, with full jitter. */
 	baseDelayMs: number;
 	maxDelayMs: number;
-	/** The longest wait a server may ask for (Retry-After) before the item is given up. */
-	maxServerWaitMs: number;
+	/**
+	 * How long the API may keep one item waiting by asking to slow down (429s, Retry-After, a rate
+	 * window with nothing left), in all, before the item is given up as not sent.
+	 */
+	maxThrottleWaitMs: number;
 	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
 	retryUnknownDelivery: boolean;
 }
+
+/** How long the API may keep one message waiting by throttling it (Options → Max Wait When Throttled). */
+export const DEFAULT_MAX_THROTTLE_WAIT_SECONDS = 120;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: 5,
 	baseDelayMs: 500,
 	maxDelayMs: 30_000,
-	maxServerWaitMs: 120_000,
+	maxThrottleWaitMs: DEFAULT_MAX_THROTTLE_WAIT_SECONDS * 1000,
 	retryUnknownDelivery: false,
 };
 
+/** A 429 without a Retry-After pauses every sender for one rate-limit window. */
+export const THROTTLE_PAUSE_MS = 1000;
+
+/** However short a wait a 429 asks for, it costs the item at least this much of its budget. */
+const MIN_THROTTLE_CHARGE_MS = 250;
+
 export type RetryDecision =
 	| { retry: false; outcome: Outcome }
+	/** The API kept asking this item to slow down for longer than the policy waits: not sent. */
+	| { retry: false; throttled: string }
 	| { retry: true; delayMs: number; rateLimited: boolean };
 
 /**
- * Whether to try an item again after `outcome`, on attempt number `attempt` (1-based).
- * Only outcomes where the message was certainly not accepted are retried, unless the policy
- * explicitly allows retrying unknown deliveries.
+ * Whether to try an item again after `outcome`, on try number `tries` (1-based, 429s not
+ * counted), the item having waited `throttledMs` on 429s so far. Only outcomes where the message
+ * was certainly not accepted are retried, unless the policy explicitly allows retrying unknown
+ * deliveries. A 429 is flow control, not failure: it is retried for as long as the item's
+ * throttle budget lasts, however many times.
  */
-export function decideRetry(outcome: Outcome, attempt: number, policy: RetryPolicy, random = Math.random): RetryDecision {
-	if (outcome.kind === 'accepted' || attempt >= policy.maxAttempts) return { retry: false, outcome };
+export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy, throttledMs = 0, random = Math.random): RetryDecision {
+	if (outcome.kind === 'accepted') return { retry: false, outcome };
+	if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
+		const delayMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
+		if (throttledMs + Math.max(delayMs, MIN_THROTTLE_CHARGE_MS) > policy.maxThrottleWaitMs) {
+			return { retry: false, throttled: throttledReason(outcome.reason, throttledMs, delayMs, policy) };
+		}
+		return { retry: true, delayMs, rateLimited: true };
+	}
+	if (tries >= policy.maxAttempts) return { retry: false, outcome };
 	const retryable = outcome.kind === 'rejected' ? outcome.transient : policy.retryUnknownDelivery;
 	if (!retryable) return { retry: false, outcome };
 
 	const serverWait = outcome.kind === 'rejected' ? outcome.retryAfterMs : undefined;
-	if (serverWait !== undefined && serverWait > policy.maxServerWaitMs) {
+	if (serverWait !== undefined && serverWait > policy.maxThrottleWaitMs) {
 		return {
 			retry: false,
 			outcome: { ...outcome, reason: `${outcome.reason} (the API asked to wait ${Math.ceil(serverWait / 1000)} s, longer than the node waits)` },
 		};
 	}
-	const rateLimited = outcome.kind === 'rejected' && outcome.statusCode === 429;
-	// Without a Retry-After, a 429 still pauses every sender for at least one rate-limit window.
-	const delayMs = serverWait ?? (rateLimited ? Math.max(1000, backoffMs(attempt, policy, random)) : backoffMs(attempt, policy, random));
-	return { retry: true, delayMs, rateLimited };
+	return { retry: true, delayMs: serverWait ?? backoffMs(tries, policy, random), rateLimited: false };
+}
+
+/** What a 429 charges the item's throttle budget. */
+export function throttleCharge(delayMs: number): number {
+	return Math.max(delayMs, MIN_THROTTLE_CHARGE_MS);
+}
+
+function throttledReason(reason: string, throttledMs: number, askedMs: number, policy: RetryPolicy): string {
+	const waited = throttledMs > 0 ? `after waiting ${Math.round(throttledMs / 1000)} s on 429s, ` : '';
+	return `the API kept asking to slow down (HTTP 429: ${reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond Max Wait When Throttled (${Math.round(policy.maxThrottleWaitMs / 1000)} s)`;
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(max, base·2^(attempt-1))]. */

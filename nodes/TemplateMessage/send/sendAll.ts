@@ -8,6 +8,7 @@ import { deliver } from './delivery';
 import { notSentError, sendFailedError } from '../output/errors';
 import type { PreparedMessage } from '../output/items';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from '../output/items';
+import type { PauseCause } from './pacer';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import type { Skip } from '../request/duplicates';
@@ -46,10 +47,12 @@ export async function sendAll(
 	const url = sendEndpoint(checkedBaseUrl(ctx, String(credentials.baseUrl ?? '')));
 	const credentialRef = node.credentials?.[CREDENTIAL_TYPE];
 	const signal = ctx.getExecutionCancelSignal?.();
+	const pacer = sharedPacer(`${url}\u0000${fingerprint(token)}`, options.maxPerSecond);
 
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const memory = new SentMemory(ctx.getContext('node'), `sent-run-${runIndex}`);
-	const stopEarly = new StopEarly();
+	const stopEarly = new StopEarly(options.maxOutageWaitMs);
+	const pauses = new PauseNotices(ctx);
 	const stops: Refusal[] = [];
 	let firstFailure: Failure | undefined;
 	const fail = (error: Failure, itemIndex: number) => {
@@ -61,13 +64,15 @@ export async function sendAll(
 		credentials: { id: credentialRef?.id ?? '', name: credentialRef?.name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 		redactor,
 		timeoutMs: options.timeoutMs,
-		pacer: sharedPacer(`${url}\u0000${fingerprint(token)}`, options.maxPerSecond),
+		pacer,
 		retry: options.retry,
 		memory,
 		claims,
 		signal,
+		breaker: stopEarly.breaker,
 		holdBack: (templateCodeId) => (firstFailure ? 'stop' : stopEarly.blocking(templateCodeId)),
 		onLowerLimit: (limit) => lowerLimitNotice(ctx, limit, options.maxPerSecond),
+		onPause: (waitMs, cause) => pauses.pausing(waitMs, cause),
 	};
 
 	const sendOne = async (itemIndex: number): Promise<INodeExecutionData | undefined> => {
@@ -104,7 +109,7 @@ export async function sendAll(
 			const { outcome } = delivery;
 			if (delivery.remembered) summary.sentInEarlierTry = true;
 			// Only what the API answered in this run says anything about the rest of it.
-			const stop = delivery.remembered ? undefined : stopEarly.record(itemIndex, request.message.template.template_code_id, outcome);
+			const stop = delivery.remembered ? undefined : stopEarly.record(itemIndex, request.message.template.template_code_id, outcome, delivery.probe);
 			if (stop) stops.push(stop);
 			if (outcome.kind === 'accepted') return sentItem(outcome.msgid, itemIndex, summary);
 			const error = sendFailedError(node, outcome, itemIndex);
@@ -127,10 +132,18 @@ export async function sendAll(
 	};
 
 	let output: Array<INodeExecutionData | undefined>;
+	pacer.join();
 	try {
 		output = await runPool(requests.length, options.maxConcurrency, sendOne, () => firstFailure !== undefined);
 	} finally {
+		pacer.leave();
 		if (claims) await settleRecord(ctx, claims);
+	}
+	pauses.summarise();
+	if (stopEarly.breaker.probes > 0 && stops.every((stop) => stop.scope !== 'server')) {
+		const message = `The API failed ${stopEarly.breaker.probes > 1 ? 'more than once' : 'once'} during this run: sending paused and resumed once it answered again (${stopEarly.breaker.probes} probe message(s)).`;
+		ctx.logger.info(message, { nodeName: node.name });
+		ctx.addExecutionHints?.({ message, location: 'outputPane' });
 	}
 	const accepted = output.filter((item) => item?.json.success === true).length;
 	const notSent = output.filter((item) => item === undefined || (item.json.details as { delivery?: string } | undefined)?.delivery === 'notSent').length;
@@ -217,3 +230,44 @@ function lowerLimitNotice(ctx: IExecuteFunctions, limit: number, setting: number
 	ctx.logger.info(message, { nodeName: ctx.getNode().name });
 	ctx.addExecutionHints?.({ message, location: 'outputPane' });
 }
+
+/** Waits this long or longer are told: the run would otherwise seem to hang. */
+const LONG_WAIT_MS = 5000;
+
+/**
+ * Tells the user when the API makes the run wait: one log line when a long pause begins (pauses
+ * that overlap it are the same one), and one execution hint at the end of the run.
+ */
+class PauseNotices {
+	private count = 0;
+
+	private longestMs = 0;
+
+	private lastCause: PauseCause = 'tooManyRequests';
+
+	private toldUntil = 0;
+
+	constructor(private readonly ctx: IExecuteFunctions) {}
+
+	pausing(waitMs: number, cause: PauseCause): void {
+		if (waitMs < LONG_WAIT_MS) return;
+		const now = Date.now();
+		if (now < this.toldUntil) return;
+		this.toldUntil = now + waitMs;
+		this.count++;
+		this.longestMs = Math.max(this.longestMs, waitMs);
+		this.lastCause = cause;
+		this.ctx.logger.info(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`, { nodeName: this.ctx.getNode().name });
+	}
+
+	summarise(): void {
+		if (this.count === 0) return;
+		const message = `The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. Options → Max Wait When Throttled bounds how long one message waits.`;
+		this.ctx.addExecutionHints?.({ message, location: 'outputPane' });
+	}
+}
+
+const PAUSE_TEXT: Record<PauseCause, string> = {
+	tooManyRequests: 'the API answered 429 (too many requests) and asked to wait',
+	windowUsedUp: "the API's rate-limit window has nothing left (X-RateLimit-Remaining: 0) until X-RateLimit-Reset",
+};

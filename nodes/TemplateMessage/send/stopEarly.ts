@@ -1,13 +1,13 @@
 import type { RefusalScope } from './apiCodes';
 import { refusalScope } from './apiCodes';
+import type { Gate } from './breaker';
+import { Breaker } from './breaker';
 import type { Outcome } from './outcome';
-
-/** Consecutive failures on the API's side (5xx, no connection, no answer) that stop a run. */
-export const BREAKER_THRESHOLD = 5;
 
 /** The refusal that stopped further messages: what the items not sent point to. */
 export interface Refusal {
-	scope: RefusalScope | 'server';
+	/** 'throttled': this item only, after the API asked it to wait longer than the run waits. */
+	scope: RefusalScope | 'server' | 'throttled';
 	itemIndex: number;
 	templateCodeId: string;
 	reason: string;
@@ -18,36 +18,51 @@ export interface Refusal {
 /**
  * Decides, from the final outcome of each message of one run, when the rest would fail the same
  * way: after a refusal that holds for the account nothing more is sent, after one that holds for a
- * template nothing more with that template, and after BREAKER_THRESHOLD failures in a row on the
- * API's side nothing more at all. One instance per run: a later run starts fresh.
+ * template nothing more with that template. Failures on the API's side pause the run instead (see
+ * Breaker); it stops only once the API has kept failing for `giveUpAfterMs`. A 429 counts neither
+ * way: the API is there and asks to slow down. One instance per run: a later run starts fresh.
  */
 export class StopEarly {
 	private account: Refusal | undefined;
 
 	private readonly templates = new Map<string, Refusal>();
 
-	private serverFailuresInARow = 0;
+	readonly breaker: Breaker;
 
-	constructor(private readonly threshold = BREAKER_THRESHOLD) {}
+	constructor(giveUpAfterMs: number, now: () => number = Date.now) {
+		this.breaker = new Breaker(giveUpAfterMs, now);
+	}
 
 	/** Why a message with this template must not be sent, if it must not. */
 	blocking(templateCodeId: string): Refusal | undefined {
 		return this.account ?? this.templates.get(templateCodeId);
 	}
 
-	/** Records a message's final outcome; returns the refusal when it is the one that stops others. */
-	record(itemIndex: number, templateCodeId: string, outcome: Outcome): Refusal | undefined {
+	/** Whether the breaker lets a message through now (see Breaker.gate). */
+	gate(): Gate {
+		return this.breaker.gate();
+	}
+
+	/**
+	 * Records a message's final outcome (`probe`: it was the breaker's probe); returns the refusal
+	 * when it is the one that stops others.
+	 */
+	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe = false): Refusal | undefined {
 		if (outcome.kind === 'accepted') {
-			this.serverFailuresInARow = 0;
+			this.breaker.answered();
+			return undefined;
+		}
+		if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
+			this.breaker.neutral(probe);
 			return undefined;
 		}
 		if (isServerFailure(outcome)) {
-			this.serverFailuresInARow++;
-			if (this.serverFailuresInARow < this.threshold || this.account) return undefined;
-			this.account = refusal('server', itemIndex, templateCodeId, outcome, `${this.threshold} messages in a row failed on the API's side, the last one with: ${outcome.reason}`);
-			return this.account;
+			const gaveUp = this.breaker.failed(outcome.reason, probe);
+			if (gaveUp === undefined || this.account) return undefined;
+			return (this.account = refusal('server', itemIndex, templateCodeId, outcome, gaveUp));
 		}
-		this.serverFailuresInARow = 0;
+		if (outcome.kind === 'rejected' && outcome.errorCode === 'ERR_CANCELED') this.breaker.neutral(probe);
+		else this.breaker.answered();
 		const scope = refusalScope(outcome);
 		if (scope === 'account' && !this.account) return (this.account = refusal(scope, itemIndex, templateCodeId, outcome));
 		if (scope === 'template' && !this.templates.has(templateCodeId)) {
@@ -59,7 +74,7 @@ export class StopEarly {
 	}
 }
 
-/** The API failed rather than refused: a 5xx, a 429/503 that outlasted the retries, no connection, no answer. */
+/** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
 	if (outcome.kind === 'unknown') return true;
 	if (outcome.errorCode === 'ERR_CANCELED') return false;

@@ -1,0 +1,105 @@
+/** Consecutive failures on the API's side (5xx, no connection, no answer) after which sending pauses. */
+export const BREAKER_THRESHOLD = 5;
+
+/** The first pause after the API started failing; each failed probe doubles it, up to the last. */
+export const FIRST_COOL_DOWN_MS = 1000;
+const LAST_COOL_DOWN_MS = 30_000;
+
+/** How often a sender waiting for a probe's answer looks again. */
+const PROBE_POLL_MS = 100;
+
+export type Gate =
+	/** Send; a probe is the one message let through to see whether the API is back. */
+	| { pass: true; probe: boolean }
+	| { waitMs: number }
+	/** The API kept failing for longer than the run waits: why. */
+	| { gaveUp: string };
+
+/**
+ * A circuit breaker that comes back. After BREAKER_THRESHOLD failures in a row on the API's side,
+ * nothing is sent for a cool-down; then one message goes as a probe. An answer from the API (an
+ * accepted message, or any refusal that is not the API failing) closes the breaker and the run
+ * resumes at its pace; a failed probe doubles the cool-down. Once the API has been failing for
+ * `giveUpAfterMs` (0: at once), the breaker gives up for good and every further message of the run
+ * is held back. One instance per run.
+ */
+export class Breaker {
+	private failuresInARow = 0;
+
+	/** When the current run of failures began. */
+	private failingSince: number | undefined;
+
+	private openUntil: number | undefined;
+
+	private coolDownMs = FIRST_COOL_DOWN_MS;
+
+	private probing = false;
+
+	private gaveUp: string | undefined;
+
+	/** Probes sent while the breaker was open. */
+	probes = 0;
+
+	constructor(
+		private readonly giveUpAfterMs: number,
+		private readonly now: () => number = Date.now,
+		private readonly threshold = BREAKER_THRESHOLD,
+	) {}
+
+	gate(): Gate {
+		if (this.gaveUp !== undefined) return { gaveUp: this.gaveUp };
+		if (this.openUntil === undefined) return { pass: true, probe: false };
+		const now = this.now();
+		if (this.probing) return { waitMs: PROBE_POLL_MS };
+		if (now < this.openUntil) return { waitMs: this.openUntil - now };
+		this.probing = true;
+		this.probes++;
+		return { pass: true, probe: true };
+	}
+
+	/** A probe let through was not sent after all (its run stopped, or it was held back). */
+	probeNotSent(): void {
+		this.probing = false;
+	}
+
+	/** The API answered (accepted, or refused for a reason of the message's own). */
+	answered(): void {
+		this.failuresInARow = 0;
+		this.failingSince = undefined;
+		this.openUntil = undefined;
+		this.coolDownMs = FIRST_COOL_DOWN_MS;
+		this.probing = false;
+	}
+
+	/** An answer that says nothing about the API's health (a 429: it is there, and busy). */
+	neutral(probe: boolean): void {
+		if (probe) this.probing = false;
+	}
+
+	/** The API failed a message. Returns the reason when this failure makes the breaker give up. */
+	failed(reason: string, probe: boolean): string | undefined {
+		const now = this.now();
+		this.failuresInARow++;
+		this.failingSince ??= now;
+		if (this.gaveUp !== undefined) return undefined;
+		if (probe) {
+			this.probing = false;
+			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * 2);
+		}
+		if (this.openUntil === undefined && this.failuresInARow < this.threshold) return undefined;
+		const failingFor = now - this.failingSince;
+		// Within a poll of the bound counts as reaching it: timers may wake a millisecond early.
+		if (failingFor + PROBE_POLL_MS > this.giveUpAfterMs) {
+			const over = this.probes > 0 ? ` over ${seconds(failingFor)}, ${this.probes} of them after pauses to let it recover` : '';
+			this.gaveUp = `${this.failuresInARow} messages in a row failed on the API's side${over}, the last one with: ${reason}`;
+			return this.gaveUp;
+		}
+		// An in-flight message failing while the breaker is open does not extend the pause.
+		if (this.openUntil === undefined || probe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
+		return undefined;
+	}
+}
+
+function seconds(ms: number): string {
+	return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
