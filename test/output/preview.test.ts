@@ -1,4 +1,4 @@
-import { renderPreview } from '../../nodes/TemplateMessage/output/preview';
+import { MAX_PREVIEW_LENGTH, renderPreview } from '../../nodes/TemplateMessage/output/preview';
 import type { ButtonInput } from '../../nodes/TemplateMessage/request/payload';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
@@ -20,6 +20,17 @@ describe('the preview', () => {
 		expect(renderPreview(buildSendRequest(media), media.template!)).toBe('[image: https://cdn.example.com/a.png]\nHi Budi');
 		const fixed = message({ bodyText: 'Hi {{1}}', headerFormat: 'text', headerText: 'Welcome' }, { body: ['Budi'] });
 		expect(renderPreview(buildSendRequest(fixed), fixed.template!)).toBe('Welcome\nHi Budi');
+	});
+
+	test('is cut at its bound, however often a long value repeats', () => {
+		const input = message({ bodyText: '{{1}} '.repeat(600), checkCharacters: false }, { body: ['x'.repeat(4000)] });
+		const preview = renderPreview(buildSendRequest(input), input.template!)!;
+		expect(preview).toBe(`${'x'.repeat(4000).slice(0, MAX_PREVIEW_LENGTH)}… (preview cut at ${MAX_PREVIEW_LENGTH} characters)`);
+	});
+
+	test('shows the characters that do not show, or that would make it read otherwise than what is sent', () => {
+		const input = message({ bodyText: 'Pay {{1}} to {{2}}', checkCharacters: false }, { body: ['\u202e001 DI', 'a\u0000b\u2028c'] });
+		expect(renderPreview(buildSendRequest(input), input.template!)).toBe('Pay ⟨U+202E⟩001 DI to a⟨U+0000⟩b⟨U+2028⟩c');
 	});
 
 	test('none without the body text', () => {

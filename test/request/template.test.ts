@@ -78,6 +78,10 @@ describe('the check of an item against its template', () => {
 		['a line break in a value', { bodyText: 'Hi {{1}}' }, { body: ['Bu\ndi'] }, 'Body Values → value 1: contains a line break, which the platform refuses in template values'],
 		['a tab in a value', { bodyText: 'Hi {{1}} {{2}}' }, { body: ['ok', 'a\tb'] }, 'Body Values → value 2: contains a tab, which the platform refuses in template values'],
 		['five spaces in a row', { bodyText: 'Hi {{1}}' }, { body: ['a     b'] }, 'Body Values → value 1: contains more than four spaces in a row, which the platform refuses in template values'],
+		['a line separator (U+2028)', { bodyText: 'Hi {{1}}' }, { body: ['Bu\u2028di'] }, 'Body Values → value 1: contains a line break, which the platform refuses in template values'],
+		['a paragraph separator (U+2029)', { bodyText: 'Hi {{1}}' }, { body: ['Bu\u2029di'] }, 'Body Values → value 1: contains a line break, which the platform refuses in template values'],
+		['a NUL', { bodyText: 'Hi {{1}}' }, { body: ['Bu\u0000di'] }, 'Body Values → value 1: contains a control character, which the platform refuses in template values'],
+		['a right-to-left override (U+202E)', { bodyText: 'Pay {{1}}' }, { body: ['\u202e001 DI'] }, 'Body Values → value 1: contains a bidirectional override (U+202D or U+202E), which the platform refuses in template values'],
 		['a header value for a template without header', { headerFormat: 'none' }, { header: { type: 'text', text: 'Hi' } }, 'Header Type: is text, but the template has no header'],
 		['a header value for a fixed header text', { headerFormat: 'text', headerText: 'Your order' }, { header: { type: 'text', text: 'Hi' } }, "Header Type: is text, but the template's header text has no placeholder"],
 		['no value for a header with a placeholder', { headerFormat: 'text', headerText: 'Order {{1}}' }, {}, 'Header Type: is None, but the template has a header text with a placeholder, {{1}}'],
@@ -94,6 +98,16 @@ describe('the check of an item against its template', () => {
 
 	test('refused characters are let through when that check is off', () => {
 		expect(() => buildSendRequest(message({ bodyText: 'Hi {{1}}', checkCharacters: false }, { body: ['Bu\ndi'] }))).not.toThrow();
+	});
+
+	test('in JSON mode a second body component is refused, not sent unchecked', () => {
+		const payload = [
+			{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text: 'INV-7' }] },
+			{ position: 'body', parameters: [{ type: 'text', text: 'a\nb' }, { type: 'text', text: 'c' }, { type: 'text', text: 'd' }] },
+		];
+		const input: MessageInput = { ...message({ bodyText: ORDER_BODY }), components: { mode: 'json', rawPayload: JSON.stringify(payload) } };
+		const error = fieldError(() => buildSendRequest(input));
+		expect(error.message).toBe('Payload (JSON) → component 2 → position: is a second body component');
 	});
 
 	test('in JSON mode the error names the payload', () => {

@@ -8,6 +8,12 @@ import type { Segment, TemplateShape } from '../request/template';
  * template gives them. Only with the body text known; the request must have passed the template
  * check (one value for each placeholder).
  */
+/**
+ * The longest preview kept on an output item. A template body is at most 1,024 characters, a text
+ * header 60; a value repeated by many placeholders could otherwise make every item megabytes.
+ */
+export const MAX_PREVIEW_LENGTH = 1500;
+
 export function renderPreview(request: SendRequestBody, shape: TemplateShape): string | undefined {
 	if (!shape.body) return undefined;
 	const { payload } = request.message.template;
@@ -18,11 +24,28 @@ export function renderPreview(request: SendRequestBody, shape: TemplateShape): s
 	lines.push(fill(shape.body.segments, componentParameters(payload, 'body')));
 	const labels = (shape.buttons ?? []).filter((button) => button.label).map((button) => `[${button.label}]`);
 	if (labels.length > 0) lines.push(labels.join(' '));
-	return lines.join('\n');
+	return cut(lines.join('\n'));
 }
 
 function fill(segments: Segment[], values: Array<Record<string, unknown> | undefined>): string {
 	let text = '';
-	for (const segment of segments) text += typeof segment === 'string' ? segment : String(values[segment - 1]?.text ?? `{{${segment}}}`);
+	for (const segment of segments) {
+		text += typeof segment === 'string' ? segment : visible(String(values[segment - 1]?.text ?? `{{${segment}}}`));
+		if (text.length > MAX_PREVIEW_LENGTH) break;
+	}
 	return text;
+}
+
+function cut(text: string): string {
+	return text.length > MAX_PREVIEW_LENGTH ? `${text.slice(0, MAX_PREVIEW_LENGTH)}… (preview cut at ${MAX_PREVIEW_LENGTH} characters)` : text;
+}
+
+/**
+ * A value's characters that do not show, or make the rest show otherwise than it is sent
+ * (controls, line and paragraph separators, bidirectional overrides and isolates), written as
+ * ⟨U+XXXX⟩, so the preview reads as what is sent.
+ */
+function visible(value: string): string {
+	// eslint-disable-next-line no-control-regex
+	return value.replace(/[\u0000-\u0009\u000b-\u001f\u007f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
 }

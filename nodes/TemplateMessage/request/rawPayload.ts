@@ -31,6 +31,7 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 			RAW_PAYLOAD_HINT,
 		);
 	}
+	const seen = new Set<string>();
 	value.forEach((component: unknown, i) => {
 		const where = `${FIELD.rawPayload} → component ${i + 1}`;
 		if (typeof component !== 'object' || component === null || Array.isArray(component)) {
@@ -40,6 +41,10 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 		if (typeof position !== 'string' || !POSITIONS.includes(position)) {
 			throw new InvalidFieldError(`${where} → position`, `${describeValue(position)} is not header, body or button`, RAW_PAYLOAD_HINT);
 		}
+		if (seen.has(position)) {
+			throw new InvalidFieldError(`${where} → position`, `is a second ${position} component`, `Give one ${position} component with all its parameters in one list: the API takes one component per part of the template`);
+		}
+		seen.add(position);
 		if (!Array.isArray(parameters)) {
 			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`, RAW_PAYLOAD_HINT);
 		}

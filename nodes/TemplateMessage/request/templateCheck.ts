@@ -11,10 +11,17 @@ const BUTTON_NAMES: Record<TemplateButtonKind, string> = {
 };
 
 /** The platform refuses these in template parameters; the provider answers code 39 for the row. */
-const REFUSED_CHARACTERS: Array<[RegExp, string]> = [
-	[/[\r\n]/, 'a line break'],
-	[/\t/, 'a tab'],
-	[/ {5}/, 'more than four spaces in a row'],
+const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
+const INVISIBLE_HINT = 'Remove it from the value, e.g. with .replace(/[\\u0000-\\u001f\\u007f\\u202d\\u202e]/g, "") in the expression';
+
+const REFUSED_CHARACTERS: Array<[RegExp, string, string]> = [
+	[/[\r\n\u2028\u2029]/, 'a line break', SPACES_HINT],
+	[/\t/, 'a tab', SPACES_HINT],
+	[/ {5}/, 'more than four spaces in a row', SPACES_HINT],
+	// eslint-disable-next-line no-control-regex
+	[/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/, 'a control character', INVISIBLE_HINT],
+	// Left-to-right and right-to-left overrides make a text read otherwise than it is written.
+	[/[\u202d\u202e]/, 'a bidirectional override (U+202D or U+202E)', INVISIBLE_HINT],
 ];
 
 /**
@@ -43,10 +50,8 @@ function checkBody(values: Array<Record<string, unknown>>, expected: number, che
 	if (!checkCharacters) return;
 	values.forEach((value, position) => {
 		const text = typeof value.text === 'string' ? value.text : '';
-		for (const [pattern, what] of REFUSED_CHARACTERS) {
-			if (pattern.test(text)) {
-				throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression');
-			}
+		for (const [pattern, what, hint] of REFUSED_CHARACTERS) {
+			if (pattern.test(text)) throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, hint);
 		}
 	});
 }
