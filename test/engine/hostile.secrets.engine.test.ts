@@ -1,7 +1,8 @@
 /**
  * The token never survives in anything a run leaves behind, whatever its length or characters
- * and however the server echoes it: raw, JSON-escaped, URL-encoded, HTML-escaped, base64 (alone
- * or inside a longer encoding), cut short, as a key, past the point where reasons are cut, in a
+ * and however the server echoes it: raw, JSON-escaped, URL-encoded, HTML-escaped, with every
+ * character %-encoded, an HTML numeric entity or a \\u escape, upper-cased, base64 (alone or
+ * inside a longer encoding), cut short, as a redirect's host, as a key, past the point where reasons are cut, in a
  * msgid, in a "delivery unknown" reason kept in the node's context. Every string of the run's
  * data (context included), the node's error and n8n's log lines are searched.
  */
@@ -46,7 +47,19 @@ const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** Each way a server might echo the Authorization header it got, each between « and ». */
 function echoes(auth: string): string[] {
 	const bare = auth.replace(/^Bearer\s+/i, '');
-	const forms = [auth, bare, JSON.stringify(bare).slice(1, -1), encodeURIComponent(bare), html(bare), b64(bare)];
+	const forms = [
+		auth,
+		bare,
+		JSON.stringify(bare).slice(1, -1),
+		encodeURIComponent(bare),
+		html(bare),
+		b64(bare),
+		bare.toUpperCase(),
+		[...Buffer.from(bare, 'utf8')].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+		[...bare].map((c) => `&#${c.codePointAt(0)};`).join(''),
+		[...bare].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join(''),
+		[...bare].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+	];
 	// Inside a longer base64 text a token is found from 12 characters on (shorter, only its
 	// edges would be left to match, which would mask unrelated text).
 	if (bare.length >= 12) forms.push(b64(`user:${bare}`));
@@ -115,6 +128,15 @@ test.each(TOKENS)('a token of %s: no echo of it survives anywhere', async (_name
 	const haystack = [everythingIn(withContinue), everythingIn(stopping), ...logged].join('\n');
 	expect(logged.join('\n')).toContain('«[redacted]»');
 	for (const form of echoes(`Bearer ${token.replace(/^Bearer\s+/i, '')}`)) expect(haystack).not.toContain(`«${form}»`);
+});
+
+test('a redirect whose Location host is the token: the error shows no part of it, lower-cased or not', async () => {
+	api = await startApiServer(() => ({ status: 301, headers: { Location: `https://${TEST_TOKEN}.evil.example/next` } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' }, onError: 'continueRegularOutput' });
+	const [item] = result.output(SEND_NODE);
+	expect(item.json.error).toContain('a redirect (HTTP 301 to https://[redacted].evil.example)');
+	const haystack = [everythingIn(result), ...logged].join('\n').toLowerCase();
+	for (let i = 0; i + 12 <= TEST_TOKEN.length; i += 6) expect(haystack).not.toContain(TEST_TOKEN.slice(i, i + 12).toLowerCase());
 });
 
 test('a Base URL with user:password@ is refused before anything is sent', async () => {

@@ -35,6 +35,21 @@ describe('Redactor', () => {
 		}
 	});
 
+	test.each([
+		['every byte %-encoded, upper-case hex', (t: string) => [...Buffer.from(t)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('')],
+		['every byte %-encoded, lower-case hex', (t: string) => [...Buffer.from(t)].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')],
+		['every character an HTML decimal entity', (t: string) => [...t].map((c) => `&#${c.codePointAt(0)};`).join('')],
+		['every character an HTML hex entity', (t: string) => [...t].map((c) => `&#X${c.codePointAt(0)!.toString(16).toUpperCase()};`).join('')],
+		['every character a \\u escape', (t: string) => [...t].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+		['every character a \\u escape, upper-case hex', (t: string) => [...t].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+		['lower-cased, as a host name', (t: string) => t.toLowerCase()],
+		['upper-cased', (t: string) => t.toUpperCase()],
+	])('%s, whole or cut short', (_name, encode) => {
+		const form = encode(JWT);
+		expect(redact.text(`«${form}»`)).toBe('«[redacted]»');
+		expect(redact.text(`«${form.slice(0, Math.floor(form.length / 2))}»`)).toBe('«[redacted]»');
+	});
+
 	test('short tokens are matched whole, even a single character', () => {
 		expect(new Redactor('x7').text('a x7 b')).toBe('a [redacted] b');
 		expect(new Redactor('k').text('kk')).toBe('[redacted][redacted]');

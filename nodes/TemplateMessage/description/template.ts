@@ -64,7 +64,7 @@ export const templateProperty: INodeProperties = {
 			name: 'checkCharacters',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to refuse body values with a line break, a tab or more than four spaces in a row, which the platform refuses in template values',
+			description: 'Whether to refuse body values with a line break, a tab, more than four spaces in a row, a control character or a bidirectional override, which the platform refuses in template values',
 		},
 		{
 			displayName: 'Header',
