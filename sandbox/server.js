@@ -6,8 +6,10 @@
  *   GET /               a page listing received messages (refreshes itself)
  *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
  * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
- * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none), SANDBOX_TLS_KEY and
- * SANDBOX_TLS_CERT (PEM files: HTTPS instead of HTTP).
+ * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none), SANDBOX_SHARED_SHARE
+ * (0 to 1: the share of that limit another sender on the same account uses, so that only the rest
+ * is left while the headers announce the whole limit), SANDBOX_TLS_KEY and SANDBOX_TLS_CERT (PEM
+ * files: HTTPS instead of HTTP).
  *
  * Its stats also say how the sends arrived, for the benchmark: `connections` (TCP connections that
  * carried a send), `windowMs` (from the first send's arrival to the last send's answer) and
@@ -19,6 +21,7 @@
  *   a template code id containing "missing"        406, code 59 (template does not exist)
  *   values that do not fit a template it knows      406, code 39 (see templates.js)
  *   a phone number starting +62 000                406, code 5 (balance too low)
+ *   a phone number starting +62 033                404, code 33 (data does not exist: this recipient)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
 const { readFileSync } = require('node:fs');
@@ -30,13 +33,15 @@ const { slidingWindow } = require('./rateLimit');
 const { renderMessage, templateMismatch } = require('./templates');
 const { validateSendRequest } = require('./validate');
 
-function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, tls } = {}) {
+function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls } = {}) {
 	const messages = [];
 	/** The last 200 refused requests, with what the sandbox answered. */
 	const refused = [];
 	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
 	const traffic = trafficMeter(stats);
-	const withinLimit = rateLimit > 0 ? slidingWindow(rateLimit) : () => true;
+	// What another sender on the account leaves of the limit; the headers still announce all of it.
+	const left = Math.max(1, Math.round(rateLimit * (1 - Math.min(Math.max(sharedShare, 0), 1))));
+	const withinLimit = rateLimit > 0 ? slidingWindow(left) : () => true;
 
 	const json = (res, status, body, headers = {}) => {
 		res.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -60,7 +65,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		};
 		if (!req.headers.authorization) return refuse(401, 'Token not supplied', 43, 'unauthorized');
 		if (req.headers.authorization !== token) return refuse(401, 'Token invalid', 45, 'unauthorized');
-		if (!withinLimit()) return refuse(429, `Too many requests: more than ${rateLimit} per second`, 9, 'rateLimited', { 'retry-after': '1' });
+		if (!withinLimit()) return refuse(429, `Too many requests: more than ${left === rateLimit ? rateLimit : `the ${left} left of ${rateLimit}`} per second`, 9, 'rateLimited', { 'retry-after': '1' });
 		let body;
 		try {
 			body = JSON.parse(raw);
@@ -71,6 +76,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		if (problems.length > 0) return refuse(406, problems.join('; '), 39);
 		if (String(body.message.template.template_code_id).includes('missing')) return refuse(406, 'Template does not exist', 59);
 		if (/^\+?62000/.test(String(body.phone_number))) return refuse(406, 'Balance is not enough', 5);
+		if (/^\+?62033/.test(String(body.phone_number))) return refuse(404, 'Data does not exist', 33);
 		const mismatch = templateMismatch(body.message.template.template_code_id, body.message.template.payload);
 		if (mismatch) return refuse(406, `message_value is not same as the template: ${mismatch}`, 39);
 		const msgid = randomUUID();
@@ -196,6 +202,7 @@ if (require.main === module) {
 		token: process.env.SANDBOX_TOKEN || 'sandbox-token',
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
 		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
+		sharedShare: Number(process.env.SANDBOX_SHARED_SHARE || 0),
 		tls: keyFile && certFile ? { key: readFileSync(keyFile), cert: readFileSync(certFile) } : undefined,
 	});
 	const scheme = keyFile && certFile ? 'https' : 'http';

@@ -15,7 +15,7 @@ import { PACKAGE_ROOT, runSendNode, SEND_NODE } from '../helpers/engine';
 
 const { validateSendRequest } = require('../../sandbox/validate') as { validateSendRequest: (body: unknown) => string[] };
 const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (options: { token: string; rateLimit?: number; latencyMs?: number; tls?: { key: Buffer; cert: Buffer } }) => {
+	createSandbox: (options: { token: string; rateLimit?: number; latencyMs?: number; sharedShare?: number; tls?: { key: Buffer; cert: Buffer } }) => {
 		server: import('node:http').Server;
 		messages: unknown[];
 		stats: Record<string, number>;
@@ -134,6 +134,40 @@ describe('the sandbox server', () => {
 			expect((limited as unknown as { stats: { rateLimited: number } }).stats.rateLimited).toBeLessThanOrEqual(1);
 		} finally {
 			await new Promise((resolve) => limited.server.close(resolve));
+		}
+	});
+
+	test('a recipient that does not exist (+62 033…) gets the provider’s 404 with code 33, and the node stops nothing for it', async () => {
+		const phones = ['6281200000001', '6203300000002', '6281200000003', '6281200000004'];
+		const result = await runSendNode({
+			baseUrl,
+			token: 'sandbox-token',
+			items: phones.map((phone) => ({ phone })),
+			parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxConcurrency: 1 } },
+			onError: 'continueRegularOutput',
+		});
+		const output = result.output(SEND_NODE);
+		expect(output.map((item) => item.json.success === true)).toEqual([true, false, true, true]);
+		expect(output[1].json.error).toBe('The API refused the message (HTTP 404): Data does not exist (code 33) [item 1]');
+	});
+
+	test('an account shared with another sender that uses 80% of the limit: the headers announce all of it, the node still sends every message', async () => {
+		const shared = createSandbox({ token: 'sandbox-token', rateLimit: 10, sharedShare: 0.8 });
+		await new Promise<void>((resolve) => shared.server.listen(0, '127.0.0.1', resolve));
+		const sharedUrl = `http://127.0.0.1:${(shared.server.address() as AddressInfo).port}`;
+		try {
+			const result = await runSendNode({
+				baseUrl: sharedUrl,
+				token: 'sandbox-token',
+				items: Array.from({ length: 8 }, (_, i) => ({ phone: `62812000000${String(i).padStart(2, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' },
+				onError: 'continueRegularOutput',
+			});
+			expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+			expect(shared.stats.accepted).toBe(8);
+			expect(shared.stats.rateLimited).toBeGreaterThan(0);
+		} finally {
+			await new Promise((resolve) => shared.server.close(resolve));
 		}
 	});
 
