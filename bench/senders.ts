@@ -29,9 +29,10 @@ const stack = require(path.join(PACKAGE_ROOT, 'scripts', 'stack'));
 const { selfSignedCert } = require(path.join(PACKAGE_ROOT, 'scripts', 'selfSignedCert'));
 
 /** HTTPS with the certificate bench.sh made and handed to this process in NODE_EXTRA_CA_CERTS. */
-export async function startSandbox(port: number, latencyMs: number, rateLimit: number, secure = false): Promise<Sandbox> {
+/** `sharedShare`: the share of `rateLimit` another sender on the account uses (see sandbox/server.js). */
+export async function startSandbox(port: number, latencyMs: number, rateLimit: number, secure = false, sharedShare = 0): Promise<Sandbox> {
 	const tls = secure ? selfSignedCert(path.join(PACKAGE_ROOT, '.bench-build', 'tls')) : undefined;
-	return await stack.startSandboxProcess({ port, token: TOKEN, latencyMs, rateLimit, tls });
+	return await stack.startSandboxProcess({ port, token: TOKEN, latencyMs, rateLimit, sharedShare, tls });
 }
 
 export interface Row {

@@ -214,7 +214,7 @@ async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 
  * (root), so that on a busy machine it sees requests when they arrive rather than in bursts after
  * being descheduled. Its messages and counters are read over its JSON endpoint.
  */
-async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0, tls }) {
+async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls }) {
 	const server = path.join(ROOT, 'sandbox', 'server.js');
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];
@@ -225,6 +225,7 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 			SANDBOX_TOKEN: token,
 			SANDBOX_LATENCY_MS: String(latencyMs),
 			SANDBOX_RATE_LIMIT: String(rateLimit),
+			SANDBOX_SHARED_SHARE: String(sharedShare),
 			...(tls ? { SANDBOX_TLS_KEY: tls.keyFile, SANDBOX_TLS_CERT: tls.certFile } : {}),
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],
