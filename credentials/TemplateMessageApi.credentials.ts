@@ -75,7 +75,7 @@ export class TemplateMessageApi implements ICredentialType {
 			{ type: 'responseCode', properties: { value: 403, message: 'Token rejected (HTTP 403): check the JWT' } },
 			{
 				type: 'responseCode',
-				properties: { value: 404, message: 'No send endpoint at this address (HTTP 404): check the Base URL' },
+				properties: { value: 404, message: 'No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)' },
 			},
 		],
 	};

@@ -59,7 +59,9 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		stats.received++;
 		const refuse = (status, message, code, kind = 'rejected', headers = {}) => {
 			stats[kind]++;
-			refused.push({ receivedAt: new Date().toISOString(), status, code, message, request: raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw });
+			// n8n's credential test posts an empty body on purpose: it is listed as what it is.
+			const probe = raw.trim() === '{}' && code === 39;
+			refused.push({ receivedAt: new Date().toISOString(), status, code, message, probe, request: raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw });
 			if (refused.length > 200) refused.shift();
 			return error(res, status, message, code, { ...rateHeaders(), ...headers });
 		};
@@ -186,7 +188,10 @@ function renderPage(messages, refused, stats) {
 	const refusedRows = refused
 		.slice()
 		.reverse()
-		.map(({ receivedAt, status, code, message, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>HTTP ${status}, code ${code}: ${escape(message)}</td><td><code>${escape(request)}</code></td></tr>`)
+		.map(
+			({ receivedAt, status, code, message, probe, request }) =>
+				`<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>${probe ? 'The credential’s connection test (an empty request, refused on purpose: the token was accepted)' : `HTTP ${status}, code ${code}: ${escape(message)}`}</td><td><code>${escape(request)}</code></td></tr>`,
+		)
 		.join('\n');
 	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Template Message sandbox</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}.message{background:#dcf8c6;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:.5rem;max-width:32rem}</style></head>

@@ -64,11 +64,18 @@ export class TemplateMessage implements INodeType {
 			}
 		});
 		// A dry run reports on every item, so it does not stop at the first invalid one.
-		if (options.dryRun) return [shapedForOnError(this, dryRunOutput(this, prepared, options.skipDuplicates))];
-		const firstInvalid = prepared.find((item) => item instanceof NodeOperationError);
-		if (firstInvalid && !continueOnFail) throw firstInvalid;
+		if (options.dryRun) return [shapedForOnError(this, dryRunOutput(this, prepared, options.skipDuplicates), items, options.includeInputFields)];
+		const invalid = prepared.filter((item) => item instanceof NodeOperationError);
+		if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0], invalid.length - 1);
 		const keys = prepared.map((item) => (item instanceof NodeOperationError ? undefined : item.key));
 		const skipped = repeatsToSkip(keys, requestKeysOf(prepared), options.skipDuplicates);
-		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail))];
+		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail), items, options.includeInputFields)];
 	}
+}
+
+/** Without Continue On Fail the first invalid row stops the run: its error says how many more there are. */
+function withOthersCounted(error: NodeOperationError, others: number): NodeOperationError {
+	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with Options → Dry Run (Send Nothing) to list every invalid row at once.`;
+	error.description = `${error.description ?? ''} Nothing was sent.${more}`.trim();
+	return error;
 }

@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
 import type { N8n, Sandbox } from '../e2e/stackTypes';
-import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, STOPS_AT_BAD_ROW } from './workflows';
+import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, INVOICE_BODY, PASTED_TEMPLATE, STOPS_AT_BAD_ROW } from './workflows';
 
 const stack = require('../../scripts/stack');
 
@@ -149,6 +149,25 @@ test('without Continue On Fail, the error view names the field and the item and 
 	await shot('4-error-view');
 });
 
+test('a template body pasted with Ctrl+V, which n8n turns into an expression, is checked and previewed as written', async () => {
+	sandbox.messages.length = 0;
+	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: n8n.url });
+	await openNode(PASTED_TEMPLATE);
+	// Runs in the page, where navigator is the browser's.
+	await page.evaluate(async (text) => await (globalThis as unknown as { navigator: { clipboard: { writeText: (t: string) => Promise<void> } } }).navigator.clipboard.writeText(text), INVOICE_BODY);
+	await parameter('bodyText').locator('textarea, [contenteditable="true"]').first().click();
+	await page.keyboard.press('ControlOrMeta+A');
+	await page.keyboard.press('ControlOrMeta+V');
+	// n8n switched the field to Expression mode: its editor shows the text with {{1}} as an expression.
+	await page.getByTestId('inline-expression-editor-input').first().waitFor({ timeout: 10_000 });
+	await shot('5-pasted-template');
+	await page.getByTestId('node-execute-button').first().click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('Hi Budi, invoice INV-7 for Rp 150.000 is due.').first().waitFor({ timeout: 30_000 });
+	expect(sandbox.messages.map((message) => message.request.phone_number)).toEqual(['6281234567890']);
+	await shot('5-pasted-template-run');
+});
+
 test('the credential dialog tells the right token, a wrong token and a wrong Base URL apart', async () => {
 	await page.goto(`${n8n.url}/home/credentials/${stack.CREDENTIAL_ID}`, { waitUntil: 'networkidle' });
 	const dialog = page.getByTestId('editCredential-modal');
@@ -177,7 +196,7 @@ test('the credential dialog tells the right token, a wrong token and a wrong Bas
 	await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token');
 	await field('token').fill(sandbox.token);
 	await field('baseUrl').fill(`${sandbox.url}/nope`);
-	await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL', '5-credential-wrong-url');
+	await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)', '5-credential-wrong-url');
 	await field('baseUrl').fill(sandbox.url);
 	await saveAndExpect('Connection tested successfully', '5-credential-ok-again');
 });
@@ -186,6 +205,8 @@ test('the sandbox page shows the accepted message as the recipient reads it, and
 	await page.goto(sandbox.url);
 	await expect(page.getByText('Hi Budi, invoice INV-7 for Rp 150.000 is due.').first().isVisible()).resolves.toBe(true);
 	await expect(page.getByText('Token invalid').first().isVisible()).resolves.toBe(true);
+	// The credential dialog's tests above: listed as what they are, not as refused messages.
+	await expect(page.getByText('The credential’s connection test').first().isVisible()).resolves.toBe(true);
 	await shot('6-sandbox-page');
 });
 

@@ -5,13 +5,15 @@
 export const FIELDS = 'tmBrowserFields1';
 export const GOOD_AND_BAD_ROWS = 'tmBrowserRows001';
 export const STOPS_AT_BAD_ROW = 'tmBrowserStop001';
+export const PASTED_TEMPLATE = 'tmBrowserPaste01';
+export const INVOICE_BODY = 'Hi {{1}}, invoice {{2}} for {{3}} is due. Reply to this message if you have already paid.';
 
 const rows = [
 	{ phone: '+62 812 3456 7890', name: 'Budi', invoice: 'INV-7', amount: 'Rp 150.000' },
 	{ phone: 'not a phone', name: 'Sari', invoice: 'INV-8', amount: 'Rp 90.000' },
 ];
 
-const templateMessage = (onError?: string) => ({
+const templateMessage = (onError?: string, bodyText = INVOICE_BODY) => ({
 	id: 'browser-send',
 	name: 'Template Message',
 	type: 'n8n-nodes-template-message.templateMessage',
@@ -21,18 +23,18 @@ const templateMessage = (onError?: string) => ({
 		phoneNumber: '={{ $json.phone }}',
 		templateCodeId: 'invoice_reminder',
 		bodyValues: { values: [{ text: '={{ $json.name }}' }, { text: '={{ $json.invoice }}' }, { text: '={{ $json.amount }}' }] },
-		template: { bodyText: 'Hi {{1}}, invoice {{2}} for {{3}} is due. Reply to this message if you have already paid.' },
+		template: { bodyText },
 	},
 	credentials: { templateMessageApi: { id: 'x', name: 'x' } },
 	...(onError ? { onError } : {}),
 });
 
-const workflow = (id: string, name: string, onError?: string) => ({
+const workflow = (id: string, name: string, onError?: string, bodyText?: string, pinned = rows) => ({
 	id,
 	name,
-	nodes: [{ id: 'browser-rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, templateMessage(onError)],
+	nodes: [{ id: 'browser-rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} }, templateMessage(onError, bodyText)],
 	connections: { Rows: { main: [[{ node: 'Template Message', type: 'main', index: 0 }]] } },
-	pinData: { Rows: rows.map((json) => ({ json })) },
+	pinData: { Rows: pinned.map((json) => ({ json })) },
 	settings: { executionOrder: 'v1' },
 });
 
@@ -40,4 +42,5 @@ export const editorWorkflows = [
 	workflow(FIELDS, 'Browser: the node panel'),
 	workflow(GOOD_AND_BAD_ROWS, 'Browser: a good and a bad row, continue on error', 'continueRegularOutput'),
 	workflow(STOPS_AT_BAD_ROW, 'Browser: a good and a bad row, stop on error'),
+	workflow(PASTED_TEMPLATE, 'Browser: the template body pasted in', undefined, 'to be replaced by a paste', rows.slice(0, 1)),
 ];

@@ -150,7 +150,7 @@ test('the credential test tells a good token, a rejected one, a wrong URL and an
 	expect(await check({ baseUrl: sandbox.url, token: 'wrong' })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
 	expect(await check({ baseUrl: `${sandbox.url}/nope`, token: sandbox.token })).toEqual({
 		status: 'Error',
-		message: 'No send endpoint at this address (HTTP 404): check the Base URL',
+		message: 'No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)',
 	});
 	expect(await check({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x' })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	expect(sandbox.messages).toHaveLength(0);
@@ -214,9 +214,13 @@ test('a published webhook workflow sends one message per call; n8n records the n
 test('the webhook example tells its caller when a message was not sent, and why', async () => {
 	const before = sandbox.messages.length;
 	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-9', customer: { name: 'Eko', phone: 'call me' } }, { validateStatus: () => true });
-	expect(answer.status).toBe(200);
+	// A shop that retries on a non-2xx answer can tell: 422 for a row to fix, 502 for the API's refusal.
+	expect(answer.status).toBe(422);
 	expect(answer.data.error).toBe('Phone Number: "call me" contains characters other than digits [item 0]');
-	expect(answer.data.details).toMatchObject({ success: false, delivery: 'invalid' });
+	expect(answer.data).toMatchObject({ status: 'invalid', details: { success: false, delivery: 'invalid' } });
+	const refused = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-10', customer: { name: 'Eko', phone: '+62 000 1234 5678' } }, { validateStatus: () => true });
+	expect(refused.status).toBe(502);
+	expect(refused.data).toMatchObject({ status: 'failed', error: 'The API refused the message (HTTP 406): Balance is not enough (code 5) [item 0]' });
 	expect(sandbox.messages.length).toBe(before);
 });
 

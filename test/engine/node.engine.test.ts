@@ -54,9 +54,9 @@ test('one request per item: exact body, endpoint and Authorization header; outpu
 	const msgids = (api.requests as unknown[]).map((_, i) => output[i].json.msgid);
 	expect(new Set(msgids).size).toBe(3);
 	expect(output).toEqual([
-		{ json: { success: true, msgid: msgids[0], phone_number: '6281234567890', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 0 } },
-		{ json: { success: true, msgid: msgids[1], phone_number: '6281300000001', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 1 } },
-		{ json: { success: true, msgid: msgids[2], phone_number: '6281300000002', template_code_id: 'tpl-invoice', attempts: 1 }, pairedItem: { item: 2 } },
+		{ json: { success: true, msgid: msgids[0], phone_number: '6281234567890', template_code_id: 'tpl-invoice', attempts: 1, status: 'sent' }, pairedItem: { item: 0 } },
+		{ json: { success: true, msgid: msgids[1], phone_number: '6281300000001', template_code_id: 'tpl-invoice', attempts: 1, status: 'sent' }, pairedItem: { item: 1 } },
+		{ json: { success: true, msgid: msgids[2], phone_number: '6281300000002', template_code_id: 'tpl-invoice', attempts: 1, status: 'sent' }, pairedItem: { item: 2 } },
 	]);
 });
 
@@ -146,6 +146,7 @@ describe('bad input', () => {
 			phone_number: '',
 			template_code_id: 'tpl-invoice',
 			delivery: 'invalid',
+			status: 'invalid',
 			error: 'Phone Number: is empty [item 1]',
 			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/^Map a column.*\. Item 1 is input row 2 \(n8n counts items from 0\)\.$/) },
 		});
@@ -182,6 +183,7 @@ describe('what the API answers', () => {
 			phone_number: '6281300000001',
 			template_code_id: 'tpl-invoice',
 			delivery: 'failed',
+			status: 'failed',
 			error: 'The API refused the message (HTTP 406): message_value is not same as the template (code 39) [item 1]',
 			details: {
 				success: false,
@@ -265,7 +267,7 @@ test('dry run: builds and checks every item, outputs the request it would send, 
 	});
 	const [good, bad] = result.output(SEND_NODE);
 	expect(good).toEqual({
-		json: { dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7') },
+		json: { dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7'), status: 'dryRun' },
 		pairedItem: { item: 0 },
 	});
 	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains characters other than digits [item 1]', details: { delivery: 'invalid', dryRun: true } });

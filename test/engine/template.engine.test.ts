@@ -44,7 +44,70 @@ test('with Continue On Fail only the rows that fit the template are sent, and ev
 test('without Continue On Fail nothing is sent, and the error names the first row that does not fit', async () => {
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters() });
 	expect(api.requests).toHaveLength(0);
-	expect(result.nodeError(SEND_NODE)?.message).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
+	const error = result.nodeError(SEND_NODE);
+	expect(error?.message).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
+	expect(error?.description).toMatch(/ Nothing was sent\. 1 other row is invalid too: run with Options → Dry Run \(Send Nothing\) to list every invalid row at once\.$/);
+});
+
+test('Include Input Fields: every row carries its input columns and its status, for writing back to the sheet; the run is summed up', async () => {
+	const rows = sheet.map((item, i) => ({ ...item, row_number: i + 2, name: `Customer ${i}` }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters({ includeInputFields: true }), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	expect(output.map((item) => [item.json.row_number, item.json.name, item.json.status])).toEqual([
+		[2, 'Customer 0', 'sent'],
+		[3, 'Customer 1', 'invalid'],
+		[4, 'Customer 2', 'invalid'],
+		[5, 'Customer 3', 'sent'],
+	]);
+	expect(output[0].json).toMatchObject({ success: true, msgid: expect.any(String), phone: sheet[0].phone });
+	expect(output[1].json).toMatchObject({ success: false, error: expect.stringMatching(/^Body Values: /) });
+	const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
+	expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 2 of 4 item(s): 2 invalid.'] : []);
+});
+
+test('without Include Input Fields the rows carry only the node\'s fields, each with its status', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters(), onError: 'continueRegularOutput' });
+	const output = result.output(SEND_NODE);
+	expect(output.map((item) => item.json.status)).toEqual(['sent', 'invalid', 'invalid', 'sent']);
+	expect(output[0].json.phone).toBeUndefined();
+});
+
+describe('a template text pasted into the editor, which switches the field to Expression mode', () => {
+	test('placeholders only: taken as written, the same check and preview as in Fixed mode', async () => {
+		const pasted = { ...template, bodyText: `=${BODY}` };
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: { ...parameters(), template: pasted }, onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]' });
+		expect(output[1].json.error).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
+		expect(api.requests).toHaveLength(2);
+	});
+
+	test('a real expression giving the whole text still works', async () => {
+		const items = sheet.map((item) => ({ ...item, templateText: BODY }));
+		const mapped = { ...template, bodyText: '={{ $json.templateText }}' };
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...parameters(), template: mapped }, onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE)[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order]' });
+	});
+
+	test('placeholders mixed with real expressions: every row fails naming the cause and the fix, nothing is sent', async () => {
+		const mixed = { ...template, bodyText: '=Hi {{1}}, your order {{2}} from {{ $json.shop }} is confirmed.' };
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: { ...parameters(), template: mixed }, onError: 'continueRegularOutput' });
+		const [first] = result.output(SEND_NODE);
+		expect(first.json.error).toBe('Template → Body Text: is in Expression mode and mixes n8n expressions with template placeholders: n8n computed {{1}} as 1 [item 0]');
+		expect((first.json.details as IDataObject).description).toMatch(/^Set the field to Fixed and paste the text as registered/);
+		expect(api.requests).toHaveLength(0);
+	});
+});
+
+test('a long value repeated by many placeholders: each preview is cut, so 200 items stay small in the run data', async () => {
+	const repeating = { bodyText: '{{1}} '.repeat(600) };
+	const items = Array.from({ length: 200 }, (_, i) => ({ phone: `6281200${String(i).padStart(6, '0')}`, values: ['x'.repeat(4000)] }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...parameters(), buttons: {}, template: repeating } });
+	const output = result.output(SEND_NODE);
+	expect(output.every((item) => item.json.success === true)).toBe(true);
+	expect(String(output[0].json.preview)).toHaveLength(1500 + '… (preview cut at 1500 characters)'.length);
+	// Unbounded, each preview alone would be 2.4 MB (480 MB for the run).
+	expect(JSON.stringify(result.run.data.resultData.runData[SEND_NODE]).length).toBeLessThan(2_000_000);
 });
 
 test('a dry run over 1,000 rows sums up what would be sent, what fails which check and what repeats', async () => {
@@ -80,6 +143,7 @@ test('Skip Duplicate Messages: a repeated row is not sent and comes out as skipp
 			phone_number: '6281200000000',
 			template_code_id: 'order_confirmed',
 			preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]',
+			status: 'skipped',
 		},
 		pairedItem: { item: 1 },
 	});

@@ -112,6 +112,10 @@ describe('the sandbox server', () => {
 
 		const { data } = await axios.get(`${baseUrl}/api/messages`);
 		expect(data.refused.map((entry: { code: number }) => entry.code)).toEqual([43, 45, 39, 59, 5]);
+		expect(data.refused.map((entry: { probe: boolean }) => entry.probe)).toEqual([false, false, false, false, false]);
+		// n8n's credential test posts an empty body: refused as the provider would, listed as a test.
+		expect(codeOf(await send({}, 'sandbox-token'))).toEqual([406, 39]);
+		expect((await axios.get(`${baseUrl}/`)).data).toContain('The credential’s connection test (an empty request, refused on purpose: the token was accepted)');
 		const page = await axios.get(`${baseUrl}/`);
 		expect(page.data).toContain('HTTP 406, code 59: Template does not exist');
 	});

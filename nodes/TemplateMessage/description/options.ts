@@ -32,6 +32,14 @@ export const optionsProperty: INodeProperties = {
 				'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
 		},
 		{
+			displayName: 'Include Input Fields',
+			name: 'includeInputFields',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to copy each input item's fields (a sheet's columns and row number, say) into its output row, so that a next step can write the result back to the same row. The node's own fields win when a name is the same.",
+		},
+		{
 			displayName: 'Include Request Payload in Output',
 			name: 'includeRequestPayload',
 			type: 'boolean',

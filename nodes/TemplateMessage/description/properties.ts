@@ -87,7 +87,7 @@ const sendProperties: INodeProperties[] = [
 			},
 		],
 		default: 'fields',
-		description: 'How the values for the body placeholders ({{1}}, {{2}}, …) are given. Leave empty for a body without placeholders.',
+		description: 'How the values for the body placeholders ({{1}}, {{2}}, …) are given. For a body without placeholders, add no value.',
 	},
 	{
 		displayName: 'Values',

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { statusOf } from './runSummary';
+
 /**
  * With "On Error: Continue (using error output)", n8n moves a failed item to the error output
  * when the item carries its error, or when its json holds only `error` (and `message`); from n8n
@@ -19,14 +21,20 @@ const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown
  * output)" failed items stay `{ error, details }`, which n8n routes (see above). Otherwise nothing
  * is routed, and a failed item also carries the columns a sent item has (success, phone number,
  * template code id) and its delivery, so that the Table view reads as one table; `details` stays.
+ * Every row that is not routed as an error says what became of its item in `status`, and, with
+ * Include Input Fields, starts with its input item's fields (the node's own win on a clash), so a
+ * next step can write the result back to the row it came from.
  */
-export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionData[]): INodeExecutionData[] {
+export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionData[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
 	const node = ctx.getNode();
-	if (node.onError !== 'continueErrorOutput') return items.map(readableFailure);
-	if (hostRoutesItemsWithDetails) return items;
-	return items.map((item, itemIndex) =>
-		typeof item.json.error === 'string' ? { ...item, error: new NodeOperationError(node, item.json.error, { itemIndex }) } : item,
-	);
+	const withColumns = (item: INodeExecutionData): INodeExecutionData => {
+		const inputItem = includeInputFields ? input[(item.pairedItem as { item: number }).item] : undefined;
+		return { ...item, json: { ...(inputItem?.json ?? {}), ...item.json, status: statusOf(item.json) } };
+	};
+	if (node.onError !== 'continueErrorOutput') return items.map((item) => withColumns(readableFailure(item)));
+	const isError = (item: INodeExecutionData) => typeof item.json.error === 'string';
+	if (hostRoutesItemsWithDetails) return items.map((item) => (isError(item) ? item : withColumns(item)));
+	return items.map((item, itemIndex) => (isError(item) ? { ...item, error: new NodeOperationError(node, item.json.error as string, { itemIndex }) } : withColumns(item)));
 }
 
 function readableFailure(item: INodeExecutionData): INodeExecutionData {

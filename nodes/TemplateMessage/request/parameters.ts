@@ -9,6 +9,8 @@ import type { RetryPolicy } from '../send/retry';
 import { DEFAULT_RETRY_POLICY } from '../send/retry';
 import type { TemplateShape } from './template';
 import { parseTemplate } from './template';
+import { FIELD } from './fields';
+import { templateTextAsWritten } from './pastedTemplate';
 
 /** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 export const DEFAULT_MAX_PER_SECOND = 25;
@@ -24,6 +26,7 @@ export interface RunOptions {
 	sendOnce: SendOnce;
 	maxRemembered: number;
 	dryRun: boolean;
+	includeInputFields: boolean;
 	includeRequestPayload: boolean;
 	skipDuplicates: boolean;
 	maxConcurrency: number;
@@ -42,6 +45,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
 		maxRemembered: Math.floor(number(options.maxRemembered, DEFAULT_MAX_REMEMBERED, 1)),
 		dryRun: options.dryRun === true,
+		includeInputFields: options.includeInputFields === true,
 		includeRequestPayload: options.includeRequestPayload === true,
 		skipDuplicates: options.skipDuplicates === true,
 		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
@@ -77,7 +81,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		defaultCountryCode: options.defaultCountryCode,
 		templateCodeId: get('templateCodeId'),
 		compatibility,
-		template: templateShape(get('template', {}) as IDataObject),
+		template: templateShape(templateAsWritten(ctx, get('template', {}) as IDataObject)),
 	};
 
 	if (get('payloadMode', 'fields') === 'json') {
@@ -109,6 +113,15 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			buttons,
 		},
 	};
+}
+
+/** The Template fields with Body Text and Header Text as the user wrote them (see pastedTemplate.ts). */
+function templateAsWritten(ctx: IExecuteFunctions, computed: IDataObject): IDataObject {
+	const written = (ctx.getNode().parameters.template ?? {}) as IDataObject;
+	const fields = { ...computed };
+	if ('bodyText' in computed) fields.bodyText = templateTextAsWritten(written.bodyText, computed.bodyText, FIELD.templateBody) as string;
+	if ('headerText' in computed) fields.headerText = templateTextAsWritten(written.headerText, computed.headerText, FIELD.templateHeaderText) as string;
+	return fields;
 }
 
 const shapes = new Map<string, TemplateShape | undefined>();

@@ -84,9 +84,15 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	const throttle: Throttle = { waitedMs: 0, chargedUntil: 0 };
 	let probe = false;
 	let tries = 0;
+	// Whether an earlier attempt may have been taken (retried only with Retry Unknown Deliveries):
+	// then Send Once keeps the key, whatever the later attempts say.
+	let uncertain = false;
+	const surelyNotTaken = () => {
+		if (!uncertain) claims?.refused(itemIndex);
+	};
 	const notSent = (held: Held, attempts: number): Delivery | undefined => {
 		if (probe) breaker.probeNotSent();
-		claims?.refused(itemIndex);
+		surelyNotTaken();
 		return held === 'stop' ? undefined : { notSent: held, attempts };
 	};
 	for (let attempt = 1; ; attempt++) {
@@ -104,6 +110,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 			const lowered = pacer.rateLimitHeaders(rateLimit);
 			if (lowered !== undefined) context.onLowerLimit(lowered);
 		}
+		if (outcome.kind === 'unknown') uncertain = true;
 		const rateLimited = outcome.kind === 'rejected' && outcome.statusCode === 429;
 		if (!rateLimited) tries++;
 		const decision = decideRetry(outcome, tries, context.retry, throttle.waitedMs);
@@ -126,7 +133,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 		} else if (final.kind === 'unknown') {
 			memory.remember(itemIndex, print, { kind: 'unknown', reason: final.reason, attempts: attempt });
 		} else {
-			claims?.refused(itemIndex);
+			surelyNotTaken();
 		}
 		return { outcome: final, attempts: attempt, remembered: false, probe };
 	}

@@ -15,6 +15,7 @@ import type { Skip } from '../request/duplicates';
 import type { RunOptions } from '../request/parameters';
 import { hasControlCharacter } from '../request/text';
 import { Redactor } from '../output/redact';
+import { runSummary } from '../output/runSummary';
 import { fingerprint } from '../request/fingerprint';
 import { MessageRecord } from './messageRecord';
 import { SentMemory } from './sentMemory';
@@ -165,6 +166,9 @@ export async function sendAll(
 		throw firstFailure;
 	}
 	if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
+	const summary = runSummary(output as INodeExecutionData[]);
+	ctx.logger.info(`Template Message: ${summary}`, { nodeName: node.name });
+	ctx.addExecutionHints?.({ message: summary, location: 'outputPane' });
 	return output as INodeExecutionData[];
 }
 

@@ -1,0 +1,26 @@
+import { InvalidFieldError } from './InvalidFieldError';
+
+/** An n8n expression's `{{ … }}` part. */
+const EXPRESSION_PART = /\{\{([\s\S]*?)\}\}/g;
+const BARE_PLACEHOLDER = /^\s*\d+\s*$/;
+
+/**
+ * A template text as the user wrote it. The template's placeholders are n8n's expression syntax:
+ * pasting `Hi {{1}}` into a field switches it to Expression mode, and n8n then computes `{{1}}` as
+ * `1`. `written` is the field's stored value (`=Hi {{1}}` in Expression mode), `computed` what n8n
+ * made of it. A text whose only expressions are bare placeholders is taken as written; one that
+ * mixes placeholders with real expressions cannot be read either way, and is refused with the fix.
+ */
+export function templateTextAsWritten(written: unknown, computed: unknown, field: string): unknown {
+	if (typeof written !== 'string' || !written.startsWith('=')) return computed;
+	const text = written.slice(1);
+	const parts = [...text.matchAll(EXPRESSION_PART)].map((match) => match[1]);
+	const placeholders = parts.filter((part) => BARE_PLACEHOLDER.test(part));
+	if (placeholders.length === 0) return computed;
+	if (placeholders.length === parts.length) return text;
+	throw new InvalidFieldError(
+		field,
+		`is in Expression mode and mixes n8n expressions with template placeholders: n8n computed {{${placeholders[0].trim()}}} as ${placeholders[0].trim()}`,
+		'Set the field to Fixed and paste the text as registered; to pick a template per row, map the whole text from a column instead, e.g. {{ $json.templateText }}',
+	);
+}
