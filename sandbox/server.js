@@ -59,8 +59,9 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		stats.received++;
 		const refuse = (status, message, code, kind = 'rejected', headers = {}) => {
 			stats[kind]++;
-			// n8n's credential test posts an empty body on purpose: it is listed as what it is.
-			const probe = raw.trim() === '{}' && code === 39;
+			// n8n's credential test posts an empty object on purpose (some versions send no body at
+			// all): it is listed as what it is.
+			const probe = code === 39 && (raw.trim() === '' || raw.trim() === '{}');
 			refused.push({ receivedAt: new Date().toISOString(), status, code, message, probe, request: raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw });
 			if (refused.length > 200) refused.shift();
 			return error(res, status, message, code, { ...rateHeaders(), ...headers });

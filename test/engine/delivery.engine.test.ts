@@ -145,7 +145,8 @@ describe("n8n's node-level Retry On Fail", () => {
 			}
 			return acceptAll(request, index);
 		});
-		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		// Max Attempts 1: the node's own retry would otherwise take the 500 (code 13-like) in its stride.
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...parameters(), options: { maxAttempts: 1 } }, retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
 
 		expect(result.run.data.resultData.error).toBeUndefined();
 		const output = result.output(SEND_NODE);

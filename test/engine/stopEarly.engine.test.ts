@@ -72,7 +72,7 @@ test('without Continue On Fail, the node fails with the refusal and says how man
 
 test('with Max Wait for the API to Recover at 0, a server answering 500 every time stops the run after 5 failures in a row', async () => {
 	api = await startApiServer(() => ({ status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } }));
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 0 }), onError: 'continueRegularOutput' });
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 0, maxAttempts: 1 }), onError: 'continueRegularOutput' });
 	const output = result.output(SEND_NODE);
 	expect(api.requests).toHaveLength(5);
 	expect(output.slice(0, 5).map(delivery)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
@@ -152,13 +152,26 @@ test('a later run starts fresh', async () => {
 describe('a failing API pauses the run, which comes back when the API does', () => {
 	const failing = { status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } };
 
-	test('500s for 300 ms from message 100 of 400: only the messages sent during the hiccup fail, the rest go once the API answers', async () => {
-		let hiccup: [number, number] | undefined;
-		api = await startApiServer((request, index) => {
-			if (index === 100) hiccup = [Date.now(), Date.now() + 300];
-			return hiccup && Date.now() < hiccup[1] ? failing : acceptAll(request, index);
-		});
+	/** 500s for 300 ms from the 101st request on. */
+	const hiccup = () => {
+		let window: [number, number] | undefined;
+		return (request: Parameters<Responder>[0], index: number) => {
+			if (index === 100) window = [Date.now(), Date.now() + 300];
+			return window && Date.now() < window[1] ? failing : acceptAll(request, index);
+		};
+	};
+
+	test('500s for 300 ms from message 100 of 400: the messages that met them are tried again, and every row is sent', async () => {
+		api = await startApiServer(hiccup());
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(400), parameters: parameters({ maxPerSecond: 0 }), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(400).map(() => 'sent'));
+		expect(api.requests.some((request) => request.answer === 500)).toBe(true);
+		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(400);
+	});
+
+	test('the same hiccup with Max Attempts 1: only the messages sent during it fail, sending pauses and resumes', async () => {
+		api = await startApiServer(hiccup());
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(400), parameters: parameters({ maxPerSecond: 0, maxAttempts: 1 }), onError: 'continueRegularOutput' });
 		const output = result.output(SEND_NODE).map(delivery);
 		const failed = api.requests.filter((request) => request.answer === 500).length;
 		expect(output.filter((outcome) => outcome === 'failed')).toHaveLength(failed);
@@ -174,7 +187,7 @@ describe('a failing API pauses the run, which comes back when the API does', () 
 	test('an API that keeps failing: probes after growing pauses, then the run stops after Max Wait for the API to Recover', async () => {
 		api = await startApiServer(() => failing);
 		const started = Date.now();
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 3 }), onError: 'continueRegularOutput' });
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 3, maxAttempts: 1 }), onError: 'continueRegularOutput' });
 		const output = result.output(SEND_NODE);
 		// 5 in a row, then probes after 1 s and 2 s: the second probe comes at the 3 s bound and fails.
 		expect(api.requests).toHaveLength(7);
@@ -202,6 +215,17 @@ describe('429 is flow control, not failure', () => {
 		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(40).map(() => 'sent'));
 		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(40);
 		expect(warnings).toEqual([]);
+	});
+
+	test('429s whose X-RateLimit-Reset lies in the past (the server\'s clock is an hour behind): the node waits its own second, not zero', async () => {
+		let throttled = 0;
+		api = await startApiServer((request, index) =>
+			throttled++ < 2 ? { status: 429, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) - 3600) }, body: { errors: [{ message: 'Too many requests', code: 9 }] } } : acceptAll(request, index),
+		);
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(1), parameters: parameters(), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(['sent']);
+		expect(api.requests).toHaveLength(3);
+		expect(api.requests[2].receivedAt - api.requests[0].receivedAt).toBeGreaterThanOrEqual(1900);
 	});
 
 	test('an account shared with another sender that takes 80% of each second: every message still goes, at the rate left', async () => {

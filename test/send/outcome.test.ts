@@ -47,7 +47,8 @@ describe('classifyResponse', () => {
 	});
 
 	test('a 500 is the API\'s own failure only in the provider\'s error shape; any other 500 may come from a proxy after forwarding', () => {
-		expect(classifyResponse(response(500, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', apiCode: 13 });
+		// The API saying it failed the request: surely not taken, so worth trying again.
+		expect(classifyResponse(response(500, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', apiCode: 13, transient: true });
 		for (const body of ['upstream exploded', '', '<html>500</html>', { message: 'Internal Server Error' }]) {
 			expect(classifyResponse(response(500, body))).toMatchObject({ kind: 'unknown', statusCode: 500 });
 		}
@@ -62,7 +63,10 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs({ 'x-ratelimit-reset': '2' }, now)).toBe(2000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 2500) }, now)).toBe(2500);
-		expect(retryAfterMs({ 'x-ratelimit-reset': String(now - 1000) }, now)).toBe(0);
+		// A reset time already past (the server's clock is behind) says nothing: the node's own wait applies.
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 - 3600) }, now)).toBeUndefined();
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now - 1) }, now)).toBeUndefined();
+		expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 1000) }, now)).toBe(1000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': '3' }, now)).toBe(3000);
 		expect(retryAfterMs({}, now)).toBeUndefined();
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();

@@ -296,6 +296,15 @@ describe('Pacer and the rate-limit headers', () => {
 		expect(pacer.rateLimitHeaders({ limit: 10, remaining: 9 })).toBeUndefined();
 	});
 
+	test('a limit the provider lowers and raises again mid-run: the pace follows it back up, never above the setting', () => {
+		const pacer = new Pacer(20, () => 0);
+		pacer.join();
+		expect(pacer.rateLimitHeaders({ limit: 5 })).toBe(5);
+		expect(pacer.rateLimitHeaders({ limit: 50 })).toBeUndefined();
+		for (let i = 0; i < 200; i++) pacer.accepted();
+		expect(pacer.currentRate).toBe(20);
+	});
+
 	test('without a setting, an announced limit paces the run', () => {
 		const pacer = new Pacer(0, () => 0);
 		expect(pacer.rateLimitHeaders({ limit: 5 })).toBe(5);

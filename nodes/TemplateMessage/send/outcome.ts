@@ -57,8 +57,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 	if (mayHaveBeenForwarded(statusCode, body)) {
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
-	// 429 and 503 are the server itself saying it did not take the request.
-	const transient = statusCode === 429 || statusCode === 503;
+	// 429 and 503 are the server itself saying it did not take the request, and so is a 500 in the
+	// provider's own shape (code 13, "try again later"): worth trying again.
+	const transient = statusCode === 429 || statusCode === 503 || statusCode === 500;
 	return {
 		kind: 'rejected',
 		statusCode,
@@ -203,9 +204,11 @@ function rateLimitResetMs(headers: Record<string, unknown>, now: number): number
 	const reset = header(headers, 'x-ratelimit-reset');
 	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
 	const value = Number(reset);
-	if (value >= 1e12) return Math.max(0, Math.round(value - now));
-	if (value >= 1e9) return Math.max(0, Math.round(value * 1000 - now));
-	return Math.round(value * 1000);
+	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
+	if (at === undefined) return Math.round(value * 1000);
+	// A reset time already past comes from a server whose clock is behind: it says nothing about
+	// when to try again (read as "now", every 429 would be retried at once).
+	return at > now ? Math.round(at - now) : undefined;
 }
 
 /** What the provider's rate-limit headers say about the current window (any may be missing). */

@@ -134,6 +134,10 @@ export class Pacer {
 			this.ceiling = state.limit;
 			this.rate = this.rate === 0 ? state.limit : Math.min(this.rate, state.limit);
 			lowered = state.limit;
+		} else if (state.limit !== undefined && state.limit > this.ceiling && this.ceiling !== this.maxRate) {
+			// The provider raised a limit it had lowered: the ceiling follows, never above the setting;
+			// accepted messages bring the pace up to it.
+			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
 		if (state.remaining === 0) this.pauseFor(state.resetMs ?? 1000, 'windowUsedUp');
 		return lowered;
