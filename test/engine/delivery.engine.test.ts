@@ -202,12 +202,13 @@ test('a re-run after the breaker tripped sends what was held back: remembered ou
 		if (position <= 5) return { resetAfterBody: true };
 		return acceptAll(request, index);
 	});
-	// First run: items 1 to 5 end "delivery unknown", 5 in a row, so 6 to 9 are held back. n8n re-runs
-	// the node (its first item carries an error): 1 to 5 come from memory, 6 to 9 go out now.
+	// First run: items 1 to 5 end "delivery unknown", 5 in a row, and with no time to wait for the
+	// API to recover 6 to 9 are held back. n8n re-runs the node (its first item carries an error):
+	// 1 to 5 come from memory, 6 to 9 go out now.
 	const result = await runSendNode({
 		baseUrl: api.baseUrl,
 		items,
-		parameters: parameters({ maxConcurrency: 1 }),
+		parameters: parameters({ maxConcurrency: 1, maxOutageWait: 0 }),
 		onError: 'continueRegularOutput',
 		retryOnFail: true,
 		maxTries: 2,

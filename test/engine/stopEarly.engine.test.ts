@@ -217,6 +217,15 @@ describe('429 is flow control, not failure', () => {
 		expect(warnings).toEqual([]);
 	});
 
+	test('429 with Retry-After: 0 on every answer and no pace set: the tries are spaced, and the item gives up after its budget', async () => {
+		api = await startApiServer(() => ({ status: 429, headers: { 'Retry-After': '0' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(1), parameters: parameters({ maxPerSecond: 0, maxThrottleWait: 2 }), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(['notSent']);
+		// Each 429 costs at least 250 ms of the 2 s: 8 tries and the one that found the budget spent.
+		expect(api.requests).toHaveLength(9);
+		expect(api.requests[8].receivedAt - api.requests[0].receivedAt).toBeGreaterThanOrEqual(1900);
+	});
+
 	test('429s whose X-RateLimit-Reset lies in the past (the server\'s clock is an hour behind): the node waits its own second, not zero', async () => {
 		let throttled = 0;
 		api = await startApiServer((request, index) =>

@@ -72,6 +72,37 @@ test('without Include Input Fields the rows carry only the node\'s fields, each 
 	expect(output[0].json.phone).toBeUndefined();
 });
 
+describe('buttons entered once: under Template → Buttons, with their values', () => {
+	const once = {
+		bodyText: BODY,
+		buttons: { button: [{ kind: 'dynamicUrl', label: 'Track order', urlSuffix: '={{ $json.order }}' }, { kind: 'callPhone', label: 'Call us' }, { kind: 'quickReply', label: 'Stop', payload: 'stop' }] },
+	};
+	const withoutOwnButtons = { ...parameters(), buttons: {}, template: once };
+
+	test('each value-taking button of the template is sent at its position; the preview shows every label', async () => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: withoutOwnButtons });
+		const [item] = result.output(SEND_NODE);
+		expect(item.json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order] [Call us] [Stop]' });
+		const payload = (api.requests[0].body as { message: { template: { payload: IDataObject[] } } }).message.template.payload;
+		expect(payload.find((component) => component.position === 'button')).toEqual({
+			position: 'button',
+			parameters: [
+				{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'INV-0' }] },
+				{ sub_type: 'quick_reply', index: '2', parameters: [{ type: 'payload', payload: 'stop' }] },
+			],
+		});
+	});
+
+	test('given in both places, or one of them without its value: the item fails naming the field, nothing is sent', async () => {
+		const both = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: { ...parameters(), template: once }, onError: 'continueRegularOutput' });
+		expect(both.output(SEND_NODE)[0].json.error).toBe('Buttons: are given here and, with their values, under Template → Buttons [item 0]');
+		const missing = { ...once, buttons: { button: [once.buttons.button[0], { kind: 'quickReply', label: 'Stop' }] } };
+		const oneMissing = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: { ...withoutOwnButtons, template: missing }, onError: 'continueRegularOutput' });
+		expect(oneMissing.output(SEND_NODE)[0].json.error).toBe('Template → Buttons → button 2: has no payload, while other buttons of the template carry their values [item 0]');
+		expect(api.requests).toHaveLength(0);
+	});
+});
+
 describe('a template text pasted into the editor, which switches the field to Expression mode', () => {
 	test('placeholders only: taken as written, the same check and preview as in Fixed mode', async () => {
 		const pasted = { ...template, bodyText: `=${BODY}` };

@@ -49,6 +49,8 @@ describe('classifyResponse', () => {
 	test('a 500 is the API\'s own failure only in the provider\'s error shape; any other 500 may come from a proxy after forwarding', () => {
 		// The API saying it failed the request: surely not taken, so worth trying again.
 		expect(classifyResponse(response(500, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', apiCode: 13, transient: true });
+		// Another code in that shape (a gateway's JSON error, say) is not taken as the API's own word.
+		expect(classifyResponse(response(500, { errors: [{ message: 'Upstream error', code: 1 }] }))).toMatchObject({ kind: 'rejected', apiCode: 1, transient: false });
 		for (const body of ['upstream exploded', '', '<html>500</html>', { message: 'Internal Server Error' }]) {
 			expect(classifyResponse(response(500, body))).toMatchObject({ kind: 'unknown', statusCode: 500 });
 		}

@@ -88,22 +88,23 @@ describe('Breaker', () => {
 		return { now: () => now, advance: (ms: number) => (now += ms) };
 	};
 	const trip = (breaker: Breaker) => {
-		for (let i = 0; i < BREAKER_THRESHOLD; i++) breaker.failed('Internal error', false);
+		for (let i = 0; i < BREAKER_THRESHOLD; i++) breaker.failed('Internal error');
 	};
 
 	test('after the threshold it pauses, lets one probe through, and an answered probe resumes sending', () => {
 		const time = clock();
 		const breaker = new Breaker(120_000, time.now);
-		expect(breaker.gate()).toEqual({ pass: true, probe: false });
+		expect(breaker.gate()).toEqual({ pass: true });
 		trip(breaker);
 		expect(breaker.gate()).toEqual({ waitMs: FIRST_COOL_DOWN_MS });
 		time.advance(FIRST_COOL_DOWN_MS);
-		expect(breaker.gate()).toEqual({ pass: true, probe: true });
+		const gate = breaker.gate();
+		expect(gate).toEqual({ pass: true, probe: expect.any(Number) });
 		// Everyone else waits for the probe's answer.
 		expect(breaker.gate()).toMatchObject({ waitMs: expect.any(Number) });
-		breaker.answered();
-		expect(breaker.gate()).toEqual({ pass: true, probe: false });
-		expect(breaker.probes).toBe(1);
+		breaker.answered((gate as { probe: number }).probe);
+		expect(breaker.gate()).toEqual({ pass: true });
+		expect([breaker.probes, breaker.recoveries]).toEqual([1, 1]);
 	});
 
 	test('each failed probe doubles the pause, up to 30 s; it gives up once the API has failed for the time allowed', () => {
@@ -119,8 +120,8 @@ describe('Breaker', () => {
 				time.advance(gate.waitMs);
 				continue;
 			}
-			expect(gate.probe).toBe(true);
-			breaker.failed('Internal error', true);
+			expect(gate.probe).toEqual(expect.any(Number));
+			breaker.failed('Internal error', gate.probe);
 		}
 		expect(pauses).toEqual([1000, 2000, 4000, 8000, 16000, 29000]);
 		expect(time.now()).toBe(60_000);
@@ -132,9 +133,16 @@ describe('Breaker', () => {
 		const breaker = new Breaker(120_000, time.now);
 		trip(breaker);
 		time.advance(FIRST_COOL_DOWN_MS);
-		expect(breaker.gate()).toEqual({ pass: true, probe: true });
-		breaker.probeNotSent();
-		expect(breaker.gate()).toEqual({ pass: true, probe: true });
+		const first = breaker.gate() as { probe: number };
+		breaker.probeNotSent(first.probe);
+		const second = breaker.gate() as { probe: number };
+		expect(second).toEqual({ pass: true, probe: expect.any(Number) });
+		expect(second.probe).not.toBe(first.probe);
+		// An earlier probe reporting late does not clear the probe out now: no second probe goes.
+		breaker.probeNotSent(first.probe);
+		breaker.failed('late', first.probe);
+		expect(breaker.gate()).toMatchObject({ waitMs: expect.any(Number) });
+		expect(breaker.probes).toBe(0);
 	});
 
 	test('a failure of a message already on its way while the breaker is open does not extend the pause', () => {
@@ -142,7 +150,7 @@ describe('Breaker', () => {
 		const breaker = new Breaker(120_000, time.now);
 		trip(breaker);
 		time.advance(500);
-		breaker.failed('late', false);
+		breaker.failed('late');
 		expect(breaker.gate()).toEqual({ waitMs: FIRST_COOL_DOWN_MS - 500 });
 	});
 });

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
+import { buttonValueFields } from './buttonValues';
 import { templateProperty } from './template';
 
 const whenFields = { payloadMode: ['fields'] };
@@ -48,6 +49,8 @@ const sendProperties: INodeProperties[] = [
 		placeholder: 'e.g. 3f2a9c1e_8b4d_4e1a_9c2f_1d2e3f4a5b6c:order_confirmed',
 		description: 'Code ID the developer dashboard gave the template, usually its ID and name joined by a colon. Only templates with status Approved can be sent.',
 	},
+	// What one pastes first: the template as registered, before the values that fill it.
+	templateProperty,
 	{
 		displayName: 'Define Content',
 		name: 'payloadMode',
@@ -157,7 +160,7 @@ const sendProperties: INodeProperties[] = [
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
-		displayName: 'Only buttons that take a value go under Buttons: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out.',
+		displayName: 'Only buttons that take a value go under Buttons: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under Template (Checks and Preview) → Buttons, and leave these empty.',
 		name: 'buttonsNotice',
 		type: 'notice',
 		displayOptions: { show: whenFields },
@@ -202,24 +205,7 @@ const sendProperties: INodeProperties[] = [
 						default: 0,
 						description: "Position of the button in the template, starting at 0",
 					},
-					{
-						displayName: 'Payload',
-						name: 'payload',
-						type: 'string',
-						displayOptions: { show: { kind: ['quickReply'] } },
-						default: '',
-						placeholder: 'yes',
-						description: 'Text that comes back to you when the recipient taps this button',
-					},
-					{
-						displayName: 'URL Suffix',
-						name: 'urlSuffix',
-						type: 'string',
-						displayOptions: { show: { kind: ['dynamicUrl'] } },
-						default: '',
-						placeholder: 'orders/INV-7',
-						description: 'Text appended to the URL registered with the template',
-					},
+					...buttonValueFields,
 				],
 			},
 		],
@@ -244,7 +230,6 @@ const sendProperties: INodeProperties[] = [
 			'The payload array of the template object: one component per template part that takes values, e.g. [{"position": "body", "parameters": [{"type": "text", "text": "Budi"}]}], with the values mapped by expressions. Empty for a template without values.',
 	},
 	...sendOnceProperties,
-	templateProperty,
 	optionsProperty,
 ];
 

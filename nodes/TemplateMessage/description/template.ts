@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { buttonValueFields } from './buttonValues';
+
 /**
  * The template as registered, for checks and the preview: nothing here is sent. Every part is
  * optional; a part left out is not checked.
@@ -29,7 +31,8 @@ export const templateProperty: INodeProperties = {
 			typeOptions: { multipleValues: true, sortable: true },
 			default: {},
 			placeholder: 'Add Template Button',
-			description: "All of the template's buttons in their order (index 0 first), including those that take no value",
+			description:
+				"All of the template's buttons in their order (index 0 first), including those that take no value. Give a quick reply's payload or a dynamic URL's suffix here and leave the node's Buttons empty: the buttons are then entered once.",
 			options: [
 				{
 					displayName: 'Button',
@@ -55,6 +58,7 @@ export const templateProperty: INodeProperties = {
 							placeholder: 'Track order',
 							description: 'The text on the button, for the preview',
 						},
+						...buttonValueFields,
 					],
 				},
 			],

@@ -10,6 +10,7 @@ import { DEFAULT_RETRY_POLICY } from '../send/retry';
 import type { TemplateShape } from './template';
 import { parseTemplate } from './template';
 import { FIELD } from './fields';
+import { InvalidFieldError } from './InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
 /** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
@@ -83,8 +84,12 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		compatibility,
 		template: templateShape(templateAsWritten(ctx, get('template', {}) as IDataObject)),
 	};
+	const fromTemplate = buttonsFromTemplate(get('template.buttons.button', []) as IDataObject[] | undefined);
 
 	if (get('payloadMode', 'fields') === 'json') {
+		if (fromTemplate) {
+			throw new InvalidFieldError(FIELD.templateButtons, 'gives button values, but Define Content is Using JSON', 'Put the button values in Payload (JSON), or set Define Content to Using Fields Below');
+		}
 		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
 	}
 
@@ -93,11 +98,15 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			? bodyValuesFromList(get('bodyValuesList', ''))
 			: ((get('bodyValues.values', []) as IDataObject[]) ?? []).map((entry) => entry.text);
 
-	const buttons: ButtonInput[] = ((get('buttons.button', []) as IDataObject[]) ?? []).map((button) => ({
+	const ownButtons: ButtonInput[] = ((get('buttons.button', []) as IDataObject[]) ?? []).map((button) => ({
 		kind: button.kind,
 		index: button.index,
-		value: button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload,
+		value: buttonValue(button),
 	}));
+	if (fromTemplate && ownButtons.length > 0) {
+		throw new InvalidFieldError(FIELD.buttons, 'are given here and, with their values, under Template → Buttons', 'Give the button values in one place: leave Buttons empty when Template → Buttons carries them');
+	}
+	const buttons = fromTemplate ?? ownButtons;
 
 	const headerType = get('headerType', 'none');
 	return {
@@ -124,6 +133,33 @@ function templateAsWritten(ctx: IExecuteFunctions, computed: IDataObject): IData
 	return fields;
 }
 
+const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload);
+
+/**
+ * The node's buttons from the template's list, when its buttons carry their values there (so that
+ * they are entered once): each quick reply and dynamic URL button at its position. Undefined when
+ * no button of the template carries a value.
+ */
+function buttonsFromTemplate(templateButtons: IDataObject[] | undefined): ButtonInput[] | undefined {
+	const list = templateButtons ?? [];
+	const takesValue = (button: IDataObject) => button.kind === 'quickReply' || button.kind === 'dynamicUrl';
+	const given = (button: IDataObject) => {
+		const value = buttonValue(button);
+		return value !== undefined && value !== null && value !== '';
+	};
+	if (!list.some((button) => takesValue(button) && given(button))) return undefined;
+	const buttons: ButtonInput[] = [];
+	list.forEach((button, index) => {
+		if (!takesValue(button)) return;
+		if (!given(button)) {
+			const what = button.kind === 'quickReply' ? 'payload' : 'URL suffix';
+			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each quick reply and dynamic URL button of the template needs one`);
+		}
+		buttons.push({ kind: button.kind, index, value: buttonValue(button) });
+	});
+	return buttons;
+}
+
 const shapes = new Map<string, TemplateShape | undefined>();
 const MAX_SHAPES = 64;
 
@@ -133,13 +169,15 @@ const MAX_SHAPES = 64;
  */
 function templateShape(fields: IDataObject): TemplateShape | undefined {
 	if (Object.keys(fields).length === 0) return undefined;
-	const key = JSON.stringify(fields);
+	const buttons = (((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? []).map(({ kind, label }) => ({ kind, label }));
+	// Button values differ from item to item; the template's shape does not.
+	const key = JSON.stringify({ ...fields, buttons });
 	if (shapes.has(key)) return shapes.get(key);
 	const shape = parseTemplate({
 		bodyText: fields.bodyText,
 		headerFormat: fields.headerFormat,
 		headerText: fields.headerText,
-		buttons: ((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? [],
+		buttons,
 		checkCharacters: fields.checkCharacters,
 	});
 	if (shapes.size >= MAX_SHAPES) shapes.clear();

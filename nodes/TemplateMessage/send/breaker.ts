@@ -8,9 +8,12 @@ const LAST_COOL_DOWN_MS = 30_000;
 /** How often a sender waiting for a probe's answer looks again. */
 const PROBE_POLL_MS = 100;
 
+/** Which probe a message is: only the probe out now may report on the breaker's behalf. */
+export type ProbeToken = number;
+
 export type Gate =
-	/** Send; a probe is the one message let through to see whether the API is back. */
-	| { pass: true; probe: boolean }
+	/** Send; `probe` marks the one message let through to see whether the API is back. */
+	| { pass: true; probe?: ProbeToken }
 	| { waitMs: number }
 	/** The API kept failing for longer than the run waits: why. */
 	| { gaveUp: string };
@@ -33,12 +36,18 @@ export class Breaker {
 
 	private coolDownMs = FIRST_COOL_DOWN_MS;
 
-	private probing = false;
+	/** The probe out now, if any. */
+	private probing: ProbeToken | undefined;
+
+	private lastToken = 0;
 
 	private gaveUp: string | undefined;
 
-	/** Probes sent while the breaker was open. */
+	/** Probes that got an answer or a failure while the breaker was open. */
 	probes = 0;
+
+	/** Times the breaker closed again after a probe was answered. */
+	recoveries = 0;
 
 	constructor(
 		private readonly giveUpAfterMs: number,
@@ -48,42 +57,47 @@ export class Breaker {
 
 	gate(): Gate {
 		if (this.gaveUp !== undefined) return { gaveUp: this.gaveUp };
-		if (this.openUntil === undefined) return { pass: true, probe: false };
+		if (this.openUntil === undefined) return { pass: true };
 		const now = this.now();
-		if (this.probing) return { waitMs: PROBE_POLL_MS };
+		if (this.probing !== undefined) return { waitMs: PROBE_POLL_MS };
 		if (now < this.openUntil) return { waitMs: this.openUntil - now };
-		this.probing = true;
-		this.probes++;
-		return { pass: true, probe: true };
+		this.probing = ++this.lastToken;
+		return { pass: true, probe: this.probing };
 	}
 
 	/** A probe let through was not sent after all (its run stopped, or it was held back). */
-	probeNotSent(): void {
-		this.probing = false;
+	probeNotSent(probe: ProbeToken): void {
+		if (probe === this.probing) this.probing = undefined;
 	}
 
 	/** The API answered (accepted, or refused for a reason of the message's own). */
-	answered(): void {
+	answered(probe?: ProbeToken): void {
+		if (this.openUntil !== undefined && probe !== undefined && probe === this.probing) {
+			this.probes++;
+			this.recoveries++;
+		}
 		this.failuresInARow = 0;
 		this.failingSince = undefined;
 		this.openUntil = undefined;
 		this.coolDownMs = FIRST_COOL_DOWN_MS;
-		this.probing = false;
+		this.probing = undefined;
 	}
 
 	/** An answer that says nothing about the API's health (a 429: it is there, and busy). */
-	neutral(probe: boolean): void {
-		if (probe) this.probing = false;
+	neutral(probe?: ProbeToken): void {
+		if (probe !== undefined) this.probeNotSent(probe);
 	}
 
 	/** The API failed a message. Returns the reason when this failure makes the breaker give up. */
-	failed(reason: string, probe: boolean): string | undefined {
+	failed(reason: string, probe?: ProbeToken): string | undefined {
 		const now = this.now();
 		this.failuresInARow++;
 		this.failingSince ??= now;
 		if (this.gaveUp !== undefined) return undefined;
-		if (probe) {
-			this.probing = false;
+		const isProbe = probe !== undefined && probe === this.probing;
+		if (isProbe) {
+			this.probing = undefined;
+			this.probes++;
 			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * 2);
 		}
 		if (this.openUntil === undefined && this.failuresInARow < this.threshold) return undefined;
@@ -94,8 +108,8 @@ export class Breaker {
 			this.gaveUp = `${this.failuresInARow} messages in a row failed on the API's side${over}, the last one with: ${reason}`;
 			return this.gaveUp;
 		}
-		// An in-flight message failing while the breaker is open does not extend the pause.
-		if (this.openUntil === undefined || probe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
+		// A message already on its way failing while the breaker is open does not extend the pause.
+		if (this.openUntil === undefined || isProbe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
 		return undefined;
 	}
 }

@@ -5,7 +5,7 @@ import { fingerprint } from '../request/fingerprint';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
 import type { Outcome } from './outcome';
-import type { Breaker } from './breaker';
+import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
 import type { SendRequestBody } from '../request/payload';
 import type { Redactor } from '../output/redact';
@@ -41,8 +41,8 @@ export interface DeliveryContext {
 }
 
 export type Delivery =
-	/** `probe`: the last attempt was the breaker's probe (see Breaker). */
-	| { outcome: Outcome; attempts: number; remembered: boolean; probe: boolean }
+	/** `probe`: the message was let through as the breaker's probe (see Breaker). */
+	| { outcome: Outcome; attempts: number; remembered: boolean; probe?: ProbeToken }
 	| { notSent: Refusal; attempts: number }
 	| { sentElsewhere: Exclude<Claim, 'send'> }
 	| { notRecorded: string };
@@ -68,7 +68,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	// expression computes at send time ({{ $now }}, a random id).
 	const print = fingerprint(messageKey(request, 'recipientTemplate'));
 	const earlier = memory.recall(itemIndex, print);
-	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true, probe: false };
+	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
 	if (claims) {
 		let claim: Claim;
 		try {
@@ -82,7 +82,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	const templateCodeId = request.message.template.template_code_id;
 	const holdBack = () => context.holdBack(templateCodeId);
 	const throttle: Throttle = { waitedMs: 0, chargedUntil: 0 };
-	let probe = false;
+	let probe: ProbeToken | undefined;
 	let tries = 0;
 	// Whether an earlier attempt may have been taken (retried only with Retry Unknown Deliveries):
 	// then Send Once keeps the key, whatever the later attempts say.
@@ -90,63 +90,82 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 	const surelyNotTaken = () => {
 		if (!uncertain) claims?.refused(itemIndex);
 	};
+	// The probe's outcome reaches the breaker through the run's StopEarly (see sendAll).
+	let reported = false;
 	const notSent = (held: Held, attempts: number): Delivery | undefined => {
-		if (probe) breaker.probeNotSent();
+		if (probe !== undefined) breaker.probeNotSent(probe);
+		reported = true;
 		surelyNotTaken();
 		return held === 'stop' ? undefined : { notSent: held, attempts };
 	};
-	for (let attempt = 1; ; attempt++) {
-		// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
-		const passed: Held | { probe: boolean } | undefined = holdBack() ?? (probe ? undefined : await passBreaker(breaker, signal, holdBack));
-		if (typeof passed === 'object' && 'probe' in passed) probe = passed.probe;
-		else if (passed !== undefined) return notSent(passed, attempt - 1);
-		// Checked before waiting for a slot (nothing to wait for) and again once it has come.
-		const held = await waitForSlot(context, throttle, holdBack, { itemIndex, templateCodeId });
-		if (held) return notSent(held, attempt - 1);
+	try {
+		for (let attempt = 1; ; attempt++) {
+			// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
+			const passed: Held | { pass: true; probe?: ProbeToken } | undefined =
+				holdBack() ?? (probe !== undefined ? undefined : await passBreaker(breaker, signal, holdBack, { itemIndex, templateCodeId }));
+			if (typeof passed === 'object' && 'pass' in passed) probe = passed.probe;
+			else if (passed !== undefined) return notSent(passed, attempt - 1);
+			// Checked before waiting for a slot (nothing to wait for) and again once it has come.
+			const held = await waitForSlot(context, throttle, holdBack, { itemIndex, templateCodeId });
+			if (held) return notSent(held, attempt - 1);
 
-		claims?.departing(itemIndex);
-		const { outcome, rateLimit } = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials, context.redactor);
-		if (rateLimit) {
-			const lowered = pacer.rateLimitHeaders(rateLimit);
-			if (lowered !== undefined) context.onLowerLimit(lowered);
+			claims?.departing(itemIndex);
+			const { outcome, rateLimit } = await postMessage(context.ctx, context.url, request, context.timeoutMs, context.credentials, context.redactor);
+			if (rateLimit) {
+				const lowered = pacer.rateLimitHeaders(rateLimit);
+				if (lowered !== undefined) context.onLowerLimit(lowered);
+			}
+			if (outcome.kind === 'unknown') uncertain = true;
+			const rateLimited = outcome.kind === 'rejected' && outcome.statusCode === 429;
+			if (!rateLimited) tries++;
+			const decision = decideRetry(outcome, tries, context.retry, throttle.waitedMs);
+			if (decision.retry) {
+				if (decision.rateLimited) {
+					// The pause is what the item is charged: a Retry-After of 0 still spaces the tries.
+					const pauseMs = throttleCharge(decision.delayMs);
+					throttle.waitedMs += pauseMs;
+					throttle.chargedUntil = Date.now() + pauseMs;
+					pacer.tooManyRequests(pauseMs);
+				} else await wait(decision.delayMs, signal);
+				continue;
+			}
+			if ('throttled' in decision) {
+				const reason = decision.throttled;
+				return notSent({ scope: 'throttled', itemIndex, templateCodeId, reason, statusCode: 429, apiCode: outcome.kind === 'rejected' ? outcome.apiCode : undefined }, attempt);
+			}
+			const final = decision.outcome;
+			if (final.kind === 'accepted') {
+				pacer.accepted();
+				memory.remember(itemIndex, print, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
+			} else if (final.kind === 'unknown') {
+				memory.remember(itemIndex, print, { kind: 'unknown', reason: final.reason, attempts: attempt });
+			} else {
+				surelyNotTaken();
+			}
+			reported = true;
+			return { outcome: final, attempts: attempt, remembered: false, probe };
 		}
-		if (outcome.kind === 'unknown') uncertain = true;
-		const rateLimited = outcome.kind === 'rejected' && outcome.statusCode === 429;
-		if (!rateLimited) tries++;
-		const decision = decideRetry(outcome, tries, context.retry, throttle.waitedMs);
-		if (decision.retry) {
-			if (decision.rateLimited) {
-				throttle.waitedMs += throttleCharge(decision.delayMs);
-				throttle.chargedUntil = Date.now() + decision.delayMs;
-				pacer.tooManyRequests(decision.delayMs);
-			} else await wait(decision.delayMs, signal);
-			continue;
-		}
-		if ('throttled' in decision) {
-			const reason = decision.throttled;
-			return notSent({ scope: 'throttled', itemIndex, templateCodeId, reason, statusCode: 429, apiCode: outcome.kind === 'rejected' ? outcome.apiCode : undefined }, attempt);
-		}
-		const final = decision.outcome;
-		if (final.kind === 'accepted') {
-			pacer.accepted();
-			memory.remember(itemIndex, print, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
-		} else if (final.kind === 'unknown') {
-			memory.remember(itemIndex, print, { kind: 'unknown', reason: final.reason, attempts: attempt });
-		} else {
-			surelyNotTaken();
-		}
-		return { outcome: final, attempts: attempt, remembered: false, probe };
+	} finally {
+		// Whatever else ended this item's sending (a cancel, a fault of the node's own), a probe that
+		// will not report back lets another sender probe.
+		if (probe !== undefined && !reported) breaker.probeNotSent(probe);
 	}
 }
 
 /** Waits while the breaker is open; resolves to the pass it gives, or why not to send. */
-async function passBreaker(breaker: DeliveryContext['breaker'], signal: AbortSignal | undefined, holdBack: () => Held | undefined): Promise<Held | { probe: boolean } | undefined> {
+async function passBreaker(
+	breaker: DeliveryContext['breaker'],
+	signal: AbortSignal | undefined,
+	holdBack: () => Held | undefined,
+	item: { itemIndex: number; templateCodeId: string },
+): Promise<Held | { pass: true; probe?: ProbeToken }> {
 	for (;;) {
 		const gate = breaker.gate();
-		if ('pass' in gate) return { probe: gate.probe };
+		if ('pass' in gate) return gate;
 		const held = holdBack();
 		if (held) return held;
-		if ('gaveUp' in gate) return undefined;
+		// The run's StopEarly holds the give-up back as the run's refusal; this is its stand-in.
+		if ('gaveUp' in gate) return { scope: 'server', itemIndex: item.itemIndex, templateCodeId: item.templateCodeId, reason: gate.gaveUp };
 		await wait(gate.waitMs, signal);
 	}
 }
@@ -163,6 +182,7 @@ async function waitForSlot(
 	item: { itemIndex: number; templateCodeId: string },
 ): Promise<Held | undefined> {
 	const { pacer, signal } = context;
+	let reserved = false;
 	let sending = false;
 	try {
 		const tooLong = () => {
@@ -183,7 +203,9 @@ async function waitForSlot(
 		// Even a 0 ms wait goes through a timer on purpose: without that yield between a response and
 		// the next request, unthrottled runs were measured about 20% slower (n8n's helper opens a new
 		// connection for every request; see docs/benchmarks.md).
-		await wait(pacer.reserve(), signal);
+		const slotIn = pacer.reserve();
+		reserved = true;
+		await wait(slotIn, signal);
 		for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) {
 			const held = holdBack() ?? tooLong();
 			if (held) return held;
@@ -194,7 +216,7 @@ async function waitForSlot(
 		return held;
 	} finally {
 		// Cancelled, stopping or held back: the slot is given back.
-		if (!sending) pacer.release();
+		if (reserved && !sending) pacer.release();
 	}
 }
 

@@ -57,9 +57,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 	if (mayHaveBeenForwarded(statusCode, body)) {
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
-	// 429 and 503 are the server itself saying it did not take the request, and so is a 500 in the
-	// provider's own shape (code 13, "try again later"): worth trying again.
-	const transient = statusCode === 429 || statusCode === 503 || statusCode === 500;
+	// 429 and 503 are the server itself saying it did not take the request, and so is the provider's
+	// documented internal error (a 500 with code 13, "try again later"): worth trying again.
+	const transient = statusCode === 429 || statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
 	return {
 		kind: 'rejected',
 		statusCode,
@@ -70,6 +70,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		retryAfterMs: transient ? retryAfterMs(headers, now) : undefined,
 	};
 }
+
+/** The provider's code for "an internal error of the API" (docs/api.md). */
+const INTERNAL_ERROR_CODE = 13;
 
 /**
  * Error statuses a proxy or gateway in front of the API can give after it passed the request on:

@@ -63,6 +63,11 @@ export class Pacer {
 		this.runs = Math.max(0, this.runs - 1);
 	}
 
+	/** Whether a run is sending with this pacer now. */
+	get inUse(): boolean {
+		return this.runs > 0;
+	}
+
 	/** How long every sender is still paused, and why (0 when it is not). */
 	pause(): { ms: number; cause: PauseCause } {
 		return { ms: Math.max(0, this.pausedUntil - this.now()), cause: this.pauseCause };
@@ -173,7 +178,7 @@ const shared = new Map<string, { pacer: Pacer; lastUsed: number }>();
  */
 export function sharedPacer(accountKey: string, maxRate: number, now: () => number = Date.now): Pacer {
 	const time = now();
-	for (const [key, entry] of shared) if (time - entry.lastUsed > IDLE_MS) shared.delete(key);
+	for (const [key, entry] of shared) if (time - entry.lastUsed > IDLE_MS && !entry.pacer.inUse) shared.delete(key);
 	const key = `${accountKey}\u0000${maxRate}`;
 	const entry = shared.get(key) ?? { pacer: new Pacer(maxRate, now), lastUsed: time };
 	entry.lastUsed = time;

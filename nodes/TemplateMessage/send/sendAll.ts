@@ -141,8 +141,9 @@ export async function sendAll(
 		if (claims) await settleRecord(ctx, claims);
 	}
 	pauses.summarise();
-	if (stopEarly.breaker.probes > 0 && stops.every((stop) => stop.scope !== 'server')) {
-		const message = `The API failed ${stopEarly.breaker.probes > 1 ? 'more than once' : 'once'} during this run: sending paused and resumed once it answered again (${stopEarly.breaker.probes} probe message(s)).`;
+	const { recoveries, probes } = stopEarly.breaker;
+	if (recoveries > 0) {
+		const message = `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`;
 		ctx.logger.info(message, { nodeName: node.name });
 		ctx.addExecutionHints?.({ message, location: 'outputPane' });
 	}

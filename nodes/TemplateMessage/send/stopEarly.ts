@@ -1,6 +1,6 @@
 import type { RefusalScope } from './apiCodes';
 import { refusalScope } from './apiCodes';
-import type { Gate } from './breaker';
+import type { Gate, ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 import type { Outcome } from './outcome';
 
@@ -44,12 +44,12 @@ export class StopEarly {
 	}
 
 	/**
-	 * Records a message's final outcome (`probe`: it was the breaker's probe); returns the refusal
-	 * when it is the one that stops others.
+	 * Records a message's final outcome (`probe`: it was let through as the breaker's probe);
+	 * returns the refusal when it is the one that stops others.
 	 */
-	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe = false): Refusal | undefined {
+	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe?: ProbeToken): Refusal | undefined {
 		if (outcome.kind === 'accepted') {
-			this.breaker.answered();
+			this.breaker.answered(probe);
 			return undefined;
 		}
 		if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
@@ -62,7 +62,7 @@ export class StopEarly {
 			return (this.account = refusal('server', itemIndex, templateCodeId, outcome, gaveUp));
 		}
 		if (outcome.kind === 'rejected' && outcome.errorCode === 'ERR_CANCELED') this.breaker.neutral(probe);
-		else this.breaker.answered();
+		else this.breaker.answered(probe);
 		const scope = refusalScope(outcome);
 		if (scope === 'account' && !this.account) return (this.account = refusal(scope, itemIndex, templateCodeId, outcome));
 		if (scope === 'template' && !this.templates.has(templateCodeId)) {
