@@ -60,6 +60,14 @@ test('one request per item: exact body, endpoint and Authorization header; outpu
 	]);
 });
 
+test('a Base URL that already ends in /api/v2 is refused with the fix before anything is sent', async () => {
+	for (const suffix of ['/api/v2', '/api/v2/', '/api/v2/push/message']) {
+		const result = await runSendNode({ baseUrl: `${api.baseUrl}${suffix}`, items: [rows[0]], parameters: mappedBody });
+		expect(result.nodeError(SEND_NODE)?.message).toBe(`The credential's Base URL ends with the API's own path (${suffix.replace(/\/+$/, '')}); the node adds /api/v2/push/message itself`);
+	}
+	expect(api.requests).toHaveLength(0);
+});
+
 test('a base URL with a trailing slash and a token pasted with "Bearer " are used as given', async () => {
 	await runSendNode({ baseUrl: `${api.baseUrl}/`, token: `Bearer ${TEST_TOKEN}`, items: [rows[0]], parameters: mappedBody });
 	expect(api.requests).toHaveLength(1);

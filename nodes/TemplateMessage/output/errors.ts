@@ -14,7 +14,7 @@ const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
 	401: 'The token was rejected: check the JWT in the Template Message API credential.',
 	403: 'The token is not allowed to send this message: check the JWT and the template in the developer dashboard.',
-	404: 'The send endpoint was not found: check the Base URL in the Template Message API credential.',
+	404: 'The send endpoint was not found: check the Base URL in the Template Message API credential. It ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2).',
 	429: 'The API is limiting how fast messages are sent: lower Options → Max Messages per Second.',
 };
 

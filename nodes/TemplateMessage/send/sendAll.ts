@@ -211,7 +211,9 @@ function checkedBaseUrl(ctx: IExecuteFunctions, baseUrl: string): string {
 				? `uses ${url.protocol.replace(':', '')}; only http and https are allowed`
 				: url.username !== '' || url.password !== ''
 					? 'contains a user name or password, which would be sent in place of the JWT'
-					: undefined;
+					: /\/api\/v2(\/|$)/.test(url.pathname)
+						? `ends with the API's own path (${url.pathname.replace(/\/+$/, '')}); the node adds /api/v2/push/message itself`
+						: undefined;
 	if (problem) {
 		throw new NodeOperationError(ctx.getNode(), `The credential's Base URL ${problem}`, {
 			description: 'Set the Template Message API credential\'s Base URL to the plain address of the API, e.g. https://api.example.com; the JWT goes in its own field.',
