@@ -46,6 +46,15 @@ function cut(text: string): string {
  * ⟨U+XXXX⟩, so the preview reads as what is sent.
  */
 function visible(value: string): string {
-	// eslint-disable-next-line no-control-regex
-	return value.replace(/[\u0000-\u0009\u000b-\u001f\u007f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}⟩`);
+	let shown = '';
+	for (const character of value) {
+		const code = character.charCodeAt(0);
+		shown += isHidden(code) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+	}
+	return shown;
+}
+
+/** Controls but the line feed, DEL, directional marks, line and paragraph separators, embeddings, overrides and isolates. */
+function isHidden(code: number): boolean {
+	return (code < 0x20 && code !== 0x0a) || code === 0x7f || code === 0x200e || code === 0x200f || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
