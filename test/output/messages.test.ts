@@ -11,7 +11,7 @@ import { invalidItemError, notSentError, sendFailedError } from '../../nodes/Tem
 import type { Refusal } from '../../nodes/TemplateMessage/send/stopEarly';
 import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
-import type { MessageInput } from '../../nodes/TemplateMessage/request/payload';
+import type { MessageInput } from '../../nodes/TemplateMessage/request/contracts';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
 import { PACKAGE_ROOT } from '../helpers/engine';

@@ -35,6 +35,8 @@ describe('loaded the way n8n loads a community package', () => {
 		expect(node).toMatchObject({ displayName: 'Template Message', usableAsTool: true, credentials: [{ name: CREDENTIAL_TYPE, required: true }] });
 		expect(credential.displayName).toBe('Template Message API');
 		expect(node.codex).toMatchObject({ categories: ['Communication'] });
+		// The node creator searches these too: the provider is a WhatsApp API.
+		expect(node.codex?.alias).toContain('WhatsApp');
 		for (const icon of ['templateMessage.svg', 'templateMessage.dark.svg']) {
 			expect(existsSync(path.join(PACKAGE_ROOT, 'dist', 'icons', icon))).toBe(true);
 		}

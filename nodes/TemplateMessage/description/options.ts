@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_OUTAGE_WAIT_SECONDS, DEFAULT_MAX_REMEMBERED } from '../request/parameters';
+import { DEFAULT_MAX_OUTAGE_WAIT_SECONDS, DEFAULT_MAX_REMEMBERED } from '../send/runOptions';
 import { DEFAULT_MAX_THROTTLE_WAIT_SECONDS } from '../send/retry';
 
 /**

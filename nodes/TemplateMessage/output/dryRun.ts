@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { findRepeats } from '../request/duplicates';
 import type { PreparedMessage } from './items';
 import { dryRunItem } from './items';
+import { notice } from './notice';
 
 /**
  * A dry run's output: every item's request and preview (or why it is invalid), and one summary of
@@ -12,8 +13,7 @@ import { dryRunItem } from './items';
 export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, skipDuplicates: boolean): INodeExecutionData[] {
 	const repeats = findRepeats(requestKeysOf(prepared));
 	const summary = dryRunSummary(prepared, repeats, skipDuplicates);
-	ctx.logger.info(summary, { nodeName: ctx.getNode().name });
-	ctx.addExecutionHints?.({ message: summary, location: 'outputPane' });
+	notice(ctx, summary);
 	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, repeats.get(itemIndex)));
 }
 

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiCodeInfo } from '../send/apiCodes';
 import { InvalidFieldError } from '../request/InvalidFieldError';
-import type { MessageInput } from '../request/payload';
+import type { MessageInput } from '../request/contracts';
 import { truncate } from './bounded';
 import type { FailedOutcome, Outcome } from '../send/outcome';
 import type { Refusal } from '../send/stopEarly';

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { Outcome } from '../send/outcome';
-import type { SendRequestBody } from '../request/payload';
+import type { SendRequestBody } from '../request/contracts';
 
 /** One item's request, built and checked, and the message its recipient gets when the template is known. */
 export interface PreparedMessage {

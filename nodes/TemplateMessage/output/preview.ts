@@ -1,6 +1,7 @@
-import type { SendRequestBody } from '../request/payload';
+import type { SendRequestBody } from '../request/contracts';
 import { componentParameters } from '../request/templateCheck';
 import type { Segment, TemplateShape } from '../request/template';
+import { isControlCharacter } from '../request/text';
 
 /**
  * The message as the recipient will read it, from the template's text and the item's values:
@@ -56,5 +57,5 @@ function visible(value: string): string {
 
 /** Controls but the line feed, DEL, directional marks, line and paragraph separators, embeddings, overrides and isolates. */
 function isHidden(code: number): boolean {
-	return (code < 0x20 && code !== 0x0a) || code === 0x7f || code === 0x200e || code === 0x200f || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+	return (isControlCharacter(code) && code !== 0x0a) || code === 0x200e || code === 0x200f || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }

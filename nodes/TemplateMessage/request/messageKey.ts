@@ -1,6 +1,6 @@
 import { fingerprint } from './fingerprint';
 import { InvalidFieldError } from './InvalidFieldError';
-import type { SendRequestBody } from './payload';
+import type { SendRequestBody } from './contracts';
 
 /** What makes two messages "the same message" for Send Once (Options: see description/sendOnce.ts). */
 export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' | 'customKey';

@@ -2,65 +2,13 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendOnce } from './messageKey';
 import { messageKey } from './messageKey';
-import type { ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody } from './payload';
+import type { ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody } from './contracts';
 import { bodyValuesFromList } from './payload';
-import { MAX_TIMEOUT_MS } from '../send/deadline';
-import type { RetryPolicy } from '../send/retry';
-import { DEFAULT_RETRY_POLICY } from '../send/retry';
 import type { TemplateShape } from './template';
 import { parseTemplate } from './template';
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
-
-/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
-export const DEFAULT_MAX_PER_SECOND = 25;
-
-/** How long a run waits for a failing API to come back before it stops sending. */
-export const DEFAULT_MAX_OUTAGE_WAIT_SECONDS = 120;
-
-/** How many Send Once keys a workflow's record keeps (the oldest go first): n8n's Remove Duplicates' default history size. */
-export const DEFAULT_MAX_REMEMBERED = 10_000;
-
-/** Options that hold for the whole run, read once from the first item. */
-export interface RunOptions {
-	sendOnce: SendOnce;
-	maxRemembered: number;
-	dryRun: boolean;
-	includeInputFields: boolean;
-	includeRequestPayload: boolean;
-	skipDuplicates: boolean;
-	maxConcurrency: number;
-	maxPerSecond: number;
-	timeoutMs: number;
-	/** How long the API may keep failing before the run stops sending (0: at once). */
-	maxOutageWaitMs: number;
-	retry: RetryPolicy;
-}
-
-export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
-	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
-	const number = (value: unknown, fallback: number, min: number) =>
-		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
-	return {
-		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
-		maxRemembered: Math.floor(number(options.maxRemembered, DEFAULT_MAX_REMEMBERED, 1)),
-		dryRun: options.dryRun === true,
-		includeInputFields: options.includeInputFields === true,
-		includeRequestPayload: options.includeRequestPayload === true,
-		skipDuplicates: options.skipDuplicates === true,
-		maxConcurrency: Math.floor(number(options.maxConcurrency, 10, 1)),
-		maxPerSecond: number(options.maxPerSecond, DEFAULT_MAX_PER_SECOND, 0),
-		timeoutMs: Math.min(number(options.timeout, 30_000, 1), MAX_TIMEOUT_MS),
-		maxOutageWaitMs: number(options.maxOutageWait, DEFAULT_MAX_OUTAGE_WAIT_SECONDS, 0) * 1000,
-		retry: {
-			...DEFAULT_RETRY_POLICY,
-			maxAttempts: Math.floor(number(options.maxAttempts, DEFAULT_RETRY_POLICY.maxAttempts, 1)),
-			maxThrottleWaitMs: number(options.maxThrottleWait, DEFAULT_RETRY_POLICY.maxThrottleWaitMs / 1000, 0) * 1000,
-			retryUnknownDelivery: options.retryUnknownDelivery === true,
-		},
-	};
-}
 
 /** One item's Send Once key, when Send Once is on. */
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
@@ -77,14 +25,15 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		if (options[key] !== undefined) (compatibility as IDataObject)[key] = options[key];
 	}
 
+	const templateFields = templateAsWritten(ctx, get('template', {}) as IDataObject);
 	const base = {
 		phoneNumber: get('phoneNumber'),
 		defaultCountryCode: options.defaultCountryCode,
 		templateCodeId: get('templateCodeId'),
 		compatibility,
-		template: templateShape(templateAsWritten(ctx, get('template', {}) as IDataObject)),
+		template: templateShape(templateFields),
 	};
-	const fromTemplate = buttonsFromTemplate(get('template.buttons.button', []) as IDataObject[] | undefined);
+	const fromTemplate = buttonsFromTemplate(templateButtonsOf(templateFields));
 
 	if (get('payloadMode', 'fields') === 'json') {
 		if (fromTemplate) {
@@ -133,6 +82,8 @@ function templateAsWritten(ctx: IExecuteFunctions, computed: IDataObject): IData
 	return fields;
 }
 
+const templateButtonsOf = (fields: IDataObject): IDataObject[] => ((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? [];
+
 const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload);
 
 /**
@@ -140,8 +91,7 @@ const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicU
  * they are entered once): each quick reply and dynamic URL button at its position. Undefined when
  * no button of the template carries a value.
  */
-function buttonsFromTemplate(templateButtons: IDataObject[] | undefined): ButtonInput[] | undefined {
-	const list = templateButtons ?? [];
+function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 	const takesValue = (button: IDataObject) => button.kind === 'quickReply' || button.kind === 'dynamicUrl';
 	const given = (button: IDataObject) => {
 		const value = buttonValue(button);
@@ -169,7 +119,7 @@ const MAX_SHAPES = 64;
  */
 function templateShape(fields: IDataObject): TemplateShape | undefined {
 	if (Object.keys(fields).length === 0) return undefined;
-	const buttons = (((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? []).map(({ kind, label }) => ({ kind, label }));
+	const buttons = templateButtonsOf(fields).map(({ kind, label }) => ({ kind, label }));
 	// Button values differ from item to item; the template's shape does not.
 	const key = JSON.stringify({ ...fields, buttons });
 	if (shapes.has(key)) return shapes.get(key);

@@ -3,74 +3,10 @@ import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
-import type { TemplateShape } from './template';
 import { checkAgainstTemplate } from './templateCheck';
+import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from './contracts';
+import { DEFAULT_COMPATIBILITY } from './contracts';
 import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
-
-export { FIELD };
-
-/** The request body of `POST /api/v2/push/message`, as the spec describes it. */
-export interface SendRequestBody {
-	phone_number: string;
-	message: {
-		type: 'template';
-		template: {
-			template_code_id: string;
-			payload: PayloadComponent[];
-		};
-	};
-}
-
-export type ComponentPosition = 'header' | 'body' | 'button';
-
-export interface PayloadComponent {
-	position: ComponentPosition;
-	parameters: object[];
-}
-
-export type HeaderType = 'none' | 'text' | 'image' | 'video' | 'document';
-export type ButtonKind = 'quickReply' | 'dynamicUrl';
-
-export interface ButtonInput {
-	kind: unknown;
-	index: unknown;
-	value: unknown;
-}
-
-/** The naming variants the spec shows side by side; the defaults follow its examples. */
-export interface CompatibilityOptions {
-	buttonTypeField: 'sub_type' | 'sub_types';
-	dynamicUrlSubType: 'url' | 'url_dynamic';
-	buttonIndexFormat: 'string' | 'number';
-	quickReplyValueField: 'payload' | 'text' | 'both';
-}
-
-export const DEFAULT_COMPATIBILITY: CompatibilityOptions = {
-	buttonTypeField: 'sub_type',
-	dynamicUrlSubType: 'url',
-	buttonIndexFormat: 'string',
-	quickReplyValueField: 'payload',
-};
-
-export type ComponentsInput =
-	| {
-			mode: 'fields';
-			bodyValues: unknown[];
-			header: { type: unknown; text?: unknown; url?: unknown };
-			buttons: ButtonInput[];
-	  }
-	| { mode: 'json'; rawPayload: unknown };
-
-/** Everything the node read for one item, before any checking. */
-export interface MessageInput {
-	phoneNumber: unknown;
-	defaultCountryCode?: unknown;
-	templateCodeId: unknown;
-	components: ComponentsInput;
-	compatibility?: Partial<CompatibilityOptions>;
-	/** The template as registered, when the user gave it: the request is checked against it. */
-	template?: TemplateShape;
-}
 
 /**
  * Builds and validates the request body for one item, and checks it against the template when

@@ -1,7 +1,8 @@
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
-import type { PayloadComponent, SendRequestBody } from './payload';
+import type { PayloadComponent, SendRequestBody } from './contracts';
 import type { TemplateButtonKind, TemplateShape } from './template';
+import { isControlCharacter } from './text';
 
 const BUTTON_NAMES: Record<TemplateButtonKind, string> = {
 	quickReply: 'quick reply',
@@ -27,7 +28,7 @@ const REFUSED_CHARACTERS: Array<[(text: string) => boolean, string, string]> = [
 function hasOtherControlCharacter(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
-		if ((code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d) || code === 0x7f) return true;
+		if (isControlCharacter(code) && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
 	}
 	return false;
 }

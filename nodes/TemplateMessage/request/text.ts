@@ -62,6 +62,7 @@ function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
 }
 
-function isControlCharacter(code: number): boolean {
+/** A C0 control character or DEL. */
+export function isControlCharacter(code: number): boolean {
 	return code < 0x20 || code === 0x7f;
 }

@@ -7,10 +7,10 @@ import { wait } from './deadline';
 import type { Outcome } from './outcome';
 import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
-import type { SendRequestBody } from '../request/payload';
+import type { SendRequestBody } from '../request/contracts';
 import type { Redactor } from '../output/redact';
 import type { RetryPolicy } from './retry';
-import { decideRetry, throttleCharge } from './retry';
+import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
 import type { Refusal } from './stopEarly';
 import { postMessage } from './transport';
@@ -121,11 +121,10 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 			const decision = decideRetry(outcome, tries, context.retry, throttle.waitedMs);
 			if (decision.retry) {
 				if (decision.rateLimited) {
-					// The pause is what the item is charged: a Retry-After of 0 still spaces the tries.
-					const pauseMs = throttleCharge(decision.delayMs);
-					throttle.waitedMs += pauseMs;
-					throttle.chargedUntil = Date.now() + pauseMs;
-					pacer.tooManyRequests(pauseMs);
+					// The pause is what the item is charged (see throttleCharge).
+					throttle.waitedMs += decision.delayMs;
+					throttle.chargedUntil = Date.now() + decision.delayMs;
+					pacer.tooManyRequests(decision.delayMs);
 				} else await wait(decision.delayMs, signal);
 				continue;
 			}

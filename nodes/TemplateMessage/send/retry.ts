@@ -48,9 +48,10 @@ export type RetryDecision =
 export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy, throttledMs = 0, random = Math.random): RetryDecision {
 	if (outcome.kind === 'accepted') return { retry: false, outcome };
 	if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
-		const delayMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
-		if (throttledMs + Math.max(delayMs, MIN_THROTTLE_CHARGE_MS) > policy.maxThrottleWaitMs) {
-			return { retry: false, throttled: throttledReason(outcome.reason, throttledMs, delayMs, policy) };
+		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
+		const delayMs = throttleCharge(askedMs);
+		if (throttledMs + delayMs > policy.maxThrottleWaitMs) {
+			return { retry: false, throttled: throttledReason(outcome.reason, throttledMs, askedMs, policy) };
 		}
 		return { retry: true, delayMs, rateLimited: true };
 	}
@@ -68,7 +69,7 @@ export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy
 	return { retry: true, delayMs: serverWait ?? backoffMs(tries, policy, random), rateLimited: false };
 }
 
-/** What a 429 charges the item's throttle budget. */
+/** What a 429 costs the item's throttle budget, and the pause it causes: however short a wait it asks for, a little. */
 export function throttleCharge(delayMs: number): number {
 	return Math.max(delayMs, MIN_THROTTLE_CHARGE_MS);
 }

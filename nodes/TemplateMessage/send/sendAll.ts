@@ -12,10 +12,11 @@ import type { PauseCause } from './pacer';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import type { Skip } from '../request/duplicates';
-import type { RunOptions } from '../request/parameters';
+import type { RunOptions } from './runOptions';
 import { hasControlCharacter } from '../request/text';
 import { Redactor } from '../output/redact';
-import { runSummary } from '../output/runSummary';
+import { notice } from '../output/notice';
+import { runSummary, statusOf } from '../output/runSummary';
 import { fingerprint } from '../request/fingerprint';
 import { MessageRecord } from './messageRecord';
 import { SentMemory } from './sentMemory';
@@ -143,12 +144,11 @@ export async function sendAll(
 	pauses.summarise();
 	const { recoveries, probes } = stopEarly.breaker;
 	if (recoveries > 0) {
-		const message = `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`;
-		ctx.logger.info(message, { nodeName: node.name });
-		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+		notice(ctx, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
 	}
-	const accepted = output.filter((item) => item?.json.success === true).length;
-	const notSent = output.filter((item) => item === undefined || (item.json.details as { delivery?: string } | undefined)?.delivery === 'notSent').length;
+	const accepted = output.filter((item) => item !== undefined && statusOf(item.json) === 'sent').length;
+	// An item the run never reached (it stopped without Continue On Fail) was not sent either.
+	const notSent = output.filter((item) => item === undefined || statusOf(item.json) === 'notSent').length;
 
 	if (stops.length > 0) {
 		const [first] = stops;
@@ -167,9 +167,7 @@ export async function sendAll(
 		throw firstFailure;
 	}
 	if (!output.some((item) => item?.json.error !== undefined)) memory.clear();
-	const summary = runSummary(output as INodeExecutionData[]);
-	ctx.logger.info(`Template Message: ${summary}`, { nodeName: node.name });
-	ctx.addExecutionHints?.({ message: summary, location: 'outputPane' });
+	notice(ctx, runSummary(output as INodeExecutionData[]));
 	return output as INodeExecutionData[];
 }
 
@@ -187,9 +185,8 @@ async function settleRecord(ctx: IExecuteFunctions, claims: Claims): Promise<voi
 	try {
 		await claims.release();
 	} catch (error) {
-		const message = `Send Once could not settle its record at the end of the run (${truncate(error instanceof Error ? error.message : String(error), 200)}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`;
-		ctx.logger.warn(message, { nodeName: ctx.getNode().name });
-		ctx.addExecutionHints?.({ message, location: 'outputPane' });
+		const reason = truncate(error instanceof Error ? error.message : String(error), 200);
+		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`, 'warn');
 	}
 }
 
@@ -233,9 +230,7 @@ function checkedToken(ctx: IExecuteFunctions, token: string): string {
 }
 
 function lowerLimitNotice(ctx: IExecuteFunctions, limit: number, setting: number): void {
-	const message = `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in Options → Max Messages per Second` : 'and no limit was set'}: messages are sent at ${limit} per second.`;
-	ctx.logger.info(message, { nodeName: ctx.getNode().name });
-	ctx.addExecutionHints?.({ message, location: 'outputPane' });
+	notice(ctx, `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in Options → Max Messages per Second` : 'and no limit was set'}: messages are sent at ${limit} per second.`);
 }
 
 /** Waits this long or longer are told: the run would otherwise seem to hang. */

@@ -1,6 +1,6 @@
 import type { RefusalScope } from './apiCodes';
 import { refusalScope } from './apiCodes';
-import type { Gate, ProbeToken } from './breaker';
+import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 import type { Outcome } from './outcome';
 
@@ -36,11 +36,6 @@ export class StopEarly {
 	/** Why a message with this template must not be sent, if it must not. */
 	blocking(templateCodeId: string): Refusal | undefined {
 		return this.account ?? this.templates.get(templateCodeId);
-	}
-
-	/** Whether the breaker lets a message through now (see Breaker.gate). */
-	gate(): Gate {
-		return this.breaker.gate();
 	}
 
 	/**

@@ -5,7 +5,7 @@ import { boundedCopy, truncate } from '../output/bounded';
 import { AttemptDeadline } from './deadline';
 import type { Outcome, RateLimitState } from './outcome';
 import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
-import type { SendRequestBody } from '../request/payload';
+import type { SendRequestBody } from '../request/contracts';
 import type { Redactor } from '../output/redact';
 
 export const CREDENTIAL_TYPE = 'templateMessageApi';
