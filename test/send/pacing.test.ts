@@ -4,6 +4,7 @@ import { runPool } from '../../nodes/TemplateMessage/send/pool';
 import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/request/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+import { ThrottleBudget } from '../../nodes/TemplateMessage/send/throttleBudget';
 
 describe('Pacer', () => {
 	const clock = (start = 1_000_000) => {
@@ -252,10 +253,10 @@ describe('Pacer and the rate-limit headers', () => {
 		const pacer = new Pacer(10, () => now);
 		expect(pacer.reserve()).toBe(0);
 		expect(pacer.rateLimitHeaders({ limit: 25, remaining: 0, resetMs: 800 })).toBeUndefined();
-		expect(pacer.pause()).toEqual({ ms: 800, cause: 'windowUsedUp' });
+		expect(pacer.pause()).toEqual({ ms: 800, until: 1800, cause: 'windowUsedUp' });
 		expect(pacer.reserve()).toBe(800);
 		now = 5000;
-		expect(pacer.pause()).toEqual({ ms: 0, cause: 'windowUsedUp' });
+		expect(pacer.pause()).toMatchObject({ ms: 0, cause: 'windowUsedUp' });
 		pacer.rateLimitHeaders({ remaining: 0, resetMs: 10 * 60_000 });
 		// Not capped here: a sender that may not wait that long gives its item up (see delivery).
 		expect(pacer.pause().ms).toBe(10 * 60_000);
@@ -334,5 +335,33 @@ describe('SentMemory', () => {
 	test('fingerprints tell different requests apart', () => {
 		expect(fingerprint('{"a":1}')).toBe(fingerprint('{"a":1}'));
 		expect(fingerprint('{"a":1}')).not.toBe(fingerprint('{"a":2}'));
+	});
+});
+
+describe('ThrottleBudget', () => {
+	test("an item's own 429 and the pause it causes are one wait, even on a clock that moves between calls", () => {
+		let now = 1_000_000;
+		const pacer = new Pacer(20, () => now++);
+		const budget = new ThrottleBudget(2000);
+		budget.chargeOwn429(1000, pacer.tooManyRequests(1000));
+		budget.chargeOwn429(1000, pacer.tooManyRequests(1000));
+		expect(budget.chargePause(pacer.pause())).toBe(true);
+		expect(budget.waitedMs).toBe(2000);
+	});
+
+	test('a pause beyond what was charged costs only the part beyond it', () => {
+		const budget = new ThrottleBudget(5000);
+		budget.chargeOwn429(1000, 11_000);
+		expect(budget.chargePause({ ms: 3000, until: 13_000 })).toBe(true);
+		expect(budget.waitedMs).toBe(3000);
+		expect(budget.chargePause({ ms: 2000, until: 13_000 })).toBe(true);
+		expect(budget.waitedMs).toBe(3000);
+	});
+
+	test('a pause the budget cannot cover is refused and charges nothing', () => {
+		const budget = new ThrottleBudget(2000);
+		budget.chargeOwn429(1500, 11_500);
+		expect(budget.chargePause({ ms: 1000, until: 12_100 })).toBe(false);
+		expect(budget.waitedMs).toBe(1500);
 	});
 });

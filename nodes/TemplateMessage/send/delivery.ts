@@ -13,6 +13,7 @@ import type { RetryPolicy } from './retry';
 import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
 import type { Refusal } from './stopEarly';
+import { ThrottleBudget } from './throttleBudget';
 import { postMessage } from './transport';
 
 export interface DeliveryContext {
@@ -49,12 +50,6 @@ export type Delivery =
 
 type Held = Refusal | 'stop';
 
-/** How long the API has kept one item waiting, and until when that is counted. */
-interface Throttle {
-	waitedMs: number;
-	chargedUntil: number;
-}
-
 /**
  * Sends one item's message: paced, retried while it was certainly not accepted, and never sent
  * again if an earlier try of this node in the same execution already got it accepted (or may
@@ -81,7 +76,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 
 	const templateCodeId = request.message.template.template_code_id;
 	const holdBack = () => context.holdBack(templateCodeId);
-	const throttle: Throttle = { waitedMs: 0, chargedUntil: 0 };
+	const throttle = new ThrottleBudget(context.retry.maxThrottleWaitMs);
 	let probe: ProbeToken | undefined;
 	let tries = 0;
 	// Whether an earlier attempt may have been taken (retried only with Retry Unknown Deliveries):
@@ -122,9 +117,7 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 			if (decision.retry) {
 				if (decision.rateLimited) {
 					// The pause is what the item is charged (see throttleCharge).
-					throttle.waitedMs += decision.delayMs;
-					throttle.chargedUntil = Date.now() + decision.delayMs;
-					pacer.tooManyRequests(decision.delayMs);
+					throttle.chargeOwn429(decision.delayMs, pacer.tooManyRequests(decision.delayMs));
 				} else await wait(decision.delayMs, signal);
 				continue;
 			}
@@ -176,7 +169,7 @@ async function passBreaker(
  */
 async function waitForSlot(
 	context: DeliveryContext,
-	throttle: Throttle,
+	throttle: ThrottleBudget,
 	holdBack: () => Held | undefined,
 	item: { itemIndex: number; templateCodeId: string },
 ): Promise<Held | undefined> {
@@ -187,13 +180,7 @@ async function waitForSlot(
 		const tooLong = () => {
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
-			// The part of the pause this item has not been charged for already (its own 429's wait).
-			const now = Date.now();
-			const ends = now + pause.ms;
-			const uncharged = Math.max(0, ends - Math.max(now, throttle.chargedUntil));
-			if (throttle.waitedMs + uncharged > context.retry.maxThrottleWaitMs) return throttledByPause(pause.ms, pause.cause, context.retry.maxThrottleWaitMs, item);
-			throttle.waitedMs += uncharged;
-			throttle.chargedUntil = Math.max(throttle.chargedUntil, ends);
+			if (!throttle.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, context.retry.maxThrottleWaitMs, item);
 			context.onPause(pause.ms, pause.cause);
 			return undefined;
 		};

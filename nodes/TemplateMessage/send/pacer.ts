@@ -10,6 +10,7 @@
  * starts again from its setting.
  */
 import type { RateLimitState } from './outcome';
+import type { Pause } from './throttleBudget';
 
 /** Why every sender is paused: what a long wait says to the user. */
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
@@ -68,9 +69,10 @@ export class Pacer {
 		return this.runs > 0;
 	}
 
-	/** How long every sender is still paused, and why (0 when it is not). */
-	pause(): { ms: number; cause: PauseCause } {
-		return { ms: Math.max(0, this.pausedUntil - this.now()), cause: this.pauseCause };
+	/** How long every sender is still paused, until when, and why (ms 0 when it is not). */
+	pause(): Pause & { cause: PauseCause } {
+		const now = this.now();
+		return { ms: Math.max(0, this.pausedUntil - now), until: Math.max(now, this.pausedUntil), cause: this.pauseCause };
 	}
 
 	get currentRate(): number {
@@ -118,13 +120,17 @@ export class Pacer {
 		if (this.rate > 0) this.nextStart = Math.max(this.now(), this.nextStart - 1000 / this.rate);
 	}
 
-	/** The server said "too many": everyone waits `waitMs`, and the pace slows down. */
-	tooManyRequests(waitMs: number): void {
+	/**
+	 * The server said "too many": everyone waits `waitMs`, and the pace slows down. Returns when
+	 * this pause ends, on the pacer's clock.
+	 */
+	tooManyRequests(waitMs: number): number {
 		// The 429s of requests that left together are one event: the pace slows once for them.
 		const alreadyPaused = this.now() < this.pausedUntil;
-		this.pauseFor(waitMs, 'tooManyRequests');
+		const until = this.pauseFor(waitMs, 'tooManyRequests');
 		if (this.rate > 0 && !alreadyPaused) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
 		this.acceptedSinceChange = 0;
+		return until;
 	}
 
 	/**
@@ -148,13 +154,15 @@ export class Pacer {
 		return lowered;
 	}
 
-	private pauseFor(waitMs: number, cause: PauseCause): void {
+	/** Pauses every sender for `waitMs` (or longer, if already paused); returns when this pause ends. */
+	private pauseFor(waitMs: number, cause: PauseCause): number {
 		const until = this.now() + Math.min(Math.max(waitMs, 0), LONGEST_PAUSE_MS);
 		if (until > this.pausedUntil) {
 			this.pausedUntil = until;
 			this.pauseCause = cause;
 		}
 		this.nextStart = Math.max(this.nextStart, this.pausedUntil);
+		return until;
 	}
 
 	/** One more accepted message; after about a second's worth at the current pace, speed up again. */
