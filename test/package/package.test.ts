@@ -19,6 +19,16 @@ describe('package.json follows n8n community package rules', () => {
 		expect(packageJson.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
 	});
 
+	test('npm ci works on every platform: no dependency the lockfile installs always is tied to one OS or CPU', () => {
+		const lockfile = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { os?: string[]; cpu?: string[]; optional?: boolean }> };
+		const tied = Object.entries(lockfile.packages)
+			.filter(([, entry]) => (entry.os !== undefined || entry.cpu !== undefined) && entry.optional !== true)
+			.map(([name, entry]) => `${name} (${[...(entry.os ?? []), ...(entry.cpu ?? [])].join(', ')})`);
+		expect(tied).toEqual([]);
+		// The check sees the platform packages there are (esbuild's, fsevents, …): it is not vacuous.
+		expect(Object.values(lockfile.packages).some((entry) => entry.os !== undefined && entry.optional === true)).toBe(true);
+	});
+
 	test('every file the n8n section names is built', () => {
 		for (const file of [...packageJson.n8n.nodes, ...packageJson.n8n.credentials]) {
 			expect(existsSync(path.join(PACKAGE_ROOT, file))).toBe(true);
