@@ -1,0 +1,1 @@
+export { default } from '../eslint.dev.config.mjs';
