@@ -11,16 +11,16 @@ import { messageProperties } from './description/properties';
 import { dryRunOutput, requestKeysOf } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
-import type { PreparedMessage } from './output/items';
+import type { PreparedMessage, MessageInput } from './contracts';
 import { renderPreview } from './output/preview';
 import { repeatsToSkip } from './request/duplicates';
 import { readMessageInput, readMessageKey } from './request/parameters';
-import { readRunOptions } from './send/runOptions';
-import type { MessageInput } from './request/contracts';
+import { readRunOptions } from './request/runOptions';
 import { buildSendRequest } from './request/payload';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
 import { CREDENTIAL_TYPE } from './send/transport';
+import { optionPath } from './contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.
@@ -76,7 +76,7 @@ export class TemplateMessage implements INodeType {
 
 /** Without Continue On Fail the first invalid row stops the run: its error says how many more there are. */
 function withOthersCounted(error: NodeOperationError, others: number): NodeOperationError {
-	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with Options → Dry Run (Send Nothing) to list every invalid row at once.`;
+	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with ${optionPath('dryRun')} to list every invalid row at once.`;
 	error.description = `${error.description ?? ''} Nothing was sent.${more}`.trim();
 	return error;
 }

@@ -8,10 +8,9 @@ import type { INode } from 'n8n-workflow';
 
 import { API_CODES } from '../../nodes/TemplateMessage/send/apiCodes';
 import { invalidItemError, notSentError, sendFailedError } from '../../nodes/TemplateMessage/output/errors';
-import type { Refusal } from '../../nodes/TemplateMessage/send/stopEarly';
+import type { Refusal, MessageInput } from '../../nodes/TemplateMessage/contracts';
 import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
-import type { MessageInput } from '../../nodes/TemplateMessage/request/contracts';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
 import { PACKAGE_ROOT } from '../helpers/engine';

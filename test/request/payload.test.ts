@@ -1,4 +1,4 @@
-import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/request/contracts';
+import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/contracts';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { fieldError } from '../helpers/messages';
 

@@ -1,7 +1,8 @@
-import type { Outcome } from '../../nodes/TemplateMessage/send/outcome';
+import type { Outcome } from '../../nodes/TemplateMessage/contracts';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
-import { backoffMs, decideRetry, DEFAULT_RETRY_POLICY, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/contracts';
+import { backoffMs, decideRetry, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/request/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ThrottleBudget } from '../../nodes/TemplateMessage/send/throttleBudget';

@@ -1,7 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_MAX_OUTAGE_WAIT_SECONDS, DEFAULT_MAX_REMEMBERED } from '../send/runOptions';
-import { DEFAULT_MAX_THROTTLE_WAIT_SECONDS } from '../send/retry';
+import type { RunOptionName } from '../contracts';
+import { MAX_TIMEOUT_MS, RUN_OPTIONS } from '../contracts';
+
+const defaultOf = (name: Exclude<RunOptionName, SwitchName>) => RUN_OPTIONS[name].default;
+type SwitchName = 'dryRun' | 'includeInputFields' | 'includeRequestPayload' | 'retryUnknownDelivery' | 'skipDuplicates';
 
 /**
  * Settings for the whole run. n8n lists them alphabetically, so the names group them: the sending
@@ -16,15 +19,15 @@ export const optionsProperty: INodeProperties = {
 	default: {},
 	options: [
 		{
-			displayName: 'Default Country Code',
+			displayName: RUN_OPTIONS.defaultCountryCode.displayName,
 			name: 'defaultCountryCode',
 			type: 'string',
-			default: '',
+			default: defaultOf('defaultCountryCode'),
 			placeholder: 'e.g. 62',
 			description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
 		},
 		{
-			displayName: 'Dry Run (Send Nothing)',
+			displayName: RUN_OPTIONS.dryRun.displayName,
 			name: 'dryRun',
 			type: 'boolean',
 			default: false,
@@ -32,7 +35,7 @@ export const optionsProperty: INodeProperties = {
 				'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
 		},
 		{
-			displayName: 'Include Input Fields',
+			displayName: RUN_OPTIONS.includeInputFields.displayName,
 			name: 'includeInputFields',
 			type: 'boolean',
 			default: false,
@@ -40,76 +43,76 @@ export const optionsProperty: INodeProperties = {
 				"Whether to copy each input item's fields (a sheet's columns and row number, say) into its output row, so that a next step can write the result back to the same row. The node's own fields win when a name is the same.",
 		},
 		{
-			displayName: 'Include Request Payload in Output',
+			displayName: RUN_OPTIONS.includeRequestPayload.displayName,
 			name: 'includeRequestPayload',
 			type: 'boolean',
 			default: false,
 			description: 'Whether to add the request body that was sent (without the token) to each output item',
 		},
 		{
-			displayName: 'Max Attempts',
+			displayName: RUN_OPTIONS.maxAttempts.displayName,
 			name: 'maxAttempts',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
-			default: 5,
+			default: defaultOf('maxAttempts'),
 			description:
 				'How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see Max Wait When Throttled. A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
 		},
 		{
-			displayName: 'Max Concurrent Requests',
+			displayName: RUN_OPTIONS.maxConcurrency.displayName,
 			name: 'maxConcurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
-			default: 10,
+			default: defaultOf('maxConcurrency'),
 			description: 'How many requests may be waiting for an answer at the same time',
 		},
 		{
-			displayName: 'Max Messages per Second',
+			displayName: RUN_OPTIONS.maxPerSecond.displayName,
 			name: 'maxPerSecond',
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
-			default: 25,
+			default: defaultOf('maxPerSecond'),
 			description:
 				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and 10 ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 		},
 		{
-			displayName: 'Max Messages Remembered',
+			displayName: RUN_OPTIONS.maxRemembered.displayName,
 			name: 'maxRemembered',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
-			default: DEFAULT_MAX_REMEMBERED,
+			default: defaultOf('maxRemembered'),
 			description:
 				"With Send Once: how many messages the workflow's record keeps; beyond that the oldest are forgotten and could be sent again. Set it above the number of rows your sheet will ever have. n8n rewrites the whole record each time the node records a block of messages, so a larger record costs more.",
 		},
 		{
-			displayName: 'Max Time per Request',
+			displayName: RUN_OPTIONS.timeout.displayName,
 			name: 'timeout',
 			type: 'number',
-			typeOptions: { minValue: 1000, maxValue: 300000, numberPrecision: 0 },
-			default: 30000,
+			typeOptions: { minValue: 1000, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
+			default: defaultOf('timeout'),
 			description:
-				'How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most 300000). A timeout after the request went out makes the delivery unknown.',
+				`How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS}). A timeout after the request went out makes the delivery unknown.`,
 		},
 		{
-			displayName: 'Max Wait for the API to Recover',
+			displayName: RUN_OPTIONS.maxOutageWait.displayName,
 			name: 'maxOutageWait',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
-			default: DEFAULT_MAX_OUTAGE_WAIT_SECONDS,
+			default: defaultOf('maxOutageWait'),
 			description:
 				"In seconds. After 5 messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after 1 s, then 2, 4… up to 30 s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.",
 		},
 		{
-			displayName: 'Max Wait When Throttled',
+			displayName: RUN_OPTIONS.maxThrottleWait.displayName,
 			name: 'maxThrottleWait',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
-			default: DEFAULT_MAX_THROTTLE_WAIT_SECONDS,
+			default: defaultOf('maxThrottleWait'),
 			description:
 				'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the run down and is tried again, however many times; one message that the API keeps waiting longer than this in all comes out as not sent, with the reason.',
 		},
 		{
-			displayName: 'Retry Unknown Deliveries',
+			displayName: RUN_OPTIONS.retryUnknownDelivery.displayName,
 			name: 'retryUnknownDelivery',
 			type: 'boolean',
 			default: false,
@@ -117,7 +120,7 @@ export const optionsProperty: INodeProperties = {
 				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
 		},
 		{
-			displayName: 'Skip Duplicate Messages',
+			displayName: RUN_OPTIONS.skipDuplicates.displayName,
 			name: 'skipDuplicates',
 			type: 'boolean',
 			default: false,

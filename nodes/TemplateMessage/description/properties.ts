@@ -4,6 +4,7 @@ import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
 import { templateProperty } from './template';
+import { optionPath } from '../contracts';
 
 const whenFields = { payloadMode: ['fields'] };
 
@@ -38,7 +39,7 @@ const sendProperties: INodeProperties[] = [
 		default: '',
 		placeholder: '+62 812 3456 7890',
 		description:
-			'Recipient number with its country code; map it from a column of the input. A leading +, spaces, dashes and parentheses are accepted. A number starting with 0 needs Options → Default Country Code.',
+			`Recipient number with its country code; map it from a column of the input. A leading +, spaces, dashes and parentheses are accepted. A number starting with 0 needs ${optionPath('defaultCountryCode')}.`,
 	},
 	{
 		displayName: 'Template Code ID',

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MESSAGE_KEY_FIELD } from '../request/messageKey';
+import { MESSAGE_KEY_FIELD, optionPath } from '../contracts';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [
@@ -13,7 +13,7 @@ export const sendOnceProperties: INodeProperties[] = [
 			{
 				name: 'Off',
 				value: 'off',
-				description: 'Every execution sends every item. Repeats within one run: Options → Skip Duplicate Messages.',
+				description: `Every execution sends every item. Repeats within one run: ${optionPath('skipDuplicates')}.`,
 			},
 			{
 				name: 'Once per Recipient and Template',

@@ -2,9 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { findRepeats } from '../request/duplicates';
-import type { PreparedMessage } from './items';
+import type { PreparedMessage } from '../contracts';
 import { dryRunItem } from './items';
 import { notice } from './notice';
+import { optionPath } from '../contracts';
 
 /**
  * A dry run's output: every item's request and preview (or why it is invalid), and one summary of
@@ -43,7 +44,7 @@ export function dryRunSummary(prepared: Array<PreparedMessage | NodeOperationErr
 	}
 	if (repeats.size > 0) {
 		parts.push(
-			`${repeats.size} repeat an earlier item (same recipient, template and values)${skipDuplicates ? ' and would be skipped' : '; Options → Skip Duplicate Messages would skip them'}.`,
+			`${repeats.size} repeat an earlier item (same recipient, template and values)${skipDuplicates ? ' and would be skipped' : `; ${optionPath('skipDuplicates')} would skip them`}.`,
 		);
 	}
 	return parts.join(' ');

@@ -3,10 +3,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiCodeInfo } from '../send/apiCodes';
 import { InvalidFieldError } from '../request/InvalidFieldError';
-import type { MessageInput } from '../request/contracts';
+import type { MessageInput, FailedOutcome, Outcome, Refusal } from '../contracts';
 import { truncate } from './bounded';
-import type { FailedOutcome, Outcome } from '../send/outcome';
-import type { Refusal } from '../send/stopEarly';
+import { optionPath } from '../contracts';
 
 export type { FailedOutcome };
 
@@ -15,7 +14,7 @@ const STATUS_HINTS: Record<number, string> = {
 	401: 'The token was rejected: check the JWT in the Template Message API credential.',
 	403: 'The token is not allowed to send this message: check the JWT and the template in the developer dashboard.',
 	404: 'The send endpoint was not found: check the Base URL in the Template Message API credential. It ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2).',
-	429: 'The API is limiting how fast messages are sent: lower Options → Max Messages per Second.',
+	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 
 /**
@@ -115,7 +114,7 @@ export function notSentError(node: INode, refusal: Refusal, itemIndex: number): 
 	if (refusal.scope === 'throttled') {
 		return new NodeOperationError(node, `Not sent: ${refusal.reason} [item ${itemIndex}]`, {
 			itemIndex,
-			description: 'The API asked to slow down and this message was not sent: send it again later, or raise Options → Max Wait When Throttled. Other senders on the same account share its limit.',
+			description: `The API asked to slow down and this message was not sent: send it again later, or raise ${optionPath('maxThrottleWait')}. Other senders on the same account share its limit.`,
 		});
 	}
 	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';

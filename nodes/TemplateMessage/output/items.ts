@@ -1,17 +1,8 @@
 import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Outcome } from '../send/outcome';
-import type { SendRequestBody } from '../request/contracts';
+import type { Outcome, Refusal, PreparedMessage } from '../contracts';
 
-/** One item's request, built and checked, and the message its recipient gets when the template is known. */
-export interface PreparedMessage {
-	request: SendRequestBody;
-	preview?: string;
-	/** Send Once: what makes this message the same as another (see request/messageKey.ts). */
-	key?: string;
-}
-import type { Refusal } from '../send/stopEarly';
 
 /** What every item of a send says about itself. */
 export function itemSummary({ request, preview, key }: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {

@@ -1,6 +1,5 @@
-import type { SendRequestBody } from '../request/contracts';
+import type { SendRequestBody, Segment, TemplateShape } from '../contracts';
 import { componentParameters } from '../request/templateCheck';
-import type { Segment, TemplateShape } from '../request/template';
 import { isControlCharacter } from '../request/text';
 
 /**

@@ -1,4 +1,4 @@
-import type { ButtonInput, CompatibilityOptions } from './contracts';
+import type { ButtonInput, CompatibilityOptions } from '../contracts';
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
 import { describeValue, requiredText } from './text';

@@ -1,3 +1,5 @@
+import type { Skip } from '../contracts';
+import { optionPath } from '../contracts';
 /**
  * For each item whose key repeats an earlier item's, the index of the first. Keys are what makes
  * two messages the same: the whole request (same recipient, template and values), or the Send
@@ -15,12 +17,6 @@ export function findRepeats(keys: Array<string | undefined>): Map<number, number
 	return repeats;
 }
 
-/** An item not to send because it repeats an earlier item of the run, and why. */
-export interface Skip {
-	reason: string;
-	duplicateOf: number;
-}
-
 /**
  * The items to skip as repeats of an earlier item of the run: the same Send Once key, or, with
  * Skip Duplicate Messages, the same request. `keys` and `requests` hold one entry per item,
@@ -30,7 +26,7 @@ export function repeatsToSkip(keys: Array<string | undefined>, requests: Array<s
 	const skip = new Map<number, Skip>();
 	if (skipDuplicates) {
 		for (const [itemIndex, duplicateOf] of findRepeats(requests)) {
-			skip.set(itemIndex, { duplicateOf, reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (Options → Skip Duplicate Messages)` });
+			skip.set(itemIndex, { duplicateOf, reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (${optionPath('skipDuplicates')})` });
 		}
 	}
 	for (const [itemIndex, duplicateOf] of findRepeats(keys)) {

@@ -1,11 +1,8 @@
 import { fingerprint } from './fingerprint';
 import { InvalidFieldError } from './InvalidFieldError';
-import type { SendRequestBody } from './contracts';
+import type { SendRequestBody, SendOnce } from '../contracts';
+import { MESSAGE_KEY_FIELD } from '../contracts';
 
-/** What makes two messages "the same message" for Send Once (Options: see description/sendOnce.ts). */
-export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' | 'customKey';
-
-export const MESSAGE_KEY_FIELD = 'Message Key';
 const MAX_KEY_LENGTH = 500;
 
 /**

@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendOnce } from './messageKey';
+import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../contracts';
 import { messageKey } from './messageKey';
-import type { ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody } from './contracts';
 import { bodyValuesFromList } from './payload';
-import type { TemplateShape } from './template';
 import { parseTemplate } from './template';
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';

@@ -4,8 +4,8 @@ import { InvalidFieldError } from './InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate } from './templateCheck';
-import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from './contracts';
-import { DEFAULT_COMPATIBILITY } from './contracts';
+import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../contracts';
+import { DEFAULT_COMPATIBILITY } from '../contracts';
 import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
 
 /**

@@ -1,5 +1,6 @@
 import { InvalidFieldError } from './InvalidFieldError';
 import { describeValue, quote } from './text';
+import { optionPath } from '../contracts';
 
 const FIELD = 'Phone Number';
 // E.164 allows at most 15 digits including the country code; the shortest real numbers
@@ -38,7 +39,7 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 			throw new InvalidFieldError(
 				FIELD,
 				`${quote(text)} starts with 0, a local number without country code`,
-				'Write it with its country code (e.g. +62 812…), or set Options → Default Country Code so that a leading 0 is replaced by it',
+				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
 		}
 		digits = countryCode + compact.slice(1);

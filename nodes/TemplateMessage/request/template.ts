@@ -1,32 +1,7 @@
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
 import { describeValue } from './text';
-
-/**
- * The template as the user registered it (pasted from the dashboard): nothing of it is sent, it
- * only checks each item's values and renders the message a recipient gets. Each part is optional;
- * a part not given is not checked.
- */
-export interface TemplateShape {
-	/** The body text cut at its placeholders, and how many distinct ones it has. */
-	body?: { placeholders: number; segments: Segment[] };
-	/** A text header's segments; none for the other kinds. */
-	header?: { kind: TemplateHeaderKind; placeholders: number; segments: Segment[] };
-	buttons?: TemplateButton[];
-	/** Refuse body values with what the platform refuses in template parameters. */
-	checkCharacters: boolean;
-}
-
-/** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
-export type Segment = string | number;
-
-export type TemplateHeaderKind = 'none' | 'text' | 'image' | 'video' | 'document';
-export type TemplateButtonKind = 'quickReply' | 'dynamicUrl' | 'staticUrl' | 'callPhone';
-
-export interface TemplateButton {
-	kind: TemplateButtonKind;
-	label?: string;
-}
+import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../contracts';
 
 /** What the node read of its Template fields for one item, before any checking. */
 export interface TemplateInput {

@@ -1,7 +1,6 @@
 import { FIELD } from './fields';
 import { InvalidFieldError } from './InvalidFieldError';
-import type { PayloadComponent, SendRequestBody } from './contracts';
-import type { TemplateButtonKind, TemplateShape } from './template';
+import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../contracts';
 import { isControlCharacter } from './text';
 
 const BUTTON_NAMES: Record<TemplateButtonKind, string> = {

@@ -1,7 +1,5 @@
-import type { Outcome } from './outcome';
-
-/** How far a refusal reaches: this item only, every item with its template, or every item. */
-export type RefusalScope = 'item' | 'template' | 'account';
+import type { Outcome, RefusalScope } from '../contracts';
+import { optionPath } from '../contracts';
 
 interface ApiCode {
 	meaning: string;
@@ -15,7 +13,7 @@ interface ApiCode {
  */
 export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
-	9: { meaning: 'too many requests', hint: 'The API limits how fast messages are sent: lower Options → Max Messages per Second.', scope: 'item' },
+	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item' },
 	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
 	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account' },
 	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account' },

@@ -1,5 +1,6 @@
 import * as n8nWorkflow from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
+import { MAX_TIMEOUT_MS } from '../contracts';
 
 type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
@@ -40,9 +41,6 @@ function abortReason(signal: AbortSignal): Error {
 }
 
 const ATTEMPT_OVER = new Error('The attempt is over');
-
-/** Node's timers take at most 2^31-1 ms; the node's own limit is well below that. */
-export const MAX_TIMEOUT_MS = 300_000;
 
 /**
  * One attempt's deadline, from the start of the request to the last byte of the answer, joined

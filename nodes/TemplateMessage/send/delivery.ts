@@ -4,15 +4,12 @@ import { messageKey } from '../request/messageKey';
 import { fingerprint } from '../request/fingerprint';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
-import type { Outcome } from './outcome';
+import type { Outcome, SendRequestBody, Refusal, RetryPolicy } from '../contracts';
 import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
-import type { SendRequestBody } from '../request/contracts';
 import type { Redactor } from '../output/redact';
-import type { RetryPolicy } from './retry';
 import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
-import type { Refusal } from './stopEarly';
 import { ThrottleBudget } from './throttleBudget';
 import { postMessage } from './transport';
 

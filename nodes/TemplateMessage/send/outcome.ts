@@ -1,31 +1,5 @@
-/**
- * What one attempt to send a message came to, decided only from what the server or the
- * socket told us. The three kinds drive everything else:
- * - accepted: the server took it (has a msgid);
- * - rejected: certainly not taken (the server said no, or the request never reached it);
- * - unknown: it may have been taken (a timeout or reset after the request was written, a
- *   gateway error, an unreadable 2xx), so sending again could message the recipient twice.
- */
-export type Outcome =
-	| { kind: 'accepted'; msgid: string; statusCode: number }
-	| {
-			kind: 'rejected';
-			reason: string;
-			statusCode?: number;
-			/** Node's network error code (ECONNREFUSED, …) when no HTTP status came back. */
-			errorCode?: string;
-			/** The API's own error code (`errors[0].code`). */
-			apiCode?: number | string;
-			body?: unknown;
-			/** The server or the network said "not now" rather than "no": worth trying again. */
-			transient: boolean;
-			retryAfterMs?: number;
-			/** The server answered with a redirect, which the node does not follow. */
-			redirect?: boolean;
-	  }
-	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; apiCode?: number | string; body?: unknown };
+import type { FailedOutcome, Outcome } from '../contracts';
 
-export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
 
 export interface HttpResponse {
 	statusCode: number;

@@ -1,30 +1,4 @@
-import type { Outcome } from './outcome';
-
-export interface RetryPolicy {
-	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
-	maxAttempts: number;
-	/** First backoff; doubled on each attempt, with full jitter. */
-	baseDelayMs: number;
-	maxDelayMs: number;
-	/**
-	 * How long the API may keep one item waiting by asking to slow down (429s, Retry-After, a rate
-	 * window with nothing left), in all, before the item is given up as not sent.
-	 */
-	maxThrottleWaitMs: number;
-	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
-	retryUnknownDelivery: boolean;
-}
-
-/** How long the API may keep one message waiting by throttling it (Options → Max Wait When Throttled). */
-export const DEFAULT_MAX_THROTTLE_WAIT_SECONDS = 120;
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: 5,
-	baseDelayMs: 500,
-	maxDelayMs: 30_000,
-	maxThrottleWaitMs: DEFAULT_MAX_THROTTLE_WAIT_SECONDS * 1000,
-	retryUnknownDelivery: false,
-};
+import type { Outcome, RetryPolicy } from '../contracts';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 export const THROTTLE_PAUSE_MS = 1000;

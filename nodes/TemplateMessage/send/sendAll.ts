@@ -6,13 +6,11 @@ import { Claims } from './claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import { notSentError, sendFailedError } from '../output/errors';
-import type { PreparedMessage } from '../output/items';
+import type { PreparedMessage, Refusal, Skip, RunOptions } from '../contracts';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from '../output/items';
 import type { PauseCause } from './pacer';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
-import type { Skip } from '../request/duplicates';
-import type { RunOptions } from './runOptions';
 import { hasControlCharacter } from '../request/text';
 import { Redactor } from '../output/redact';
 import { notice } from '../output/notice';
@@ -20,9 +18,9 @@ import { runSummary, statusOf } from '../output/runSummary';
 import { fingerprint } from '../request/fingerprint';
 import { MessageRecord } from './messageRecord';
 import { SentMemory } from './sentMemory';
-import type { Refusal } from './stopEarly';
 import { StopEarly } from './stopEarly';
 import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
+import { optionPath } from '../contracts';
 
 type Failure = ReturnType<typeof sendFailedError> | NodeOperationError;
 
@@ -230,7 +228,7 @@ function checkedToken(ctx: IExecuteFunctions, token: string): string {
 }
 
 function lowerLimitNotice(ctx: IExecuteFunctions, limit: number, setting: number): void {
-	notice(ctx, `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in Options → Max Messages per Second` : 'and no limit was set'}: messages are sent at ${limit} per second.`);
+	notice(ctx, `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`);
 }
 
 /** Waits this long or longer are told: the run would otherwise seem to hang. */
@@ -264,7 +262,7 @@ class PauseNotices {
 
 	summarise(): void {
 		if (this.count === 0) return;
-		const message = `The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. Options → Max Wait When Throttled bounds how long one message waits.`;
+		const message = `The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`;
 		this.ctx.addExecutionHints?.({ message, location: 'outputPane' });
 	}
 }

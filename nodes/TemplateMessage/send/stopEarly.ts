@@ -1,19 +1,7 @@
-import type { RefusalScope } from './apiCodes';
+import type { Outcome, Refusal } from '../contracts';
 import { refusalScope } from './apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
-import type { Outcome } from './outcome';
-
-/** The refusal that stopped further messages: what the items not sent point to. */
-export interface Refusal {
-	/** 'throttled': this item only, after the API asked it to wait longer than the run waits. */
-	scope: RefusalScope | 'server' | 'throttled';
-	itemIndex: number;
-	templateCodeId: string;
-	reason: string;
-	statusCode?: number;
-	apiCode?: number | string;
-}
 
 /**
  * Decides, from the final outcome of each message of one run, when the rest would fail the same

@@ -3,9 +3,9 @@ import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } f
 import { MAX_ANSWER_BYTES, readAnswer } from './answer';
 import { boundedCopy, truncate } from '../output/bounded';
 import { AttemptDeadline } from './deadline';
-import type { Outcome, RateLimitState } from './outcome';
+import type { RateLimitState } from './outcome';
+import type { Outcome, SendRequestBody } from '../contracts';
 import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
-import type { SendRequestBody } from '../request/contracts';
 import type { Redactor } from '../output/redact';
 
 export const CREDENTIAL_TYPE = 'templateMessageApi';

@@ -1,0 +1,233 @@
+/**
+ * What passes between the node's stages, in one place: what the node read for one item and the
+ * request body it becomes (request/), the template as registered, a prepared message, what the
+ * API's answer meant and the refusals that stop a run (send/), and the run options with their
+ * names, display names and defaults (read by description/ and by the reader alike). The stages
+ * import from here, and from shared/ for helpers more than one of them needs; never from each
+ * other (test/package/architecture.test.ts keeps it so).
+ */
+
+/** The request body of `POST /api/v2/push/message`, as the spec describes it. */
+export interface SendRequestBody {
+	phone_number: string;
+	message: {
+		type: 'template';
+		template: {
+			template_code_id: string;
+			payload: PayloadComponent[];
+		};
+	};
+}
+
+export type ComponentPosition = 'header' | 'body' | 'button';
+
+export interface PayloadComponent {
+	position: ComponentPosition;
+	parameters: object[];
+}
+
+export interface ButtonInput {
+	kind: unknown;
+	index: unknown;
+	value: unknown;
+}
+
+/** The naming variants the spec shows side by side; the defaults follow its examples. */
+export interface CompatibilityOptions {
+	buttonTypeField: 'sub_type' | 'sub_types';
+	dynamicUrlSubType: 'url' | 'url_dynamic';
+	buttonIndexFormat: 'string' | 'number';
+	quickReplyValueField: 'payload' | 'text' | 'both';
+}
+
+export const DEFAULT_COMPATIBILITY: CompatibilityOptions = {
+	buttonTypeField: 'sub_type',
+	dynamicUrlSubType: 'url',
+	buttonIndexFormat: 'string',
+	quickReplyValueField: 'payload',
+};
+
+export type ComponentsInput =
+	| {
+			mode: 'fields';
+			bodyValues: unknown[];
+			header: { type: unknown; text?: unknown; url?: unknown };
+			buttons: ButtonInput[];
+	  }
+	| { mode: 'json'; rawPayload: unknown };
+
+/** Everything the node read for one item, before any checking. */
+export interface MessageInput {
+	phoneNumber: unknown;
+	defaultCountryCode?: unknown;
+	templateCodeId: unknown;
+	components: ComponentsInput;
+	compatibility?: Partial<CompatibilityOptions>;
+	/** The template as registered, when the user gave it: the request is checked against it. */
+	template?: TemplateShape;
+}
+
+/**
+ * The template as the user registered it (pasted from the dashboard): nothing of it is sent, it
+ * only checks each item's values and renders the message a recipient gets. Each part is optional;
+ * a part not given is not checked.
+ */
+export interface TemplateShape {
+	/** The body text cut at its placeholders, and how many distinct ones it has. */
+	body?: { placeholders: number; segments: Segment[] };
+	/** A text header's segments; none for the other kinds. */
+	header?: { kind: TemplateHeaderKind; placeholders: number; segments: Segment[] };
+	buttons?: TemplateButton[];
+	/** Refuse body values with what the platform refuses in template parameters. */
+	checkCharacters: boolean;
+}
+
+/** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
+export type Segment = string | number;
+
+export type TemplateHeaderKind = 'none' | 'text' | 'image' | 'video' | 'document';
+
+export type TemplateButtonKind = 'quickReply' | 'dynamicUrl' | 'staticUrl' | 'callPhone';
+
+export interface TemplateButton {
+	kind: TemplateButtonKind;
+	label?: string;
+}
+
+/** One item's request, built and checked, and the message its recipient gets when the template is known. */
+export interface PreparedMessage {
+	request: SendRequestBody;
+	preview?: string;
+	/** Send Once: what makes this message the same as another (see request/messageKey.ts). */
+	key?: string;
+}
+
+/**
+ * What one attempt to send a message came to, decided only from what the server or the
+ * socket told us. The three kinds drive everything else:
+ * - accepted: the server took it (has a msgid);
+ * - rejected: certainly not taken (the server said no, or the request never reached it);
+ * - unknown: it may have been taken (a timeout or reset after the request was written, a
+ *   gateway error, an unreadable 2xx), so sending again could message the recipient twice.
+ */
+export type Outcome =
+	| { kind: 'accepted'; msgid: string; statusCode: number }
+	| {
+			kind: 'rejected';
+			reason: string;
+			statusCode?: number;
+			/** Node's network error code (ECONNREFUSED, …) when no HTTP status came back. */
+			errorCode?: string;
+			/** The API's own error code (`errors[0].code`). */
+			apiCode?: number | string;
+			body?: unknown;
+			/** The server or the network said "not now" rather than "no": worth trying again. */
+			transient: boolean;
+			retryAfterMs?: number;
+			/** The server answered with a redirect, which the node does not follow. */
+			redirect?: boolean;
+	  }
+	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; apiCode?: number | string; body?: unknown };
+
+export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
+
+/** How far a refusal reaches: this item only, every item with its template, or every item. */
+export type RefusalScope = 'item' | 'template' | 'account';
+
+/** The refusal that stopped further messages: what the items not sent point to. */
+export interface Refusal {
+	/** 'throttled': this item only, after the API asked it to wait longer than the run waits. */
+	scope: RefusalScope | 'server' | 'throttled';
+	itemIndex: number;
+	templateCodeId: string;
+	reason: string;
+	statusCode?: number;
+	apiCode?: number | string;
+}
+
+/** An item not to send because it repeats an earlier item of the run, and why. */
+export interface Skip {
+	reason: string;
+	duplicateOf: number;
+}
+
+/** What makes two messages "the same message" for Send Once (Options: see description/sendOnce.ts). */
+export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' | 'customKey';
+
+export const MESSAGE_KEY_FIELD = 'Message Key';
+
+export interface RetryPolicy {
+	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
+	maxAttempts: number;
+	/** First backoff; doubled on each attempt, with full jitter. */
+	baseDelayMs: number;
+	maxDelayMs: number;
+	/**
+	 * How long the API may keep one item waiting by asking to slow down (429s, Retry-After, a rate
+	 * window with nothing left), in all, before the item is given up as not sent.
+	 */
+	maxThrottleWaitMs: number;
+	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
+	retryUnknownDelivery: boolean;
+}
+
+/** Options that hold for the whole run, read once from the first item. */
+export interface RunOptions {
+	sendOnce: SendOnce;
+	maxRemembered: number;
+	dryRun: boolean;
+	includeInputFields: boolean;
+	includeRequestPayload: boolean;
+	skipDuplicates: boolean;
+	maxConcurrency: number;
+	maxPerSecond: number;
+	timeoutMs: number;
+	/** How long the API may keep failing before the run stops sending (0: at once). */
+	maxOutageWaitMs: number;
+	retry: RetryPolicy;
+}
+
+/**
+ * The run options (Options → …): each one's display name and default, written once. The
+ * description shows them, the reader falls back to them, and messages name them with optionPath.
+ * The switches have no entry for a default: n8n's lint wants a literal `false` in the description,
+ * and the reader takes anything but `true` as off.
+ */
+export const RUN_OPTIONS = {
+	defaultCountryCode: { displayName: 'Default Country Code', default: '' },
+	dryRun: { displayName: 'Dry Run (Send Nothing)' },
+	includeInputFields: { displayName: 'Include Input Fields' },
+	includeRequestPayload: { displayName: 'Include Request Payload in Output' },
+	maxAttempts: { displayName: 'Max Attempts', default: 5 },
+	maxConcurrency: { displayName: 'Max Concurrent Requests', default: 10 },
+	/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
+	maxPerSecond: { displayName: 'Max Messages per Second', default: 25 },
+	/** How many Send Once keys a workflow's record keeps (the oldest go first): n8n's Remove Duplicates' default history size. */
+	maxRemembered: { displayName: 'Max Messages Remembered', default: 10_000 },
+	/** Milliseconds. */
+	timeout: { displayName: 'Max Time per Request', default: 30_000 },
+	/** Seconds a run waits for a failing API to come back before it stops sending. */
+	maxOutageWait: { displayName: 'Max Wait for the API to Recover', default: 120 },
+	/** Seconds the API may keep one message waiting by throttling it. */
+	maxThrottleWait: { displayName: 'Max Wait When Throttled', default: 120 },
+	retryUnknownDelivery: { displayName: 'Retry Unknown Deliveries' },
+	skipDuplicates: { displayName: 'Skip Duplicate Messages' },
+} as const;
+
+export type RunOptionName = keyof typeof RUN_OPTIONS;
+
+/** How a message names a run option for the user: "Options → Max Messages per Second". */
+export function optionPath(name: RunOptionName): string {
+	return `Options → ${RUN_OPTIONS[name].displayName}`;
+}
+
+/** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
+export const MAX_TIMEOUT_MS = 300_000;
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+	maxAttempts: RUN_OPTIONS.maxAttempts.default,
+	baseDelayMs: 500,
+	maxDelayMs: 30_000,
+	maxThrottleWaitMs: RUN_OPTIONS.maxThrottleWait.default * 1000,
+	retryUnknownDelivery: false,
+};
