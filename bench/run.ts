@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { renderPreview } from '../nodes/TemplateMessage/output/preview';
+import { renderPreview } from '../nodes/TemplateMessage/request/preview';
 import { buildSendRequest } from '../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../nodes/TemplateMessage/request/template';
 import { deduplicationStore } from '../test/helpers/deduplicationStore';

@@ -11,8 +11,8 @@ import { messageProperties } from './description/properties';
 import { dryRunOutput, requestKeysOf } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
-import type { PreparedMessage, MessageInput } from './contracts';
-import { renderPreview } from './output/preview';
+import type { PreparedMessage, MessageInput } from './shared/contracts';
+import { renderPreview } from './request/preview';
 import { repeatsToSkip } from './request/duplicates';
 import { readMessageInput, readMessageKey } from './request/parameters';
 import { readRunOptions } from './request/runOptions';
@@ -20,7 +20,7 @@ import { buildSendRequest } from './request/payload';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
 import { CREDENTIAL_TYPE } from './send/transport';
-import { optionPath } from './contracts';
+import { optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.

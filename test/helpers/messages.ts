@@ -1,6 +1,6 @@
 /** Building one item's request in the pure tests: its field error, and a message with a template. */
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
-import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/contracts';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
+import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
 

@@ -6,10 +6,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { INode } from 'n8n-workflow';
 
-import { API_CODES } from '../../nodes/TemplateMessage/send/apiCodes';
+import { API_CODES } from '../../nodes/TemplateMessage/shared/apiCodes';
 import { invalidItemError, notSentError, sendFailedError } from '../../nodes/TemplateMessage/output/errors';
-import type { Refusal, MessageInput } from '../../nodes/TemplateMessage/contracts';
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
+import type { Refusal, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/template';

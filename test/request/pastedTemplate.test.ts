@@ -1,4 +1,4 @@
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 
 const FIELD = 'Template → Body Text';

@@ -1,4 +1,4 @@
-import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/contracts';
+import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { fieldError } from '../helpers/messages';
 

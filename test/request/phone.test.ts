@@ -1,4 +1,4 @@
-import { InvalidFieldError } from '../../nodes/TemplateMessage/request/InvalidFieldError';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import { normalisePhoneNumber } from '../../nodes/TemplateMessage/request/phone';
 
 describe('normalisePhoneNumber', () => {

@@ -1,4 +1,4 @@
-import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/contracts';
+import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
 import { countPlaceholders, parseTemplate } from '../../nodes/TemplateMessage/request/template';

@@ -1,9 +1,9 @@
-import type { Outcome } from '../../nodes/TemplateMessage/contracts';
+import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
-import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/contracts';
+import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/shared/contracts';
 import { backoffMs, decideRetry, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
-import { fingerprint } from '../../nodes/TemplateMessage/request/fingerprint';
+import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ThrottleBudget } from '../../nodes/TemplateMessage/send/throttleBudget';
 

@@ -1,5 +1,5 @@
-import { refusalScope } from '../../nodes/TemplateMessage/send/apiCodes';
-import type { Outcome } from '../../nodes/TemplateMessage/contracts';
+import { refusalScope } from '../../nodes/TemplateMessage/shared/apiCodes';
+import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
 import { BREAKER_THRESHOLD, Breaker, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
 import { StopEarly } from '../../nodes/TemplateMessage/send/stopEarly';
 

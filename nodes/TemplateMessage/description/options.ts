@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { RunOptionName } from '../contracts';
-import { MAX_TIMEOUT_MS, RUN_OPTIONS } from '../contracts';
+import type { RunOptionName } from '../shared/contracts';
+import { MAX_TIMEOUT_MS, RUN_OPTIONS } from '../shared/contracts';
 
 const defaultOf = (name: Exclude<RunOptionName, SwitchName>) => RUN_OPTIONS[name].default;
 type SwitchName = 'dryRun' | 'includeInputFields' | 'includeRequestPayload' | 'retryUnknownDelivery' | 'skipDuplicates';

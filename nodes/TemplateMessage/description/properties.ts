@@ -4,7 +4,7 @@ import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
 import { templateProperty } from './template';
-import { optionPath } from '../contracts';
+import { optionPath } from '../shared/contracts';
 
 const whenFields = { payloadMode: ['fields'] };
 

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MESSAGE_KEY_FIELD, optionPath } from '../contracts';
+import { MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [

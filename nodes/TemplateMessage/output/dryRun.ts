@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { findRepeats } from '../request/duplicates';
-import type { PreparedMessage } from '../contracts';
+import type { PreparedMessage } from '../shared/contracts';
 import { dryRunItem } from './items';
-import { notice } from './notice';
-import { optionPath } from '../contracts';
+import { notice } from '../shared/notice';
+import { optionPath } from '../shared/contracts';
 
 /**
  * A dry run's output: every item's request and preview (or why it is invalid), and one summary of

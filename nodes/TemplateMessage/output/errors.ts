@@ -1,11 +1,11 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiCodeInfo } from '../send/apiCodes';
-import { InvalidFieldError } from '../request/InvalidFieldError';
-import type { MessageInput, FailedOutcome, Outcome, Refusal } from '../contracts';
-import { truncate } from './bounded';
-import { optionPath } from '../contracts';
+import { apiCodeInfo } from '../shared/apiCodes';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
+import type { MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
+import { truncate } from '../shared/bounded';
+import { optionPath } from '../shared/contracts';
 
 export type { FailedOutcome };
 

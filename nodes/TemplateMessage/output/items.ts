@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { Outcome, Refusal, PreparedMessage } from '../contracts';
+import type { Outcome, Refusal, PreparedMessage } from '../shared/contracts';
 
 
 /** What every item of a send says about itself. */

@@ -1,6 +1,6 @@
-import type { ButtonInput, CompatibilityOptions } from '../contracts';
+import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, requiredText } from './text';
 
 /** The button component's parameters: quick reply and dynamic URL buttons, by their template index. */

@@ -1,5 +1,5 @@
-import type { Skip } from '../contracts';
-import { optionPath } from '../contracts';
+import type { Skip } from '../shared/contracts';
+import { optionPath } from '../shared/contracts';
 /**
  * For each item whose key repeats an earlier item's, the index of the first. Keys are what makes
  * two messages the same: the whole request (same recipient, template and values), or the Send

@@ -1,7 +1,7 @@
-import { fingerprint } from './fingerprint';
-import { InvalidFieldError } from './InvalidFieldError';
-import type { SendRequestBody, SendOnce } from '../contracts';
-import { MESSAGE_KEY_FIELD } from '../contracts';
+import { fingerprint } from '../shared/fingerprint';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
+import type { SendRequestBody, SendOnce } from '../shared/contracts';
+import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
 const MAX_KEY_LENGTH = 500;
 

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../contracts';
+import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './template';
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
 /** One item's Send Once key, when Send Once is on. */

@@ -1,4 +1,4 @@
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 
 /** An n8n expression's `{{ … }}` part. */
 const EXPRESSION_PART = /\{\{([\s\S]*?)\}\}/g;

@@ -1,11 +1,11 @@
 import { buildButtonParameters } from './buttons';
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate } from './templateCheck';
-import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../contracts';
-import { DEFAULT_COMPATIBILITY } from '../contracts';
+import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
+import { DEFAULT_COMPATIBILITY } from '../shared/contracts';
 import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
 
 /**

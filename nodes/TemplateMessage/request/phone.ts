@@ -1,6 +1,6 @@
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, quote } from './text';
-import { optionPath } from '../contracts';
+import { optionPath } from '../shared/contracts';
 
 const FIELD = 'Phone Number';
 // E.164 allows at most 15 digits including the country code; the shortest real numbers

@@ -1,6 +1,6 @@
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
-import type { PayloadComponent } from '../contracts';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
+import type { PayloadComponent } from '../shared/contracts';
 import { describeValue, parseJson } from './text';
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];

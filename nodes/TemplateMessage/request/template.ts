@@ -1,7 +1,7 @@
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue } from './text';
-import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../contracts';
+import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';
 
 /** What the node read of its Template fields for one item, before any checking. */
 export interface TemplateInput {

@@ -1,6 +1,6 @@
 import { FIELD } from './fields';
-import { InvalidFieldError } from './InvalidFieldError';
-import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../contracts';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
+import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { isControlCharacter } from './text';
 
 const BUTTON_NAMES: Record<TemplateButtonKind, string> = {

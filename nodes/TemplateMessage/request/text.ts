@@ -1,5 +1,5 @@
 /** Turning mapped values into texts, and showing values in error messages. */
-import { InvalidFieldError } from './InvalidFieldError';
+import { InvalidFieldError } from '../shared/InvalidFieldError';
 
 /** Far above what any template field takes (a body is at most about 1,000 characters). */
 export const MAX_TEXT_LENGTH = 4096;

@@ -1,13 +1,13 @@
 import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 
 import { messageKey } from '../request/messageKey';
-import { fingerprint } from '../request/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
-import type { Outcome, SendRequestBody, Refusal, RetryPolicy } from '../contracts';
+import type { Outcome, SendRequestBody, Refusal, RetryPolicy } from '../shared/contracts';
 import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
-import type { Redactor } from '../output/redact';
+import type { Redactor } from './redact';
 import { decideRetry } from './retry';
 import type { Remembered, SentMemory } from './sentMemory';
 import { ThrottleBudget } from './throttleBudget';

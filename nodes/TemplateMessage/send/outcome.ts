@@ -1,4 +1,4 @@
-import type { FailedOutcome, Outcome } from '../contracts';
+import type { FailedOutcome, Outcome } from '../shared/contracts';
 
 
 export interface HttpResponse {

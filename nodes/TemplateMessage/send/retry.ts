@@ -1,4 +1,4 @@
-import type { Outcome, RetryPolicy } from '../contracts';
+import type { Outcome, RetryPolicy } from '../shared/contracts';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 export const THROTTLE_PAUSE_MS = 1000;

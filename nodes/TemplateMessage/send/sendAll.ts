@@ -1,26 +1,26 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { truncate } from '../output/bounded';
+import { truncate } from '../shared/bounded';
 import { Claims } from './claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import { notSentError, sendFailedError } from '../output/errors';
-import type { PreparedMessage, Refusal, Skip, RunOptions } from '../contracts';
+import type { PreparedMessage, Refusal, Skip, RunOptions } from '../shared/contracts';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from '../output/items';
 import type { PauseCause } from './pacer';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import { hasControlCharacter } from '../request/text';
-import { Redactor } from '../output/redact';
-import { notice } from '../output/notice';
+import { Redactor } from './redact';
+import { notice } from '../shared/notice';
 import { runSummary, statusOf } from '../output/runSummary';
-import { fingerprint } from '../request/fingerprint';
+import { fingerprint } from '../shared/fingerprint';
 import { MessageRecord } from './messageRecord';
 import { SentMemory } from './sentMemory';
 import { StopEarly } from './stopEarly';
 import { CREDENTIAL_TYPE, sendEndpoint } from './transport';
-import { optionPath } from '../contracts';
+import { optionPath } from '../shared/contracts';
 
 type Failure = ReturnType<typeof sendFailedError> | NodeOperationError;
 

@@ -1,5 +1,5 @@
-import type { Outcome, Refusal } from '../contracts';
-import { refusalScope } from './apiCodes';
+import type { Outcome, Refusal } from '../shared/contracts';
+import { refusalScope } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 

@@ -1,12 +1,12 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import { MAX_ANSWER_BYTES, readAnswer } from './answer';
-import { boundedCopy, truncate } from '../output/bounded';
+import { boundedCopy, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './outcome';
-import type { Outcome, SendRequestBody } from '../contracts';
+import type { Outcome, SendRequestBody } from '../shared/contracts';
 import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
-import type { Redactor } from '../output/redact';
+import type { Redactor } from './redact';
 
 export const CREDENTIAL_TYPE = 'templateMessageApi';
 export const SEND_PATH = '/api/v2/push/message';

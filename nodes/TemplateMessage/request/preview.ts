@@ -1,6 +1,6 @@
-import type { SendRequestBody, Segment, TemplateShape } from '../contracts';
-import { componentParameters } from '../request/templateCheck';
-import { isControlCharacter } from '../request/text';
+import type { SendRequestBody, Segment, TemplateShape } from '../shared/contracts';
+import { componentParameters } from './templateCheck';
+import { isControlCharacter } from './text';
 
 /**
  * The message as the recipient will read it, from the template's text and the item's values:

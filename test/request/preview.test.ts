@@ -1,5 +1,5 @@
-import { MAX_PREVIEW_LENGTH, renderPreview } from '../../nodes/TemplateMessage/output/preview';
-import type { ButtonInput } from '../../nodes/TemplateMessage/contracts';
+import { MAX_PREVIEW_LENGTH, renderPreview } from '../../nodes/TemplateMessage/request/preview';
+import type { ButtonInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
 import { ORDER_BODY, templatedMessage } from '../helpers/messages';
