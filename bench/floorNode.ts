@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, sendEndpoint } from '../nodes/TemplateMessage/send/transport';
+import { sendEndpoint } from '../nodes/TemplateMessage/shared/baseUrl';
+import { CREDENTIAL_TYPE } from '../nodes/TemplateMessage/shared/contracts';
 
 export const FLOOR_NODE_TYPE = 'bench.floor';
 

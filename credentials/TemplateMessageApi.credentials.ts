@@ -1,4 +1,6 @@
 import { ApplicationError } from 'n8n-workflow';
+
+import { baseUrlProblem } from '../nodes/TemplateMessage/shared/baseUrl';
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
@@ -41,12 +43,11 @@ export class TemplateMessageApi implements ICredentialType {
 
 	// A function rather than the generic `{{$credentials.token}}` form: it runs for every message,
 	// and this way n8n does not start its expression engine each time.
-	// A Base URL with `user:password@` would make the HTTP client send Basic auth in place of the JWT
-	// (and the password to wherever the API echoes its headers): it is refused for every request.
+	// A Base URL that would change what is sent (a `user:password@` makes the HTTP client send Basic
+	// auth in place of the JWT) is refused for every request, the connection test's too.
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(String(credentials.baseUrl ?? '').trim())) {
-			throw new ApplicationError('The Base URL contains a user name or password: remove it (the JWT goes in its own field)');
-		}
+		const problem = baseUrlProblem(String(credentials.baseUrl ?? ''));
+		if (problem) throw new ApplicationError(`The Base URL ${problem}`);
 		return {
 			...requestOptions,
 			headers: { ...requestOptions.headers, Authorization: String(credentials.token ?? '').trim() },

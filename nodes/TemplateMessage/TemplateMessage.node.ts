@@ -8,19 +8,22 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { messageProperties } from './description/properties';
-import { dryRunOutput, requestKeysOf } from './output/dryRun';
+import { dryRunOutput } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
-import type { PreparedMessage, MessageInput } from './shared/contracts';
-import { renderPreview } from './request/preview';
-import { repeatsToSkip } from './request/duplicates';
-import { readMessageInput, readMessageKey } from './request/parameters';
-import { readRunOptions } from './request/runOptions';
+import { forgottenItems } from './output/items';
+import { sendOutput } from './output/sendOutput';
+import { readCredentials } from './request/credentials';
+import { findRepeats, repeatsToSkip, requestKeysOf } from './request/duplicates';
+import { tryKeyOf } from './request/messageKey';
+import { readForgetAll, readForgetKey, readMessageInput, readMessageKey } from './request/parameters';
 import { buildSendRequest } from './request/payload';
+import { renderPreview } from './request/preview';
+import { readRunOptions } from './request/runOptions';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
-import { CREDENTIAL_TYPE } from './send/transport';
-import { optionPath } from './shared/contracts';
+import type { MessageInput, PreparedMessage } from './shared/contracts';
+import { CREDENTIAL_TYPE, optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.
@@ -47,7 +50,7 @@ export class TemplateMessage implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSent(this, items)];
+		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSentMessages(this, items.length)];
 		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
@@ -59,19 +62,44 @@ export class TemplateMessage implements INodeType {
 			try {
 				input = readMessageInput(this, itemIndex);
 				const request = buildSendRequest(input);
-				return { request, preview: input.template && renderPreview(request, input.template), key: readMessageKey(this, itemIndex, options.sendOnce, request) };
+				return {
+					request,
+					preview: input.template && renderPreview(request, input.template),
+					key: readMessageKey(this, itemIndex, options.sendOnce, request),
+					tryKey: tryKeyOf(request),
+				};
 			} catch (error) {
 				return invalidItemError(this.getNode(), error, itemIndex, input);
 			}
 		});
+		const valid = prepared.map((message) => (message instanceof NodeOperationError ? undefined : message));
 		// A dry run reports on every item, so it does not stop at the first invalid one.
-		if (options.dryRun) return [shapedForOnError(this, dryRunOutput(this, prepared, options.skipDuplicates), items, options.includeInputFields)];
-		const invalid = prepared.filter((item) => item instanceof NodeOperationError);
+		if (options.dryRun) {
+			return [shapedForOnError(this, dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options.skipDuplicates), items, options.includeInputFields)];
+		}
+		const invalid = prepared.filter((message) => message instanceof NodeOperationError);
 		if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0], invalid.length - 1);
-		const keys = prepared.map((item) => (item instanceof NodeOperationError ? undefined : item.key));
-		const skipped = repeatsToSkip(keys, requestKeysOf(prepared), options.skipDuplicates);
-		return [shapedForOnError(this, await sendAll(this, prepared, skipped, options, continueOnFail), items, options.includeInputFields)];
+		const skipped = repeatsToSkip(valid, options.skipDuplicates);
+		const credentials = await readCredentials(this);
+		const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);
+		return [shapedForOnError(this, sendOutput(this, prepared, skipped, run, options.includeRequestPayload), items, options.includeInputFields)];
 	}
+}
+
+/** The Forget Sent Messages operation: every key its items name, or the whole record. */
+async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number): Promise<INodeExecutionData[]> {
+	const keys = readForgetAll(ctx)
+		? 'all'
+		: Array.from({ length: itemCount }, (_, itemIndex) => {
+				try {
+					return readForgetKey(ctx, itemIndex);
+				} catch (error) {
+					const invalid = invalidItemError(ctx.getNode(), error, itemIndex);
+					invalid.description = "Map the key to forget, e.g. {{ $json.messageKey }} from a Template Message node's output.";
+					throw invalid;
+				}
+			});
+	return forgottenItems(keys, await forgetSent(ctx, keys), itemCount);
 }
 
 /** Without Continue On Fail the first invalid row stops the run: its error says how many more there are. */

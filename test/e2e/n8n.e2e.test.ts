@@ -152,6 +152,10 @@ test('the credential test tells a good token, a rejected one, a wrong URL and an
 		status: 'Error',
 		message: 'No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)',
 	});
+	expect(await check({ baseUrl: `${sandbox.url}/api/v2`, token: sandbox.token })).toEqual({
+		status: 'Error',
+		message: "The Base URL ends with the API's own path (/api/v2); the node adds /api/v2/push/message itself",
+	});
 	expect(await check({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x' })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
 	expect(sandbox.messages).toHaveLength(0);
 });

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { findRepeats } from '../request/duplicates';
 import type { PreparedMessage } from '../shared/contracts';
 import { dryRunItem } from './items';
 import { notice } from '../shared/notice';
@@ -9,18 +8,13 @@ import { optionPath } from '../shared/contracts';
 
 /**
  * A dry run's output: every item's request and preview (or why it is invalid), and one summary of
- * the whole input, shown above the output and logged. Repeated rows are counted either way.
+ * the whole input, shown above the output and logged. Repeated rows (`repeats`: item → the item
+ * it repeats) are counted either way.
  */
-export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, skipDuplicates: boolean): INodeExecutionData[] {
-	const repeats = findRepeats(requestKeysOf(prepared));
+export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, repeats: Map<number, number>, skipDuplicates: boolean): INodeExecutionData[] {
 	const summary = dryRunSummary(prepared, repeats, skipDuplicates);
 	notice(ctx, summary);
 	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, repeats.get(itemIndex)));
-}
-
-/** Each item's whole request as text, in item order (the same text is the same message); none for the invalid items. */
-export function requestKeysOf(prepared: Array<PreparedMessage | NodeOperationError>): Array<string | undefined> {
-	return prepared.map((item) => (item instanceof NodeOperationError ? undefined : JSON.stringify(item.request)));
 }
 
 /**

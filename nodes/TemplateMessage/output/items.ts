@@ -82,3 +82,9 @@ export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: 
 		pairedItem: { item: itemIndex },
 	};
 }
+
+/** Forget Sent Messages: one item per key forgotten, or one for the whole record. */
+export function forgottenItems(keys: string[] | 'all', count: number | undefined, itemCount: number): INodeExecutionData[] {
+	if (keys === 'all') return [{ json: { forgotten: 'all', count }, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) }];
+	return keys.map((messageKey, item) => ({ json: { forgotten: true, messageKey }, pairedItem: { item } }));
+}

@@ -1,5 +1,11 @@
-import type { Skip } from '../shared/contracts';
+import type { PreparedMessage, Skip } from '../shared/contracts';
 import { optionPath } from '../shared/contracts';
+
+/** Each message's whole request as text, in item order (the same text is the same message); none for the invalid items. */
+export function requestKeysOf(messages: Array<PreparedMessage | undefined>): Array<string | undefined> {
+	return messages.map((message) => message && JSON.stringify(message.request));
+}
+
 /**
  * For each item whose key repeats an earlier item's, the index of the first. Keys are what makes
  * two messages the same: the whole request (same recipient, template and values), or the Send
@@ -19,17 +25,16 @@ export function findRepeats(keys: Array<string | undefined>): Map<number, number
 
 /**
  * The items to skip as repeats of an earlier item of the run: the same Send Once key, or, with
- * Skip Duplicate Messages, the same request. `keys` and `requests` hold one entry per item,
- * undefined for an invalid item.
+ * Skip Duplicate Messages, the same request. One entry per item, undefined for an invalid item.
  */
-export function repeatsToSkip(keys: Array<string | undefined>, requests: Array<string | undefined>, skipDuplicates: boolean): Map<number, Skip> {
+export function repeatsToSkip(messages: Array<PreparedMessage | undefined>, skipDuplicates: boolean): Map<number, Skip> {
 	const skip = new Map<number, Skip>();
 	if (skipDuplicates) {
-		for (const [itemIndex, duplicateOf] of findRepeats(requests)) {
+		for (const [itemIndex, duplicateOf] of findRepeats(requestKeysOf(messages))) {
 			skip.set(itemIndex, { duplicateOf, reason: `Same recipient, template and values as item ${duplicateOf}: not sent again (${optionPath('skipDuplicates')})` });
 		}
 	}
-	for (const [itemIndex, duplicateOf] of findRepeats(keys)) {
+	for (const [itemIndex, duplicateOf] of findRepeats(messages.map((message) => message?.key))) {
 		skip.set(itemIndex, { duplicateOf, reason: `Same message key as item ${duplicateOf}: sent once (Send Once)` });
 	}
 	return skip;

@@ -27,3 +27,8 @@ export function customMessageKey(value: unknown): string {
 	}
 	return key;
 }
+
+/** The same message in every try of n8n's Retry On Fail (see PreparedMessage.tryKey). */
+export function tryKeyOf(request: SendRequestBody): string {
+	return fingerprint(messageKey(request, 'recipientTemplate'));
+}

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
-import { messageKey } from './messageKey';
+import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './template';
 import { FIELD } from './fields';
@@ -12,6 +12,16 @@ import { templateTextAsWritten } from './pastedTemplate';
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
 	if (sendOnce === 'off') return undefined;
 	return messageKey(request, sendOnce, sendOnce === 'customKey' ? ctx.getNodeParameter('messageKey', itemIndex, '') : undefined);
+}
+
+/** Forget Sent Messages: the key one item names (an InvalidFieldError when it names none). */
+export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
+	return customMessageKey(ctx.getNodeParameter('forgetKey', itemIndex, ''));
+}
+
+/** Forget Sent Messages: whether to forget everything the workflow's record holds. */
+export function readForgetAll(ctx: IExecuteFunctions): boolean {
+	return ctx.getNodeParameter('forget', 0, 'keys') === 'all';
 }
 
 /** Reads one item's parameters as they are, leaving every check to the payload builder. */

@@ -1,10 +1,8 @@
 import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 
-import { messageKey } from '../request/messageKey';
-import { fingerprint } from '../shared/fingerprint';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
-import type { Outcome, SendRequestBody, Refusal, RetryPolicy } from '../shared/contracts';
+import type { Outcome, PreparedMessage, Refusal, RetryPolicy } from '../shared/contracts';
 import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
 import type { Redactor } from './redact';
@@ -53,13 +51,11 @@ type Held = Refusal | 'stop';
  * have), nor, with Send Once, if an earlier execution recorded it. Resolves to undefined when the
  * run started stopping before this message was sent.
  */
-export async function deliver(itemIndex: number, request: SendRequestBody, context: DeliveryContext): Promise<Delivery | undefined> {
+export async function deliver(itemIndex: number, { request, tryKey }: PreparedMessage, context: DeliveryContext): Promise<Delivery | undefined> {
 	const { pacer, memory, claims, signal, breaker } = context;
-	// n8n's Retry On Fail runs the node again on the same input items. The same item to the same
-	// recipient with the same template is the same message in every try, whatever values an
-	// expression computes at send time ({{ $now }}, a random id).
-	const print = fingerprint(messageKey(request, 'recipientTemplate'));
-	const earlier = memory.recall(itemIndex, print);
+	// n8n's Retry On Fail runs the node again on the same input items: the same item is the same
+	// message in every try (see PreparedMessage.tryKey).
+	const earlier = memory.recall(itemIndex, tryKey);
 	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
 	if (claims) {
 		let claim: Claim;
@@ -125,9 +121,9 @@ export async function deliver(itemIndex: number, request: SendRequestBody, conte
 			const final = decision.outcome;
 			if (final.kind === 'accepted') {
 				pacer.accepted();
-				memory.remember(itemIndex, print, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
+				memory.remember(itemIndex, tryKey, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
 			} else if (final.kind === 'unknown') {
-				memory.remember(itemIndex, print, { kind: 'unknown', reason: final.reason, attempts: attempt });
+				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
 			} else {
 				surelyNotTaken();
 			}

@@ -5,16 +5,9 @@ import { boundedCopy, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './outcome';
 import type { Outcome, SendRequestBody } from '../shared/contracts';
+import { CREDENTIAL_TYPE } from '../shared/contracts';
 import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
 import type { Redactor } from './redact';
-
-export const CREDENTIAL_TYPE = 'templateMessageApi';
-export const SEND_PATH = '/api/v2/push/message';
-
-/** `{base_url}/api/v2/push/message`, tolerating a trailing slash on the base URL. */
-export function sendEndpoint(baseUrl: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
-}
 
 export interface Attempt {
 	outcome: Outcome;

@@ -1,3 +1,5 @@
+import type { ICredentialsDecrypted } from 'n8n-workflow';
+
 /**
  * What passes between the node's stages, in one place: what the node read for one item and the
  * request body it becomes (request/), the template as registered, a prepared message, what the
@@ -100,6 +102,23 @@ export interface PreparedMessage {
 	preview?: string;
 	/** Send Once: what makes this message the same as another (see request/messageKey.ts). */
 	key?: string;
+	/**
+	 * What makes this item the same message in every try of n8n's Retry On Fail: its recipient and
+	 * template, never values an expression computes at send time ({{ $now }}, a random id).
+	 */
+	tryKey: string;
+}
+
+/** The credential's name, as n8n knows it. */
+export const CREDENTIAL_TYPE = 'templateMessageApi';
+
+/** The credential as the send stage uses it: read once for the run, checked, never shown. */
+export interface SendCredentials {
+	/** `{base_url}/api/v2/push/message`. */
+	url: string;
+	token: string;
+	/** Handed to n8n's helper so that it does not decrypt the credential again for every message. */
+	decrypted: ICredentialsDecrypted;
 }
 
 /**
@@ -143,6 +162,34 @@ export interface Refusal {
 	reason: string;
 	statusCode?: number;
 	apiCode?: number | string;
+}
+
+/**
+ * What became of one message given to the send stage (send/sendAll.ts); the node turns it into an
+ * output item (output/items.ts). `sentInEarlierTry`: the outcome is the one an earlier try of this
+ * node in the same execution got (n8n's Retry On Fail), and nothing was sent now.
+ */
+export type SendResult =
+	| { kind: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
+	/** Refused by the API, or "delivery unknown" (see Outcome). */
+	| { kind: 'failed'; outcome: FailedOutcome; attempts: number; sentInEarlierTry: boolean }
+	/** Held back by an earlier refusal, or given up while throttled: surely not sent. */
+	| { kind: 'notSent'; refusal: Refusal; attempts: number }
+	/** Send Once: recorded by an earlier execution, or by another at the same moment. */
+	| { kind: 'sentBefore'; concurrent: boolean }
+	/** Send Once could not record the message in n8n's database: not sent. */
+	| { kind: 'notRecorded'; reason: string }
+	/** A fault of the node's own while handling the item, after the request may have left. */
+	| { kind: 'fault'; reason: string };
+
+/** A whole send: one result per message given, in item order. */
+export interface SendRun {
+	/** Undefined where no message was given, or the run stopped before this one. */
+	results: Array<SendResult | undefined>;
+	/** Without Continue On Fail: the first item whose failure stopped the run. */
+	stoppedAt?: number;
+	/** The refusals that stopped further messages (all of them, or one template's). */
+	stops: Refusal[];
 }
 
 /** An item not to send because it repeats an earlier item of the run, and why. */
