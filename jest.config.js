@@ -34,8 +34,9 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			// The real n8n suites have projects of their own.
-			testPathIgnorePatterns: ['<rootDir>/test/e2e/', '<rootDir>/test/browser/'],
+			// The real n8n suites have projects of their own. The fast loop (npm run test:unit) also
+			// leaves out the two engine suites that wait on real clocks for most of their time.
+			testPathIgnorePatterns: ['<rootDir>/test/e2e/', '<rootDir>/test/browser/', ...(process.env.FAST_LOOP === '1' ? ['/test/engine/(stopEarly|delivery)\\.engine\\.test\\.ts$'] : [])],
 			setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
 		},
 		...engineProjects,
