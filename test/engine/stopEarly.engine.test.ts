@@ -111,12 +111,13 @@ test('a template that does not exist stops that template only: the other templat
 	expect(details(missing[99]).description).toMatch(/^No message with template "tpl-missing" was sent after that refusal/);
 });
 
-test('a recipient refused with the provider\'s 404 and code 33 stops nothing: every other row is sent', async () => {
+test.each([
+	['404 and code 33 (the recipient does not exist)', 404, { errors: [{ message: 'Data does not exist', code: 33 }] }],
+	['403 and a code it does not document (the recipient blocked the business)', 403, { errors: [{ message: 'Recipient has blocked this business', code: 131031 }] }],
+])("a recipient refused with the provider's %s stops nothing: every other row is sent", async (_name, status, body) => {
 	const items = rows(200);
 	api = await startApiServer((request, index) =>
-		(request.body as { phone_number: string }).phone_number === items[7].phone
-			? { status: 404, body: { errors: [{ message: 'Data does not exist', code: 33 }] } }
-			: acceptAll(request, index),
+		(request.body as { phone_number: string }).phone_number === items[7].phone ? { status, body } : acceptAll(request, index),
 	);
 	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), onError: 'continueRegularOutput' });
 	const output = result.output(SEND_NODE).map(delivery);

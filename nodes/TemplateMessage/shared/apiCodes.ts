@@ -32,9 +32,11 @@ export function apiCodeInfo(code: number | string | undefined): ApiCode | undefi
  * Whether a final failure holds for every message of the run (a rejected token, a wrong Base URL,
  * an empty balance), for every message with the same template, or for this item only. A code the
  * provider documents decides first, whatever the HTTP status: it sends 404 with code 33 for a
- * recipient that does not exist, and with code 59 for a missing template. The status decides only
- * for an answer without such a code: a 401, 403 or 404 of anything else (an HTML 404 is a wrong
- * Base URL) holds for every message.
+ * recipient that does not exist, and with code 59 for a missing template. An answer in the
+ * provider's error shape with a code it does not document is the API refusing this message (a 403
+ * for a recipient who blocked the business), unless it is a 401: the credential failed, and so
+ * would every message. Without the provider's shape the status decides: a 401, 403 or 404 of
+ * anything else (an HTML 404 is a wrong Base URL) holds for every message.
  */
 export function refusalScope(outcome: Outcome): RefusalScope {
 	if (outcome.kind !== 'rejected') return 'item';
@@ -42,5 +44,6 @@ export function refusalScope(outcome: Outcome): RefusalScope {
 	const documented = apiCodeInfo(outcome.apiCode);
 	if (documented) return documented.scope;
 	const { statusCode } = outcome;
+	if (outcome.apiCode !== undefined) return statusCode === 401 ? 'account' : 'item';
 	return statusCode === 401 || statusCode === 403 || statusCode === 404 ? 'account' : 'item';
 }
