@@ -86,7 +86,7 @@ const SEND_CASES: Array<[string, FailedOutcome]> = [
 ];
 
 const STOP_CASES: Array<[string, Refusal]> = [
-	['After an account-wide refusal (401/403/404, a redirect, codes 5, 17, 19, 43, 45)', { scope: 'account', itemIndex: 0, templateCodeId: 'tpl', statusCode: 401, apiCode: 45, reason: 'Token invalid (code 45)' }],
+	['After an account-wide refusal (401; 403/404 not in the provider\'s error shape; a redirect; codes 5, 17, 19, 43, 45)', { scope: 'account', itemIndex: 0, templateCodeId: 'tpl', statusCode: 401, apiCode: 45, reason: 'Token invalid (code 45)' }],
 	['After a template-wide refusal (code 59)', { scope: 'template', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 406, apiCode: 59, reason: 'Template does not exist (code 59)' }],
 	[
 		"After the API kept failing for Max Wait for the API to Recover",
