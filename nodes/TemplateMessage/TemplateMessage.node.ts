@@ -35,7 +35,8 @@ export class TemplateMessage implements INodeType {
 		name: 'templateMessage',
 		icon: { light: 'file:../../icons/templateMessage.svg', dark: 'file:../../icons/templateMessage.dark.svg' },
 		group: ['output'],
-		// 2: Payload (JSON) starts empty (see description/properties.ts); nothing else differs.
+		// 2: Payload (JSON) starts empty (see description/properties.ts), and a dry run's rows carry
+		// the request only with Include Request Payload in Output, as a real run's do.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{"Send template " + $parameter["templateCodeId"]}}',
@@ -75,7 +76,11 @@ export class TemplateMessage implements INodeType {
 		const valid = prepared.map((message) => (message instanceof NodeOperationError ? undefined : message));
 		// A dry run reports on every item, so it does not stop at the first invalid one.
 		if (options.dryRun) {
-			return [shapedForOnError(this, dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options.skipDuplicates), items, options.includeInputFields)];
+			const credentialProblem = await readCredentials(this).then(
+				() => undefined,
+				(error: Error) => error.message,
+			);
+			return [shapedForOnError(this, dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options, credentialProblem), items, options.includeInputFields)];
 		}
 		const invalid = prepared.filter((message) => message instanceof NodeOperationError);
 		if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0], invalid.length - 1);

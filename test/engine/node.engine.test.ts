@@ -275,12 +275,46 @@ test('dry run: builds and checks every item, outputs the request it would send, 
 	});
 	const [good, bad] = result.output(SEND_NODE);
 	expect(good).toEqual({
-		json: { dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7'), status: 'dryRun' },
+		json: { success: false, dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7'), status: 'dryRun' },
 		pairedItem: { item: 0 },
 	});
 	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains characters other than digits [item 1]', details: { delivery: 'invalid', dryRun: true } });
 	expect(JSON.stringify(result.output(SEND_NODE))).not.toContain(TEST_TOKEN);
 	expect(api.requests).toHaveLength(0);
+});
+
+test('version 2: a dry run carries the request only where asked for, and every row reads as one table, status first', async () => {
+	const items = [rows[0], { phone: 'not a phone', name: 'X', invoice: 'INV-0' }, rows[0]];
+	const run = (options: object) =>
+		runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...mappedBody, options: { dryRun: true, ...options } }, onError: 'continueRegularOutput', typeVersion: 2 });
+	const plain = (await run({})).output(SEND_NODE).map((item) => item.json);
+	expect(plain.map((json) => Object.keys(json).slice(0, 2))).toEqual([
+		['status', 'success'],
+		['status', 'success'],
+		['status', 'success'],
+	]);
+	expect(plain.map((json) => [json.status, json.success, json.phone_number, 'request' in json])).toEqual([
+		['dryRun', false, '6281234567890', false],
+		['invalid', false, 'not a phone', false],
+		['dryRun', false, '6281234567890', false],
+	]);
+	const asked = (await run({ includeRequestPayload: true })).output(SEND_NODE);
+	expect(asked[0].json.request).toEqual(expectedBody('6281234567890', 'Budi', 'INV-7'));
+	expect(api.requests).toHaveLength(0);
+});
+
+test('a dry run says whether the credential is well formed, and what is wrong with it, without sending', async () => {
+	const hints = async (baseUrl: string) => {
+		const result = await runSendNode({ baseUrl, items: [rows[0]], parameters: { ...mappedBody, options: { dryRun: true } } });
+		expect(result.output(SEND_NODE)[0].json.status).toBe('dryRun');
+		return (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
+	};
+	const [good, wrong] = [await hints(api.baseUrl), await hints(`${api.baseUrl}/api/v2`)];
+	expect(api.requests).toHaveLength(0);
+	// n8n before 1.80 keeps no execution hints.
+	if (!ENGINE.keepsExecutionHints) return;
+	expect(good).toMatch(/The credential's Base URL and JWT are well formed/);
+	expect(wrong).toMatch(/A real run would send nothing: The credential's Base URL ends with the API's own path \(\/api\/v2\)/);
 });
 
 test('Using JSON left at its default: version 1 (saved with 0.1.0) sends what it always sent, version 2 an empty payload', async () => {

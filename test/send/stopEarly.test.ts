@@ -33,7 +33,7 @@ describe('refusalScope', () => {
 		['403 with code 39', refused(403, 39), 'item'],
 		['401 with code 17', refused(401, 17), 'account'],
 		['403 with an undocumented code (one recipient blocked the business)', refused(403, 1234), 'item'],
-		['404 with an undocumented code', refused(404, 'E404'), 'item'],
+		['404 with an undocumented code', refused(404, 4040), 'item'],
 		['401 with an undocumented code (the credential failed)', refused(401, 1234), 'account'],
 		['a delivery unknown', { kind: 'unknown', reason: 'timeout' } as Outcome, 'item'],
 	])('%s: %s', (_name, outcome, scope) => {

@@ -32,7 +32,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to only build and check every item and output the request body it would send (never the token), without sending anything. Useful to check a sheet mapping before a real send.',
+				"Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with Include Request Payload in Output). Useful to check a sheet mapping before a real send.",
 		},
 		{
 			displayName: RUN_OPTIONS.includeInputFields.displayName,
@@ -47,7 +47,7 @@ export const optionsProperty: INodeProperties = {
 			name: 'includeRequestPayload',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add the request body that was sent (without the token) to each output item',
+			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
 		},
 		{
 			displayName: RUN_OPTIONS.maxAttempts.displayName,

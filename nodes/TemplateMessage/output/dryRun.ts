@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PreparedMessage } from '../shared/contracts';
+import type { PreparedMessage, RunOptions } from '../shared/contracts';
 import { dryRunItem } from './items';
 import { notice } from '../shared/notice';
 import { optionPath } from '../shared/contracts';
@@ -11,10 +11,23 @@ import { optionPath } from '../shared/contracts';
  * the whole input, shown above the output and logged. Repeated rows (`repeats`: item → the item
  * it repeats) are counted either way.
  */
-export function dryRunOutput(ctx: IExecuteFunctions, prepared: Array<PreparedMessage | NodeOperationError>, repeats: Map<number, number>, skipDuplicates: boolean): INodeExecutionData[] {
-	const summary = dryRunSummary(prepared, repeats, skipDuplicates);
+export function dryRunOutput(
+	ctx: IExecuteFunctions,
+	prepared: Array<PreparedMessage | NodeOperationError>,
+	repeats: Map<number, number>,
+	{ skipDuplicates, includeRequestPayload }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload'>,
+	credentialProblem: string | undefined,
+): INodeExecutionData[] {
+	const summary = `${dryRunSummary(prepared, repeats, skipDuplicates)} ${credentialSentence(credentialProblem)}`;
 	notice(ctx, summary);
-	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, repeats.get(itemIndex)));
+	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, includeRequestPayload, repeats.get(itemIndex)));
+}
+
+/** What a dry run can tell of the credential without sending: its form, not whether the API takes the token. */
+function credentialSentence(problem: string | undefined): string {
+	return problem === undefined
+		? "The credential's Base URL and JWT are well formed; whether the API takes the token shows only in a real run or the credential's connection test."
+		: `A real run would send nothing: ${problem.replace(/\.$/, '')}.`;
 }
 
 /**

@@ -29,7 +29,7 @@ export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionDa
 	const node = ctx.getNode();
 	const withColumns = (item: INodeExecutionData): INodeExecutionData => {
 		const inputItem = includeInputFields ? input[(item.pairedItem as { item: number }).item] : undefined;
-		return { ...item, json: { ...(inputItem?.json ?? {}), ...item.json, status: statusOf(item.json) } };
+		return { ...item, json: { ...(inputItem?.json ?? {}), status: statusOf(item.json), ...item.json } };
 	};
 	if (node.onError !== 'continueErrorOutput') return items.map((item) => withColumns(readableFailure(item)));
 	const isError = (item: INodeExecutionData) => typeof item.json.error === 'string';

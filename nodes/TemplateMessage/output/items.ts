@@ -20,6 +20,7 @@ export function itemSummary({ request, preview, key }: PreparedMessage, attempts
 /** An item not sent because it repeats an earlier item of the run, or a message sent by an earlier execution. */
 export function skippedItem({ request, preview, key }: PreparedMessage, itemIndex: number, reason: string, details: IDataObject): INodeExecutionData {
 	const json: IDataObject = {
+		success: false,
 		skipped: true,
 		reason,
 		...details,
@@ -36,17 +37,18 @@ export function sentItem(msgid: string, itemIndex: number, summary: IDataObject)
 }
 
 /**
- * What a dry run puts out: the request that would be sent and the message its recipient would get,
- * or why the item is invalid. An item that repeats an earlier one names it (`duplicateOf`).
+ * What a dry run puts out: the message its recipient would get (and, where asked for, the request
+ * that would be sent), or why the item is invalid. An item that repeats an earlier one names it
+ * (`duplicateOf`). Nothing was sent, so `success` is false, as on every row not sent.
  */
-export function dryRunItem(prepared: PreparedMessage | NodeOperationError, itemIndex: number, duplicateOf?: number): INodeExecutionData {
+export function dryRunItem(prepared: PreparedMessage | NodeOperationError, itemIndex: number, includeRequest: boolean, duplicateOf?: number): INodeExecutionData {
 	if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid', dryRun: true });
 	const { request, preview, key } = prepared;
-	const json: IDataObject = { dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
+	const json: IDataObject = { success: false, dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
 	if (key !== undefined) json.messageKey = key;
 	if (preview !== undefined) json.preview = preview;
 	if (duplicateOf !== undefined) json.duplicateOf = duplicateOf;
-	json.request = request as unknown as IDataObject;
+	if (includeRequest) json.request = request as unknown as IDataObject;
 	return { json, pairedItem: { item: itemIndex } };
 }
 

@@ -9,12 +9,14 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const number = (value: unknown, fallback: number, min: number) =>
 		typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : fallback;
 	const flag = (name: keyof typeof RUN_OPTIONS) => options[name] === true;
+	const dryRun = flag('dryRun');
 	return {
 		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
 		maxRemembered: Math.floor(number(options.maxRemembered, RUN_OPTIONS.maxRemembered.default, 1)),
-		dryRun: flag('dryRun'),
+		dryRun,
 		includeInputFields: flag('includeInputFields'),
-		includeRequestPayload: flag('includeRequestPayload'),
+		// Version 1 (saved with 0.1.0) put the request on every row of a dry run.
+		includeRequestPayload: flag('includeRequestPayload') || (dryRun && ctx.getNode().typeVersion < 2),
 		skipDuplicates: flag('skipDuplicates'),
 		maxConcurrency: Math.floor(number(options.maxConcurrency, RUN_OPTIONS.maxConcurrency.default, 1)),
 		maxPerSecond: number(options.maxPerSecond, RUN_OPTIONS.maxPerSecond.default, 0),
