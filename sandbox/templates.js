@@ -3,25 +3,30 @@
  * The templates the sandbox knows, as a dashboard would show them: the examples' templates. A
  * message for one of them is checked against it the way the provider does (code 39, "message_value
  * is not same as the template", when the values do not fit), and shown rendered on the page. A
- * template code id it does not know is accepted unchecked, as before.
+ * template code id it does not know is accepted unchecked.
+ *
+ * The template is read, checked and rendered by the node's own code, from the build (npm start and
+ * the tests build first), so that the sandbox and the node cannot differ on what a template is.
  */
+const path = require('node:path');
+
 const TEMPLATES = {
 	invoice_reminder: {
-		body: 'Hi {{1}}, invoice {{2}} for {{3}} is due. Reply to this message if you have already paid.',
-		header: 'none',
+		bodyText: 'Hi {{1}}, invoice {{2}} for {{3}} is due. Reply to this message if you have already paid.',
+		headerFormat: 'none',
 		buttons: [],
 	},
 	payment_due_with_invoice: {
-		body: 'Hello {{1}}, your payment is due on {{2}}. The invoice is attached.',
-		header: 'document',
+		bodyText: 'Hello {{1}}, your payment is due on {{2}}. The invoice is attached.',
+		headerFormat: 'document',
 		buttons: [
 			{ kind: 'quickReply', label: 'I have paid' },
 			{ kind: 'quickReply', label: 'Remind me later' },
 		],
 	},
 	order_confirmed: {
-		body: 'Thank you {{1}}! Your order {{2}} is confirmed and on its way.',
-		header: 'none',
+		bodyText: 'Thank you {{1}}! Your order {{2}} is confirmed and on its way.',
+		headerFormat: 'none',
 		buttons: [
 			{ kind: 'dynamicUrl', label: 'Track order' },
 			{ kind: 'quickReply', label: 'Cancel order' },
@@ -29,40 +34,46 @@ const TEMPLATES = {
 	},
 };
 
-const placeholders = (text) => new Set([...text.matchAll(/\{\{\s*(\d+)\s*\}\}/g)].map((match) => match[1])).size;
-const params = (payload, position) => payload.find((component) => component.position === position)?.parameters ?? [];
-const buttonKind = (button) => ((button.sub_type ?? button.sub_types) === 'quick_reply' ? 'quickReply' : 'dynamicUrl');
+let nodeCode;
+/** The node's template parser, check and preview, from dist/. */
+function templateCode() {
+	if (!nodeCode) {
+		const built = (file) => path.join(__dirname, '..', 'dist', 'nodes', 'TemplateMessage', 'request', file);
+		try {
+			nodeCode = { ...require(built('template')), ...require(built('templateCheck')), ...require(built('preview')) };
+		} catch (error) {
+			throw new Error(`The sandbox checks templates with the node's built code: run npm run build first (${error.message})`);
+		}
+	}
+	return nodeCode;
+}
+
+const requestOf = (template_code_id, payload) => ({ phone_number: '', message: { type: 'template', template: { template_code_id, payload } } });
+
+/** Why a message does not fit a template (as the provider would say it), or undefined. */
+function mismatch(template, template_code_id, payload) {
+	const { parseTemplate, checkAgainstTemplate } = templateCode();
+	try {
+		checkAgainstTemplate(requestOf(template_code_id, Array.isArray(payload) ? payload : []), parseTemplate(template), 'json');
+		return undefined;
+	} catch (error) {
+		// The node names its own field (Payload (JSON) → body: …); the provider names only the part.
+		return String(error.message).replace(/^Payload \(JSON\) → /, '');
+	}
+}
 
 /** Why a message does not fit its known template, or undefined (it fits, or the template is unknown). */
 function templateMismatch(template_code_id, payload) {
 	const template = TEMPLATES[template_code_id];
-	if (!template) return undefined;
-	const body = params(payload, 'body').length;
-	if (body !== placeholders(template.body)) return `body has ${body} parameter(s), the template ${placeholders(template.body)}`;
-	const header = params(payload, 'header')[0]?.type ?? 'none';
-	if (header !== template.header) return `header is ${header}, the template's is ${template.header}`;
-	const buttons = params(payload, 'button');
-	for (const button of buttons) {
-		const expected = template.buttons[Number(button.index)];
-		if (!expected || expected.kind !== buttonKind(button)) return `button ${button.index} does not match the template's buttons`;
-	}
-	const given = buttons.length;
-	const needed = template.buttons.filter((button) => button.kind === 'quickReply' || button.kind === 'dynamicUrl').length;
-	if (given !== needed) return `${given} button parameter(s), the template needs ${needed}`;
-	return undefined;
+	return template && mismatch(template, template_code_id, payload);
 }
 
-/** The message as the recipient reads it, for a known template. */
+/** The message as the recipient reads it, for a known template (what the node's output shows as `preview`). */
 function renderMessage(template_code_id, payload) {
 	const template = TEMPLATES[template_code_id];
 	if (!template) return undefined;
-	const values = params(payload, 'body');
-	const header = params(payload, 'header')[0];
-	const lines = [];
-	if (header && header.type !== 'text') lines.push(`[${header.type}: ${header[header.type]?.url ?? ''}]`);
-	lines.push(template.body.replace(/\{\{\s*(\d+)\s*\}\}/g, (_, n) => values[Number(n) - 1]?.text ?? `{{${n}}}`));
-	if (template.buttons.length > 0) lines.push(template.buttons.map((button) => `[${button.label}]`).join(' '));
-	return lines.join('\n');
+	const { parseTemplate, renderPreview } = templateCode();
+	return renderPreview(requestOf(template_code_id, payload), parseTemplate(template));
 }
 
-module.exports = { TEMPLATES, templateMismatch, renderMessage };
+module.exports = { TEMPLATES, mismatch, templateMismatch, renderMessage };

@@ -46,11 +46,17 @@ describe.each(files)('example %s', (file) => {
 	});
 });
 
-test.each(files)('%s as saved with 0.1.0 (no Template fields, no Send Once) sends the same bodies', async (file) => {
+test.each(files)('%s as saved with 0.1.0 (no Template fields, button values under Buttons, no Send Once) sends the same bodies', async (file) => {
 	const workflow = JSON.parse(readFileSync(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
+	// 0.1.0 had no Template fields: button values went under the node's Buttons, by index.
 	const asSaved = structuredClone(workflow);
 	for (const node of asSaved.nodes) {
 		const parameters = node.parameters as IDataObject;
+		const templateButtons = ((parameters.template as IDataObject | undefined)?.buttons as { button?: IDataObject[] } | undefined)?.button ?? [];
+		const valued = templateButtons
+			.map(({ kind, payload, urlSuffix }, index) => ({ kind, index, payload, urlSuffix }))
+			.filter((button) => button.payload !== undefined || button.urlSuffix !== undefined);
+		if (valued.length > 0) parameters.buttons = { button: valued.map((button) => JSON.parse(JSON.stringify(button)) as IDataObject) };
 		for (const added of ['template', 'sendOnce', 'messageKey']) delete parameters[added];
 	}
 	const bodies = async (json: WorkflowJson) => {

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { INode } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { API_CODES } from '../../nodes/TemplateMessage/shared/apiCodes';
 import { invalidItemError, notSentError, sendFailedError } from '../../nodes/TemplateMessage/output/errors';
@@ -13,6 +13,11 @@ import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFie
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';
+import { FIELD } from '../../nodes/TemplateMessage/request/fields';
+import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
+import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
+import { throttledByPause } from '../../nodes/TemplateMessage/send/delivery';
 import { PACKAGE_ROOT } from '../helpers/engine';
 
 const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -24,6 +29,16 @@ const fields = (overrides: Partial<Extract<MessageInput['components'], { mode: '
 	...overrides,
 });
 const input = (overrides: Partial<MessageInput>): MessageInput => ({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl', components: fields({}), ...overrides });
+
+/** Just enough of n8n's context to read one item's parameters and the credential (dotted names as n8n reads them). */
+const context = (parameters: object, credential: object = {}) =>
+	({
+		getNode: () => node,
+		getNodeParameter: (name: string, _itemIndex: number, fallback?: unknown) =>
+			name.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], parameters) ?? fallback,
+		getCredentials: async () => credential,
+	}) as unknown as IExecuteFunctions;
+const quickReply = (label: string, payload?: string) => ({ kind: 'quickReply', label, ...(payload === undefined ? {} : { payload }) });
 
 const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Phone Number left empty', () => buildSendRequest(input({ phoneNumber: '' }))],
@@ -56,6 +71,13 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Template: a value for a call-phone button', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: 'yes' }] }), template: parseTemplate({ buttons: [{ kind: 'callPhone' }] }) }))],
 	['Template: no value for a dynamic URL button', () => buildSendRequest(input({ template: parseTemplate({ buttons: [{ kind: 'dynamicUrl', label: 'Track' }] }) }))],
 	['Template: body text whose placeholders skip a number', () => parseTemplate({ bodyText: 'Hi {{1}}, order {{3}}' })],
+	['Template: a pasted text that mixes placeholders with n8n expressions', () => templateTextAsWritten('=Hi {{1}}, from {{ $json.shop }}', 'Hi 1, from Toko Budi', FIELD.templateBody)],
+	[
+		'Template: button values given in both places',
+		() => readMessageInput(context({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl', buttons: { button: [{ kind: 'quickReply', index: 0, payload: 'yes' }] }, template: { buttons: { button: [quickReply('Yes', 'yes')] } } }), 3),
+	],
+	['Template: one button of the template without its value', () => readMessageInput(context({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl', template: { buttons: { button: [quickReply('Yes', 'yes'), quickReply('No')] } } }), 3)],
+	['Template: button values with Using JSON', () => readMessageInput(context({ phoneNumber: '+62 812 3456 7890', templateCodeId: 'tpl', payloadMode: 'json', template: { buttons: { button: [quickReply('Yes', 'yes')] } } }), 3)],
 ];
 
 /** The HTTP status the provider documents with each code (406 for the others). */
@@ -96,11 +118,22 @@ const STOP_CASES: Array<[string, Refusal]> = [
 		'After the API kept one message waiting beyond Max Wait When Throttled',
 		{ scope: 'throttled', itemIndex: 7, templateCodeId: 'tpl', statusCode: 429, apiCode: 9, reason: 'the API kept asking to slow down (HTTP 429: Too many requests (code 9)): after waiting 119 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled (120 s)' },
 	],
+	[
+		'After a rate-limit window that resets beyond Max Wait When Throttled',
+		throttledByPause(600_000, 'windowUsedUp', 120_000, { itemIndex: 7, templateCodeId: 'tpl' }),
+	],
+];
+
+const CREDENTIAL_CASES: Array<[string, object]> = [
+	['A Base URL with the API\'s own path', { baseUrl: 'https://api.example.com/api/v2', token: 'jwt' }],
+	['A Base URL that is not a URL', { baseUrl: 'api.example.com', token: 'jwt' }],
+	['A Base URL with a user name or password', { baseUrl: 'https://user:secret@api.example.com', token: 'jwt' }],
+	['A JWT with a line break', { baseUrl: 'https://api.example.com', token: 'eyJ\nabc' }],
 ];
 
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 
-test('every message names the item, says what is wrong, and (where it helps) what to do', () => {
+test('every message names the item, says what is wrong, and (where it helps) what to do', async () => {
 	const lines = [
 		'# Messages the node shows',
 		'',
@@ -125,6 +158,15 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 		expect(error.description).toBeTruthy();
 		expect(error.description).toMatch(/ Item 3 is input row 4 \(n8n counts items from 0\)\.$/);
 		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell((error.description ?? '').replace(/ Item 3 is input row 4 \(n8n counts items from 0\)\.$/, ''))} |`);
+	}
+	lines.push('', '## Before sending: the credential (nothing is sent in the run)', '', '| Case | Message | Hint |', '|---|---|---|');
+	for (const [name, credential] of CREDENTIAL_CASES) {
+		const error = await readCredentials(context({}, credential)).then(
+			() => undefined,
+			(caught: Error & { description?: string }) => caught,
+		);
+		expect(error?.message).toMatch(/^The credential's /);
+		lines.push(`| ${name} | \`${cell(error!.message)}\` | ${cell(error!.description ?? '')} |`);
 	}
 	lines.push('', '## Sending: what the API or the network answered', '', '| Case | Message | Hint |', '|---|---|---|');
 	for (const [name, outcome] of SEND_CASES) {

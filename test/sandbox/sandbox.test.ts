@@ -245,7 +245,10 @@ describe('the traffic figures the benchmark labels its rows with', () => {
 });
 
 describe('the templates the sandbox knows', () => {
-	const { TEMPLATES } = require('../../sandbox/templates') as { TEMPLATES: Record<string, { body: string; header: string; buttons: Array<{ kind: string; label: string }> }> };
+	const { TEMPLATES, mismatch } = require('../../sandbox/templates') as {
+		TEMPLATES: Record<string, { bodyText: string; headerFormat: string; buttons: Array<{ kind: string; label: string }> }>;
+		mismatch: (template: object, id: string, payload: unknown) => string | undefined;
+	};
 	const order = (values: string[], buttons = [{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'INV-7' }] }, { sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'cancel' }] }]) => ({
 		phone_number: '6281234567890',
 		message: { type: 'template', template: { template_code_id: 'order_confirmed', payload: [{ position: 'body', parameters: values.map((text) => ({ type: 'text', text })) }, { position: 'button', parameters: buttons }] } },
@@ -259,7 +262,7 @@ describe('the templates the sandbox knows', () => {
 		try {
 			const tooFew = await post(order(['Budi']));
 			expect(tooFew.status).toBe(406);
-			expect(tooFew.data.errors[0]).toEqual({ code: 39, message: 'message_value is not same as the template: body has 1 parameter(s), the template 2' });
+			expect(tooFew.data.errors[0]).toEqual({ code: 39, message: 'message_value is not same as the template: body: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}}' });
 			const noButtons = await post(order(['Budi', 'INV-7'], []));
 			expect(noButtons.data.errors[0].code).toBe(39);
 			expect((await post(order(['Budi', 'INV-7']))).data.success).toBe(true);
@@ -277,9 +280,25 @@ describe('the templates the sandbox knows', () => {
 			const node = workflow.nodes.find((entry) => entry.type.endsWith('.templateMessage'))!;
 			const known = TEMPLATES[node.parameters.templateCodeId];
 			expect(known).toBeDefined();
-			expect(node.parameters.template.bodyText).toBe(known.body);
-			expect(node.parameters.template.headerFormat ?? 'none').toBe(known.header);
-			expect(node.parameters.template.buttons?.button ?? []).toEqual(known.buttons);
+			expect(node.parameters.template.bodyText).toBe(known.bodyText);
+			expect(node.parameters.template.headerFormat ?? 'none').toBe(known.headerFormat);
+			const buttons = (node.parameters.template.buttons?.button ?? []) as Array<{ kind: string; label: string }>;
+			expect(buttons.map(({ kind, label }) => ({ kind, label }))).toEqual(known.buttons);
 		}
+	});
+
+	// The sandbox reads templates with the node's own parser: what an earlier copy of its own missed.
+	test.each([
+		['a gap in the placeholder numbers', { bodyText: 'Hi {{1}}, {{3}}' }, [], /\{\{2\}\} is missing/],
+		['a text header without its value', { bodyText: 'Hi', headerFormat: 'text', headerText: 'Order {{1}}' }, [], /^header: /],
+		[
+			'a value for a static URL button',
+			{ bodyText: 'Hi', buttons: [{ kind: 'staticUrl', label: 'Shop' }] },
+			[{ position: 'button', parameters: [{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'x' }] }] }],
+			/static URL/,
+		],
+	])('the sandbox refuses %s, as the node does', (_name, template, payload, problem) => {
+		expect(() => mismatch(template, 'tpl', payload)).not.toThrow();
+		expect(mismatch(template, 'tpl', payload)).toMatch(problem);
 	});
 });

@@ -199,7 +199,7 @@ async function waitForSlot(
 	}
 }
 
-function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: number, item: { itemIndex: number; templateCodeId: string }): Refusal {
+export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: number, item: { itemIndex: number; templateCodeId: string }): Refusal {
 	const why = cause === 'windowUsedUp' ? "the API's rate-limit window (X-RateLimit-Remaining: 0) resets" : 'the API asked every sender to wait (429)';
 	return {
 		scope: 'throttled',

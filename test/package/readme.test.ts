@@ -1,0 +1,89 @@
+/**
+ * The README says what the package does: its worked examples show what the example files really
+ * send, and its troubleshooting table quotes messages the node really shows (docs/errors.md, which
+ * test/output/messages.test.ts generates from the node's code).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { startApiServer } from '../helpers/apiServer';
+import { resetDeduplicationStore } from '../helpers/deduplicationStore';
+import type { WorkflowJson } from '../helpers/engine';
+import { CREDENTIAL_TYPE, PACKAGE_ROOT, runWorkflow, TEST_TOKEN } from '../helpers/engine';
+
+const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
+
+/** The text of a `## title` section, up to the next `## `. */
+function section(title: string): string {
+	const start = readme.indexOf(`\n## ${title}\n`);
+	expect(start).toBeGreaterThan(-1);
+	const end = readme.indexOf('\n## ', start + 1);
+	return readme.slice(start, end === -1 ? undefined : end);
+}
+
+/** Each `### ` part of the worked examples that names a file in examples/, with the JSON it shows. */
+function workedExamples(): Array<{ title: string; file: string; shown: unknown[] }> {
+	return section('Worked examples')
+		.split('\n### ')
+		.slice(1)
+		.flatMap((part) => {
+			const file = /\(examples\/([\w-]+\.json)\)/.exec(part)?.[1];
+			if (!file) return [];
+			const blocks = [...part.matchAll(/```json\n([\s\S]*?)```/g)].map((match) => match[1]);
+			const inline = [...part.matchAll(/`(\{\s*"[^`]*\})`/g)].map((match) => match[1]).filter((text) => !text.includes('…'));
+			return [{ title: part.split('\n')[0], file, shown: [...blocks, ...inline].map((text) => JSON.parse(text) as unknown) }];
+		});
+}
+
+/** Whether `part` equals `whole` or any value nested in it. */
+function contains(whole: unknown, part: unknown): boolean {
+	if (JSON.stringify(whole) === JSON.stringify(part)) return true;
+	return typeof whole === 'object' && whole !== null && Object.values(whole).some((value) => contains(value, part));
+}
+
+test('the worked examples that name a file show JSON, every piece of which that file sends', () => {
+	const examples = workedExamples();
+	expect(examples.map(({ file }) => file)).toEqual(expect.arrayContaining(['manual-rows.json', 'webhook-order-confirmation.json']));
+	for (const { title, shown } of examples) expect({ title, shown: shown.length }).not.toEqual({ title, shown: 0 });
+});
+
+test.each(workedExamples().map((example) => [example.title, example] as const))('worked example "%s" is what its file sends', async (_title, { file, shown }) => {
+	resetDeduplicationStore();
+	const workflow = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'examples', file), 'utf8')) as WorkflowJson;
+	const api = await startApiServer();
+	try {
+		await runWorkflow(workflow, { [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } });
+		const sent = api.requests.map((request) => request.body);
+		for (const piece of shown) expect({ piece, found: sent.some((body) => contains(body, piece)) }).toEqual({ piece, found: true });
+	} finally {
+		await api.close();
+	}
+});
+
+/**
+ * A message as a pattern: the item number, numbers, quoted values, an elided part (…) and the
+ * API's own reason (after "): " in a refusal) stand for anything.
+ */
+function pattern(message: string): RegExp {
+	const wild = '\u0000';
+	const marked = message
+		.replace(/^(The API refused the message \(HTTP \d+\)): .*?( \(code \d+\))?( \[item \d+\])?$/, `$1: ${wild}$2$3`)
+		.replace(/"[^"]*"/g, wild)
+		.replace(/…/g, wild)
+		.replace(/\d+/g, wild);
+	const source = marked
+		.split(wild)
+		.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+		.join('.*');
+	return new RegExp(`^${source}$`);
+}
+
+test('every message of the troubleshooting table is one the node shows (docs/errors.md)', () => {
+	const quoted = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]);
+	const shown = quoted(readFileSync(path.join(PACKAGE_ROOT, 'docs', 'errors.md'), 'utf8').replace(/^\| [^|`]+ \| (`[^`]+`) \|/gm, '| $1 |'));
+	const troubleshooting = quoted(section('Troubleshooting'));
+	expect(troubleshooting.length).toBeGreaterThan(5);
+	expect(shown.length).toBeGreaterThan(40);
+	const unknown = troubleshooting.filter((message) => !shown.some((known) => pattern(message).test(known)));
+	expect(unknown).toEqual([]);
+});
