@@ -80,9 +80,9 @@ describe('loaded the way n8n loads a community package', () => {
 	});
 });
 
-describe("README's compatibility table is what CI runs", () => {
-	const readme = readFileSync(path.join(PACKAGE_ROOT, 'README.md'), 'utf8');
-	const section = readme.slice(readme.indexOf('## Compatibility'), readme.indexOf('## Use with an AI Agent'));
+describe("docs/development.md's compatibility table is what CI runs", () => {
+	const page = readFileSync(path.join(PACKAGE_ROOT, 'docs', 'development.md'), 'utf8');
+	const section = page.slice(page.indexOf('## Compatibility'));
 	const rows = section.split('\n').filter((line) => /^\| \d/.test(line));
 	const dependencies = (file: string) => JSON.parse(readFileSync(path.join(PACKAGE_ROOT, file), 'utf8')) as Record<string, Record<string, string>>;
 	const engines = readdirSync(path.join(PACKAGE_ROOT, 'engines')).filter((name) => name.startsWith('n8n-'));
