@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
 import type { N8n, Sandbox } from '../e2e/stackTypes';
-import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, INVOICE_BODY, PASTED_TEMPLATE, STOPS_AT_BAD_ROW } from './workflows';
+import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, INVOICE_BODY, PASTED_TEMPLATE, RESULTS_TABLE, STOPS_AT_BAD_ROW } from './workflows';
 
 const stack = require('../../scripts/stack');
 
@@ -147,6 +147,46 @@ test('without Continue On Fail, the error view names the field and the item and 
 	await expect(output.getByText('Use digits only, optionally with a leading +, spaces, dashes or parentheses').first().isVisible()).resolves.toBe(true);
 	expect(sandbox.messages).toHaveLength(before);
 	await shot('4-error-view');
+});
+
+test('a real run: the summary shows above the output, and with Include Input Fields the results read as one table with the input columns', async () => {
+	sandbox.messages.length = 0;
+	await openNode(RESULTS_TABLE);
+	await page.getByTestId('node-execute-button').first().click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('Sent 1 of 2 item(s): 1 invalid.').first().waitFor({ timeout: 30_000 });
+	const table = output.getByTestId('ndv-data-container');
+	if ((await table.locator('th').count()) === 0) await output.getByTestId('ndv-run-data-display-mode').getByText('Table').click();
+	await table.locator('th').first().waitFor();
+	const headers = (await table.locator('th').allInnerTexts()).map((text) => text.trim());
+	// The input's columns first, then the node's: status, success, msgid… on every row alike.
+	expect(headers).toEqual(expect.arrayContaining(['phone', 'name', 'invoice', 'amount', 'status', 'success', 'msgid', 'phone_number', 'template_code_id']));
+	expect(headers.indexOf('amount')).toBeLessThan(headers.indexOf('status'));
+	const rows = await table.locator('tbody tr').allInnerTexts();
+	expect(rows).toHaveLength(2);
+	expect(rows[0]).toMatch(/Budi[\s\S]*INV-7[\s\S]*sent[\s\S]*true/);
+	expect(rows[1]).toMatch(/Sari[\s\S]*INV-8[\s\S]*invalid[\s\S]*false/);
+	expect(sandbox.messages.map((message) => message.request.phone_number)).toEqual(['6281234567890']);
+	await shot('5-results-table');
+});
+
+test("buttons entered once: the spreadsheet example's buttons carry their values under Template, and the run sends them", async () => {
+	sandbox.messages.length = 0;
+	await openNode('tmExampleSched01');
+	// Template (Checks and Preview) sits right below Template Code ID, its buttons with their payloads.
+	await expect(parameter('payload').first().locator('input, textarea').first().inputValue()).resolves.toBe('paid');
+	await page.getByTestId('node-execute-button').first().click();
+	const output = page.getByTestId('output-panel');
+	await output.getByText('[I have paid] [Remind me later]').first().waitFor({ timeout: 30_000 });
+	const [message] = sandbox.messages;
+	expect(message.request.message.template.payload.find((component: { position: string }) => component.position === 'button')).toEqual({
+		position: 'button',
+		parameters: [
+			{ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'paid' }] },
+			{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'remind-later' }] },
+		],
+	});
+	await shot('5-buttons-once');
 });
 
 test('a template body pasted with Ctrl+V, which n8n turns into an expression, is checked and previewed as written', async () => {
