@@ -122,6 +122,7 @@ afterAll(() => {
 		'| Refuses a template (code 59, also with HTTP 404) | Nothing more with that template; the others go on. |',
 		'| Fails for 300 ms (500s in its own error shape) from message 100 of 400 | The messages that met it are tried again: all 400 sent. With *Max Attempts* 1, only the messages sent during the hiccup fail; sending pauses, one probe after 1 s is answered, every other row is sent, and a hint says the run paused. |',
 		'| 429s whose `X-RateLimit-Reset` lies in the past (its clock behind) | The node waits its own second before trying again, not zero. |',
+		'| Answers with its clock an hour ahead (its `Date` header) and a Reset a second later on that clock | The wait is measured on the server\'s own clock: the run waits about a second, not an hour. |',
 		'| Fails throughout | After 5 failures in a row, probes after 1, 2, 4… s (up to 30 s); the run stops once the API has failed for *Max Wait for the API to Recover* (120 s; tested at 3 s), and says for how long. |',
 		'| 429s for 4 s (`Retry-After: 1`) over 40 items | All 40 sent once: a 429 pauses and slows the run, never stops it. |',
 		'| An account whose limit another sender mostly uses (80% of each second) | Every message sent, at the rate left. |',
@@ -129,6 +130,8 @@ afterAll(() => {
 		'| `X-RateLimit-Remaining: 0` with a Reset 600 s ahead | The waiting items come out `notSent` at once, with the reason, instead of holding silently. |',
 		'| Asks for a wait of 5 s or more | One line in n8n\'s log and one hint in the output panel. |',
 		'| Announces `X-RateLimit-Limit: 2` in one execution | That execution goes at 2 a second; the next one starts at the setting again. |',
+		'| Lowers `X-RateLimit-Limit` to 2 mid-run, then raises it again | The pace follows it down, and back up to the setting. |',
+		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once | Every sender waits for the Reset, those already holding a slot too: no 429 but, at most, one request already on its way. |',
 		'',
 	].join('\n');
 	if (rows.length !== FAULTS.length) return;

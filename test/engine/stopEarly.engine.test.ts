@@ -302,21 +302,23 @@ describe('the provider\'s rate-limit headers', () => {
 		};
 	}
 
-	test('Remaining 0 holds every sender until Reset: no 429 although the setting is faster', async () => {
+	test.each([1, 5, 10])('Remaining 0 holds every sender until Reset, at Max Concurrent Requests %p: no 429 although the setting is faster, but for one already on its way', async (maxConcurrency) => {
 		// The setting (50/s) is above the provider's 10/s and the Limit header is left out, so only
-		// Remaining and Reset can keep the run from a 429.
+		// Remaining and Reset can keep the run from a 429, also for senders already holding a slot.
 		const provider = announcing(10);
 		api = await startApiServer((request, index) => {
 			const reply = provider(request, index) as { headers: Record<string, string> };
 			delete reply.headers['X-RateLimit-Limit'];
 			return reply as ReturnType<Responder>;
 		});
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50, maxConcurrency: 1 }) });
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50, maxConcurrency }) });
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		expect(api.requests.filter((request) => request.answer === 429)).toHaveLength(0);
+		// With more than one sender, a request can leave before the answer saying Remaining 0 arrives
+		// (it was measured at 10 such 429s in a run before senders holding a slot were held too).
+		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(maxConcurrency === 1 ? 0 : 1);
 	});
 
-	test('a window that resets far beyond Max Wait When Throttled: the items come out not sent at once, with the reason, a log line and a hint', async () => {
+	test('a window that resets far beyond Max Wait When Throttled: the items come out not sent at once, with the reason, and the summary counts them', async () => {
 		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 600) }));
 		const started = Date.now();
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
@@ -325,6 +327,37 @@ describe('the provider\'s rate-limit headers', () => {
 		expect(output.map(delivery)).toEqual(['sent', 'notSent', 'notSent']);
 		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in (599|600) s, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
 		expect(api.requests).toHaveLength(1);
+		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
+		expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 1 of 3 item(s): 2 not sent (held back or throttled).'] : []);
+	});
+
+	test("a server clock an hour ahead: its Reset is read on its own clock (its Date header), so the run waits a second, not an hour", async () => {
+		const skewMs = 3_600_000;
+		let answered = 0;
+		api = await startApiServer((request, index) => {
+			const serverNow = Date.now() + skewMs;
+			const headers = { Date: new Date(serverNow).toUTCString(), 'X-RateLimit-Remaining': answered++ === 0 ? '0' : '5', 'X-RateLimit-Reset': String(Math.floor(serverNow / 1000) + 1) };
+			return acceptedWith(acceptAll(request, index), headers);
+		});
+		const started = Date.now();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(delivery)).toEqual(['sent', 'sent', 'sent']);
+		// Held until the window's reset (at most 2 s on a clock counting whole seconds), not failed as an hour away.
+		expect(Date.now() - started).toBeGreaterThan(400);
+		expect(Date.now() - started).toBeLessThan(10_000);
+	});
+
+	test('a Limit lowered mid-run and raised again: the pace follows it down and back up', async () => {
+		let answered = 0;
+		// The first 4 answers announce 2 a second, the rest 20 (the setting).
+		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), { 'X-RateLimit-Limit': answered++ < 4 ? '2' : '20' }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(40), parameters: parameters({ maxPerSecond: 20, maxConcurrency: 1 }) });
+		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+		const departures = api.requests.map((request) => request.receivedAt);
+		// While the limit was 2 a second the messages were spaced; once it is back at 20, 36 messages
+		// take about 2 s, where staying at 2 a second would take 18 s.
+		expect(departures[4] - departures[1]).toBeGreaterThan(900);
+		expect(departures[39] - departures[5]).toBeLessThan(9000);
 	});
 
 	test('a wait of 5 s or more leaves one log line and one hint', async () => {

@@ -73,6 +73,18 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs({}, now)).toBeUndefined();
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
 	});
+
+	test("a time the server names is measured on its own clock (its Date header), however far ours is off", () => {
+		const hourAhead = now + 3_600_000;
+		const date = { date: new Date(hourAhead).toUTCString() };
+		expect(retryAfterMs({ ...date, 'x-ratelimit-reset': String(hourAhead / 1000 + 2) }, now)).toBe(2000);
+		expect(retryAfterMs({ ...date, 'retry-after': new Date(hourAhead + 3000).toUTCString() }, now)).toBe(3000);
+		expect(readRateLimit({ ...date, 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(hourAhead + 1500) }, now)?.resetMs).toBe(1500);
+		const hourBehind = { date: new Date(now - 3_600_000).toUTCString() };
+		expect(retryAfterMs({ ...hourBehind, 'x-ratelimit-reset': String((now - 3_600_000) / 1000 + 4) }, now)).toBe(4000);
+		// A Date that does not parse leaves our clock in charge.
+		expect(retryAfterMs({ date: 'yesterday', 'x-ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000);
+	});
 });
 
 describe('classifyTransportError', () => {

@@ -168,9 +168,20 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
 	if (retryAfter !== undefined) {
 		if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
 		const date = Date.parse(retryAfter);
-		if (!Number.isNaN(date)) return Math.max(0, date - now);
+		if (!Number.isNaN(date)) return Math.max(0, date - serverNow(headers, now));
 	}
 	return rateLimitResetMs(headers, now);
+}
+
+/**
+ * The time on the server's clock when it answered: its `Date` header, else ours. A time the server
+ * names (a Reset epoch, a Retry-After date) is on its clock, so the wait is measured from its
+ * `Date`: a server clock an hour ahead or behind does not make the node wait an hour or not at
+ * all. `Date` counts whole seconds, so a wait comes out up to a second long, never short.
+ */
+function serverNow(headers: Record<string, unknown>, now: number): number {
+	const date = Date.parse(header(headers, 'date') ?? '');
+	return Number.isNaN(date) ? now : date;
 }
 
 /**
@@ -183,9 +194,10 @@ function rateLimitResetMs(headers: Record<string, unknown>, now: number): number
 	const value = Number(reset);
 	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
 	if (at === undefined) return Math.round(value * 1000);
-	// A reset time already past comes from a server whose clock is behind: it says nothing about
-	// when to try again (read as "now", every 429 would be retried at once).
-	return at > now ? Math.round(at - now) : undefined;
+	// A reset time already past, even on the server's own clock, says nothing about when to try
+	// again (read as "now", every 429 would be retried at once).
+	const from = serverNow(headers, now);
+	return at > from ? Math.round(at - from) : undefined;
 }
 
 /** What the provider's rate-limit headers say about the current window (any may be missing). */
