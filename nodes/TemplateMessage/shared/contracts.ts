@@ -2,11 +2,12 @@ import type { ICredentialsDecrypted } from 'n8n-workflow';
 
 /**
  * What passes between the node's stages, in one place: what the node read for one item and the
- * request body it becomes (request/), the template as registered, a prepared message, what the
- * API's answer meant and the refusals that stop a run (send/), and the run options with their
+ * request body it becomes (request/), the template as registered, a prepared message, the
+ * credential as the run uses it, what the API's answer meant, the refusals that stop a run and
+ * each message's result (send/, turned into items by output/), and the run options with their
  * names, display names and defaults (read by description/ and by the reader alike). The stages
- * import from here, and from shared/ for helpers more than one of them needs; never from each
- * other (test/package/architecture.test.ts keeps it so).
+ * import from here and the other files of shared/, never from each other
+ * (test/package/architecture.test.ts keeps it so).
  */
 
 /** The request body of `POST /api/v2/push/message`, as the spec describes it. */
