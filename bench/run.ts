@@ -11,7 +11,7 @@ import path from 'node:path';
 
 import { renderPreview } from '../nodes/TemplateMessage/request/preview';
 import { buildSendRequest } from '../nodes/TemplateMessage/request/payload';
-import { parseTemplate } from '../nodes/TemplateMessage/request/template';
+import { parseTemplate } from '../nodes/TemplateMessage/request/templateShape';
 import { deduplicationStore } from '../test/helpers/deduplicationStore';
 import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';

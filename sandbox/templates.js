@@ -40,7 +40,7 @@ function templateCode() {
 	if (!nodeCode) {
 		const built = (file) => path.join(__dirname, '..', 'dist', 'nodes', 'TemplateMessage', 'request', file);
 		try {
-			nodeCode = { ...require(built('template')), ...require(built('templateCheck')), ...require(built('preview')) };
+			nodeCode = { ...require(built('templateShape')), ...require(built('templateCheck')), ...require(built('preview')) };
 		} catch (error) {
 			throw new Error(`The sandbox checks templates with the node's built code: run npm run build first (${error.message})`);
 		}

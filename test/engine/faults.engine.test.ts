@@ -125,7 +125,7 @@ afterAll(() => {
 		'| Answers with its clock an hour ahead (its `Date` header) and a Reset a second later on that clock | The wait is measured on the server\'s own clock: the run waits about a second, not an hour. |',
 		'| Fails throughout | After 5 failures in a row, probes after 1, 2, 4… s (up to 30 s); the run stops once the API has failed for *Max Wait for the API to Recover* (120 s; tested at 3 s), and says for how long. |',
 		'| 429s for 4 s (`Retry-After: 1`) over 40 items | All 40 sent once: a 429 pauses and slows the run, never stops it. |',
-		'| An account whose limit another sender mostly uses (80% of each second) | Every message sent, at the rate left. |',
+		'| An account whose limit another sender mostly uses (85% of each second) | Every message sent, at the rate left. |',
 		'| Keeps throttling one recipient | That item alone comes out `notSent` after *Max Wait When Throttled*, with the reason; the others go. |',
 		'| `X-RateLimit-Remaining: 0` with a Reset 600 s ahead | The waiting items come out `notSent` at once, with the reason, instead of holding silently. |',
 		'| Asks for a wait of 5 s or more | One line in n8n\'s log and one hint in the output panel. |',

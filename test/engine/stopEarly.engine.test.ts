@@ -238,8 +238,8 @@ describe('429 is flow control, not failure', () => {
 		expect(api.requests[2].receivedAt - api.requests[0].receivedAt).toBeGreaterThanOrEqual(1900);
 	});
 
-	test('an account shared with another sender that takes 80% of each second: every message still goes, at the rate left', async () => {
-		api = await startApiServer(sharedAccount(20, 0.8));
+	test('an account shared with another sender that takes 85% of each second: every message still goes, at the rate left', async () => {
+		api = await startApiServer(sharedAccount(20, 0.85));
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters(), onError: 'continueRegularOutput' });
 		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(30).map(() => 'sent'));
 		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(30);

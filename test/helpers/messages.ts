@@ -1,8 +1,8 @@
 /** Building one item's request in the pure tests: its field error, and a message with a template. */
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
-import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
-import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import type { TemplateInput } from '../../nodes/TemplateMessage/request/templateShape';
+import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
 
 /** The InvalidFieldError `run` throws; fails the test when it throws nothing or something else. */
 export function fieldError(run: () => unknown): InvalidFieldError {

@@ -12,7 +12,7 @@ import type { Refusal, MessageInput } from '../../nodes/TemplateMessage/shared/c
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
-import { parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
 import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';
 import { FIELD } from '../../nodes/TemplateMessage/request/fields';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';

@@ -1,7 +1,7 @@
 import { MAX_PREVIEW_LENGTH, renderPreview } from '../../nodes/TemplateMessage/request/preview';
 import type { ButtonInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
-import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
+import type { TemplateInput } from '../../nodes/TemplateMessage/request/templateShape';
 import { ORDER_BODY, templatedMessage } from '../helpers/messages';
 
 const dynamicUrl = (index: number, value = 'INV-7'): ButtonInput => ({ kind: 'dynamicUrl', index, value });

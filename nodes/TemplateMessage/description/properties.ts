@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
-import { templateProperty } from './template';
+import { templateProperty } from './templateFields';
 import { optionPath } from '../shared/contracts';
 
 const whenFields = { payloadMode: ['fields'] };

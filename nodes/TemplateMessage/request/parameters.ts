@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
-import { parseTemplate } from './template';
+import { parseTemplate } from './templateShape';
 import { FIELD } from './fields';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';

@@ -1,7 +1,7 @@
 import type { ButtonInput, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
-import type { TemplateInput } from '../../nodes/TemplateMessage/request/template';
-import { countPlaceholders, parseTemplate } from '../../nodes/TemplateMessage/request/template';
+import type { TemplateInput } from '../../nodes/TemplateMessage/request/templateShape';
+import { countPlaceholders, parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
 import { fieldError, ORDER_BODY, templatedMessage } from '../helpers/messages';
 
 
