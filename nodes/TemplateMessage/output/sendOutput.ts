@@ -81,12 +81,12 @@ function resultItem(node: INode, result: SendResult, message: PreparedMessage, i
 			const summary = itemSummary(message, result.attempts, includeRequestPayload);
 			if (result.sentInEarlierTry) summary.sentInEarlierTry = true;
 			if (result.kind === 'sent') return sentItem(result.msgid, itemIndex, summary);
-			return failedItem(sendFailedError(node, result.outcome, itemIndex), itemIndex, failureDetails(result.outcome, summary));
+			return failedItem(failureOf(node, result, message, itemIndex), itemIndex, failureDetails(result.outcome, summary));
 		}
 	}
 }
 
-/** The error of an item that failed: what the run throws when it stops at that item. */
+/** The error of an item that failed: on its output item, and what the run throws when it stops at that item. */
 function failureOf(node: INode, result: SendResult | undefined, message: PreparedMessage | NodeOperationError, itemIndex: number) {
 	if (message instanceof NodeOperationError) return message;
 	switch (result?.kind) {
