@@ -11,7 +11,7 @@ import { messageProperties } from './description/properties';
 import { dryRunOutput } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
 import { invalidItemError } from './output/errors';
-import { forgottenItems } from './output/items';
+import { failedItem, forgottenAllItem, forgottenItem } from './output/items';
 import { sendOutput } from './output/sendOutput';
 import { readCredentials } from './request/credentials';
 import { findRepeats, repeatsToSkip, requestKeysOf } from './request/duplicates';
@@ -23,7 +23,7 @@ import { readRunOptions } from './request/runOptions';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
 import type { MessageInput, PreparedMessage } from './shared/contracts';
-import { CREDENTIAL_TYPE, optionPath } from './shared/contracts';
+import { CREDENTIAL_TYPE, FORGET_KEY_DEFAULT, optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.
@@ -39,7 +39,7 @@ export class TemplateMessage implements INodeType {
 		// the request only with Include Request Payload in Output, as a real run's do.
 		version: [1, 2],
 		defaultVersion: 2,
-		subtitle: '={{"Send template " + $parameter["templateCodeId"]}}',
+		subtitle: '={{ $parameter["operation"] === "forget" ? "Forget sent messages" : "Send template " + $parameter["templateCodeId"] }}',
 		description: 'Send approved template messages (text, media header, quick reply and URL buttons) to phone numbers',
 		defaults: { name: 'Template Message' },
 		usableAsTool: true,
@@ -51,7 +51,7 @@ export class TemplateMessage implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSentMessages(this, items.length)];
+		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSentMessages(this, items.length, this.continueOnFail())];
 		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
 
@@ -91,20 +91,25 @@ export class TemplateMessage implements INodeType {
 	}
 }
 
-/** The Forget Sent Messages operation: every key its items name, or the whole record. */
-async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number): Promise<INodeExecutionData[]> {
-	const keys = readForgetAll(ctx)
-		? 'all'
-		: Array.from({ length: itemCount }, (_, itemIndex) => {
-				try {
-					return readForgetKey(ctx, itemIndex);
-				} catch (error) {
-					const invalid = invalidItemError(ctx.getNode(), error, itemIndex);
-					invalid.description = "Map the key to forget, e.g. {{ $json.messageKey }} from a Template Message node's output.";
-					throw invalid;
-				}
-			});
-	return forgottenItems(keys, await forgetSent(ctx, keys), itemCount);
+/**
+ * The Forget Sent Messages operation: every key its items name, or the whole record. An item without
+ * a key fails alone under Continue On Fail; without it, it stops the run before anything is forgotten.
+ */
+async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number, continueOnFail: boolean): Promise<INodeExecutionData[]> {
+	if (readForgetAll(ctx)) return [forgottenAllItem(await forgetSent(ctx, 'all'), itemCount)];
+	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
+		try {
+			return readForgetKey(ctx, itemIndex);
+		} catch (error) {
+			const invalid = invalidItemError(ctx.getNode(), error, itemIndex);
+			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with Send Once put out.`;
+			if (!continueOnFail) throw invalid;
+			return invalid;
+		}
+	});
+	const valid = keys.filter((key): key is string => typeof key === 'string');
+	await forgetSent(ctx, valid);
+	return keys.map((key, itemIndex) => (typeof key === 'string' ? forgottenItem(key, itemIndex) : failedItem(key, itemIndex, {})));
 }
 
 /** Without Continue On Fail the first invalid row stops the run: its error says how many more there are. */

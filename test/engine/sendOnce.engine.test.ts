@@ -9,7 +9,7 @@ import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, perRecipient, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore, resetDeduplicationStore } from '../helpers/deduplicationStore';
 import type { SendNodeRun } from '../helpers/engine';
-import { runSendNode, SEND_NODE } from '../helpers/engine';
+import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -22,8 +22,9 @@ afterEach(async () => {
 
 const recipients = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(from + i).padStart(5, '0')}`, order: `order-${from + i}`, name: `Name ${from + i}` }));
 const details = (json: IDataObject) => (json.details ?? {}) as IDataObject;
+const hintsOf = (result: Awaited<ReturnType<typeof runSendNode>>) => (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
 const outcomes = (result: Awaited<ReturnType<typeof runSendNode>>) =>
-	result.output(SEND_NODE).map(({ json }) => (json.success === true ? 'sent' : json.skipped === true ? (json.sentBefore ? 'sentBefore' : 'repeat') : details(json).delivery));
+	result.output(SEND_NODE).map(({ json }) => (json.success === true ? 'sent' : json.inDoubt === true ? 'inDoubt' : json.skipped === true ? (json.sentBefore ? 'sentBefore' : 'repeat') : details(json).delivery));
 
 function send(items: IDataObject[], parameters: IDataObject = {}, run: Partial<SendNodeRun> = {}) {
 	return runSendNode({
@@ -130,7 +131,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(result.output(SEND_NODE)[1].json.error).toBe('Message Key: is empty [item 1]');
 	});
 
-	test('a refused message is forgotten again, so a later run sends it; an unknown one stays recorded', async () => {
+	test('a refused message is forgotten again, so a later run sends it; an unknown one stays recorded, in doubt', async () => {
 		const items = recipients(3);
 		api.respondWith((request, index) => {
 			const phone = (request.body as IDataObject).phone_number;
@@ -141,7 +142,8 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		const first = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
 		expect(outcomes(first)).toEqual(['failed', 'unknown', 'sent']);
 		const second = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
-		expect(outcomes(second)).toEqual(['sent', 'sentBefore', 'sentBefore']);
+		expect(outcomes(second)).toEqual(['sent', 'inDoubt', 'sentBefore']);
+		expect(second.output(SEND_NODE)[1].json.reason).toMatch(/^In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it/);
 		const counts = perRecipient(api.requests);
 		expect(counts[items[0].phone]).toEqual({ received: 2, accepted: 1 });
 		expect(counts[items[1].phone]).toEqual({ received: 1, accepted: 0 });
@@ -286,14 +288,126 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(results.map((result) => outcomes(result)[0]).sort()).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
-	test('the store is called three times per block of Max Concurrent Requests messages, and once at the end', async () => {
-		const items = recipients(200);
-		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 10, maxPerSecond: 0 } });
-		expect(api.requests).toHaveLength(200);
-		// Per block: record keys and markers, look the markers up again, remove them. The end: the
-		// sent keys once more (nothing to forget, so no call for that).
-		expect(deduplicationStore().stats.calls).toBe((200 / 10) * 3 + 1);
-		expect(deduplicationStore().records.get('test-workflow/')).toHaveLength(200);
+	test('a sheet larger than the record, run three times: no run re-sends a row the record held when it began, and the run that pushes keys out says how many', async () => {
+		const items = recipients(60);
+		const parameters = { sendOnce: 'recipientTemplate', options: { maxRemembered: 50, maxPerSecond: 0 } };
+		const first = await send(items, parameters);
+		expect(outcomes(first)).toEqual(Array(60).fill('sent'));
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(first)).toContain('this run pushed out the 10 oldest messages');
+		// Rows 10 to 59 were held when each later run began: none goes again; rows 0 to 9 were pushed out, as the run said.
+		for (let run = 2; run <= 3; run++) {
+			const again = await send(items, parameters);
+			expect(outcomes(again)).toEqual([...Array(10).fill('sent'), ...Array(50).fill('sentBefore')]);
+		}
+		expect(api.requests).toHaveLength(80);
+		expect(deduplicationStore().records.get('test-workflow/')).toHaveLength(50);
+	});
+
+	test('a key seen again is as recent as its last run: a sheet read every day does not age out while newer rows come and go', async () => {
+		const parameters = { sendOnce: 'recipientTemplate', options: { maxRemembered: 50, maxPerSecond: 0 } };
+		const sheet = recipients(30);
+		await send(sheet, parameters);
+		await send(recipients(20, 100), parameters);
+		// The sheet is read again: its 30 keys become the newest.
+		expect(outcomes(await send(sheet, parameters))).toEqual(Array(30).fill('sentBefore'));
+		// 10 new rows push out the 10 oldest values: the one-off rows, not the sheet's.
+		await send(recipients(10, 200), parameters);
+		expect(outcomes(await send(sheet, parameters))).toEqual(Array(30).fill('sentBefore'));
+		expect(outcomes(await send(recipients(10, 100), parameters))).toEqual(Array(10).fill('sent'));
+	});
+
+	test('a run that never settled (its worker killed): what it recorded and the API took is sent before, the rest in doubt, none sent again', async () => {
+		const items = recipients(40);
+		const store = deduplicationStore();
+		const original = { record: store.checkProcessedAndRecord.bind(store), remove: store.removeProcessed.bind(store), count: store.getProcessedDataCount.bind(store) };
+		// The worker dies after its 25th request: from then on its writes never reach the database.
+		let dead = false;
+		api.respondWith((request, index) => {
+			if (index === 24) dead = true;
+			return acceptAll(request, index);
+		});
+		store.checkProcessedAndRecord = async (...args) => (dead ? { new: [], processed: [] } : await original.record(...args));
+		store.removeProcessed = async (...args) => (dead ? undefined : await original.remove(...args));
+		try {
+			await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 5, maxPerSecond: 0 } });
+		} finally {
+			Object.assign(store, { checkProcessedAndRecord: original.record, removeProcessed: original.remove, getProcessedDataCount: original.count });
+		}
+		const reached = new Set(api.requests.map((request) => (request.body as IDataObject).phone_number));
+		api.respondWith(acceptAll);
+		const before = api.requests.length;
+		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 5, maxPerSecond: 0 } });
+		const rows = outcomes(again);
+		// Never reported sent before unless it reached the API; never sent twice.
+		items.forEach((item, index) => {
+			if (rows[index] === 'sentBefore') expect(reached.has(item.phone)).toBe(true);
+			if (reached.has(item.phone)) expect(rows[index]).not.toBe('sent');
+		});
+		expect(rows.filter((row) => row === 'inDoubt').length).toBeGreaterThan(0);
+		const inDoubt = again.output(SEND_NODE).find((item) => item.json.inDoubt === true)!.json;
+		expect(inDoubt).toMatchObject({ status: 'inDoubt', success: false, messageKey: expect.stringMatching(/\|tpl-once$/) });
+		expect(inDoubt.reason).toMatch(/Forget Sent Messages, or turn on Options → Send Messages in Doubt\.$/);
+
+		// Send Messages in Doubt sends exactly those, once; then nothing is in doubt any more.
+		const doubted = items.filter((_, index) => rows[index] === 'inDoubt').map((item) => item.phone);
+		const sentNow = api.requests.length;
+		const resent = await send(items, { sendOnce: 'recipientTemplate', options: { sendInDoubt: true } });
+		expect(api.requests.slice(sentNow).map((request) => (request.body as IDataObject).phone_number).sort()).toEqual(doubted.sort());
+		expect(outcomes(resent).filter((row) => row === 'sent')).toHaveLength(doubted.length);
+		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(Array(40).fill('sentBefore'));
+		expect(before).toBeLessThan(40);
+	});
+
+	test('a cancelled execution: what was on the wire is in doubt on the next run, what never left goes out', async () => {
+		const items = recipients(6);
+		api.respondWith((request, index) => (index === 2 ? { hang: true } : acceptAll(request, index)));
+		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { cancelAfterMs: 500 });
+		expect(api.requests).toHaveLength(3);
+		api.respondWith(acceptAll);
+		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
+		expect(outcomes(again)).toEqual(['sentBefore', 'sentBefore', 'inDoubt', 'sent', 'sent', 'sent']);
+	});
+
+	test('Forget Sent Messages takes any row a sending node put out: unknown and failed rows too; a row without a key fails alone', async () => {
+		const items = recipients(3);
+		api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
+		const sent = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
+		expect(outcomes(sent)).toEqual(['unknown', 'sent', 'sent']);
+		expect(sent.output(SEND_NODE).map((item) => item.json.messageKey)).toEqual(items.map((item) => `${item.phone}|tpl-once`));
+		const forget = await runSendNode({
+			baseUrl: api.baseUrl,
+			items: [sent.output(SEND_NODE)[0].json, {}],
+			typeVersion: 2,
+			onError: 'continueRegularOutput',
+			parameters: { operation: 'forget' },
+		});
+		expect(forget.output(SEND_NODE).map((item) => item.json.forgotten ?? item.json.error)).toEqual([true, 'Message Key: is empty [item 1]']);
+		api.respondWith(acceptAll);
+		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', 'sentBefore', 'sentBefore']);
+	});
+
+	test("Forget's default key reads a row routed to the error output, which carries it under details", async () => {
+		api.respondWith(() => ({ status: 400, body: { errors: [{ message: 'Invalid parameter', code: 39 }] } }));
+		const failed = await send(recipients(1), { sendOnce: 'recipientTemplate' }, { onError: 'continueErrorOutput' });
+		// n8n routes a row made of error and details, and merges the input item into it.
+		const row = failed.output(SEND_NODE, 1)[0].json;
+		expect(row.messageKey).toBeUndefined();
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row], typeVersion: 2, parameters: { operation: 'forget' } });
+		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: `${recipients(1)[0].phone}|tpl-once` });
+	});
+
+	test('each message recorded costs a bounded number of values written, however long the run', async () => {
+		const written = async (count: number) => {
+			resetDeduplicationStore();
+			await send(recipients(count), { sendOnce: 'recipientTemplate', options: { maxConcurrency: 10, maxPerSecond: 0 } });
+			expect(deduplicationStore().records.get('test-workflow/')).toHaveLength(count);
+			return deduplicationStore().stats;
+		};
+		const small = await written(500);
+		const large = await written(4000);
+		// n8n rewrites the whole record on every call: blocks of a fixed size would write 8 × 8 = 64 times as much.
+		expect(large.bytesWritten / small.bytesWritten).toBeLessThan(8 * 2);
+		expect(large.calls).toBeLessThan(4000 / 10);
 	});
 
 	test('Retry On Fail with Send Once: the next try sends the refused item, and shows the others as sent in the earlier try', async () => {

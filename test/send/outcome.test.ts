@@ -2,6 +2,8 @@ import { apiReason, classifyResponse, classifyTransportError, readRateLimit, ret
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });
 
+const clientRequest = (writableFinished: boolean) => ({ method: 'POST', path: '/api/v2/push/message', writableFinished });
+
 describe('classifyResponse', () => {
 	test('accepted only with success: true and a msgid', () => {
 		expect(classifyResponse(response(200, { msgid: 'm-1', success: true }))).toEqual({ kind: 'accepted', msgid: 'm-1', statusCode: 200 });
@@ -94,7 +96,6 @@ describe('classifyTransportError', () => {
 	});
 
 	test('a reset before the body was written is safe to retry; after, it is unknown', () => {
-		const clientRequest = (writableFinished: boolean) => ({ method: 'POST', path: '/api/v2/push/message', writableFinished });
 		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(false) })).toMatchObject({ kind: 'rejected', transient: true });
 		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(true) })).toMatchObject({ kind: 'unknown' });
 		// axios via follow-redirects: the wrapper's own state is not the ClientRequest's.
@@ -104,9 +105,11 @@ describe('classifyTransportError', () => {
 		expect(classifyTransportError({ code: 'ECONNRESET' })).toMatchObject({ kind: 'unknown' });
 	});
 
-	test('timeouts are unknown, cancellation is a plain stop', () => {
+	test('timeouts are unknown; a cancel is a plain stop only when the request surely never left', () => {
 		expect(classifyTransportError({ cause: { code: 'ECONNABORTED' } })).toMatchObject({ kind: 'unknown', reason: 'no answer before the timeout', errorCode: 'ECONNABORTED' });
-		expect(classifyTransportError({ code: 'ERR_CANCELED' })).toMatchObject({ kind: 'rejected', transient: false });
+		expect(classifyTransportError({ code: 'ERR_CANCELED', request: clientRequest(false) })).toMatchObject({ kind: 'rejected', transient: false });
+		expect(classifyTransportError({ code: 'ERR_CANCELED', request: clientRequest(true) })).toMatchObject({ kind: 'unknown', reason: 'the execution was cancelled while the request was on its way' });
+		expect(classifyTransportError({ code: 'ERR_CANCELED' })).toMatchObject({ kind: 'unknown' });
 		expect(classifyTransportError(new Error('weird'))).toMatchObject({ kind: 'unknown', reason: 'network error' });
 	});
 });

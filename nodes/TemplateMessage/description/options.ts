@@ -4,7 +4,7 @@ import type { RunOptionName } from '../shared/contracts';
 import { MAX_TIMEOUT_MS, RUN_OPTIONS } from '../shared/contracts';
 
 const defaultOf = (name: Exclude<RunOptionName, SwitchName>) => RUN_OPTIONS[name].default;
-type SwitchName = 'dryRun' | 'includeInputFields' | 'includeRequestPayload' | 'retryUnknownDelivery' | 'skipDuplicates';
+type SwitchName = 'dryRun' | 'includeInputFields' | 'includeRequestPayload' | 'retryUnknownDelivery' | 'sendInDoubt' | 'skipDuplicates';
 
 /**
  * Settings for the whole run. n8n lists them alphabetically, so the names group them: the sending
@@ -82,7 +82,7 @@ export const optionsProperty: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
 			default: defaultOf('maxRemembered'),
 			description:
-				"With Send Once: how many messages the workflow's record keeps; beyond that the oldest are forgotten and could be sent again. Set it above the number of rows your sheet will ever have. n8n rewrites the whole record each time the node records a block of messages, so a larger record costs more.",
+				"With Send Once: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.",
 		},
 		{
 			displayName: RUN_OPTIONS.timeout.displayName,
@@ -118,6 +118,14 @@ export const optionsProperty: INodeProperties = {
 			default: false,
 			description:
 				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
+		},
+		{
+			displayName: RUN_OPTIONS.sendInDoubt.displayName,
+			name: 'sendInDoubt',
+			type: 'boolean',
+			default: false,
+			description:
+				'With Send Once: whether to send the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
 		},
 		{
 			displayName: RUN_OPTIONS.skipDuplicates.displayName,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
+import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [
@@ -33,7 +33,7 @@ export const sendOnceProperties: INodeProperties[] = [
 		],
 		default: 'off',
 		description:
-			"Whether to record every message in n8n's database before sending it and never send the same message again from this workflow: not in a later execution, after a restart, from another queue-mode worker, or when a webhook is called twice. A message the API refused is forgotten again, so a later run sends it.",
+			"Whether to record every message in n8n's database before sending it and never send the same message again from this workflow: not in a later execution, after a restart, from another queue-mode worker, or when a webhook is called twice. A message the API refused is forgotten again, so a later run sends it; one whose fate is unknown comes out as in doubt. To send a message again, feed its row to this node with Operation Forget Sent Messages.",
 	},
 	{
 		displayName: MESSAGE_KEY_FIELD,
@@ -69,7 +69,7 @@ export const forgetProperties: INodeProperties[] = [
 		name: 'forgetKey',
 		type: 'string',
 		required: true,
-		default: '={{ $json.messageKey }}',
+		default: FORGET_KEY_DEFAULT,
 		displayOptions: { show: { forget: ['keys'] } },
 		description:
 			"The key as Send Once recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed",

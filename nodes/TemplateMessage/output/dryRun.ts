@@ -15,13 +15,17 @@ export function dryRunOutput(
 	ctx: IExecuteFunctions,
 	prepared: Array<PreparedMessage | NodeOperationError>,
 	repeats: Map<number, number>,
-	{ skipDuplicates, includeRequestPayload }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload'>,
+	{ skipDuplicates, includeRequestPayload, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'sendOnce'>,
 	credentialProblem: string | undefined,
 ): INodeExecutionData[] {
-	const summary = `${dryRunSummary(prepared, repeats, skipDuplicates)} ${credentialSentence(credentialProblem)}`;
+	const summary = [dryRunSummary(prepared, repeats, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credentialProblem)].filter(Boolean).join(' ');
 	notice(ctx, summary);
 	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, includeRequestPayload, repeats.get(itemIndex)));
 }
+
+/** n8n's store records whatever it is asked about: a dry run cannot look a message up without recording it. */
+const SEND_ONCE_UNKNOWN =
+	"Send Once: messages sent by earlier executions are not looked up in a dry run (n8n's record of them cannot be read without writing to it), so some of these may be skipped in a real run.";
 
 /** What a dry run can tell of the credential without sending: its form, not whether the API takes the token. */
 function credentialSentence(problem: string | undefined): string {
@@ -47,7 +51,8 @@ export function dryRunSummary(prepared: Array<PreparedMessage | NodeOperationErr
 	const parts = [`Dry run: ${wouldSend} of ${prepared.length} item(s) would be sent.`];
 	if (failures.size > 0) {
 		const list = [...failures].sort((a, b) => b[1] - a[1]).map(([field, count]) => `${count} × ${field}`);
-		parts.push(`${prepared.length - valid} fail a check: ${list.join(', ')}.`);
+		const invalid = prepared.length - valid;
+		parts.push(`${invalid} ${invalid === 1 ? 'fails' : 'fail'} a check: ${list.join(', ')}.`);
 	}
 	if (repeats.size > 0) {
 		parts.push(

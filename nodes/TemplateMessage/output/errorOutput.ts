@@ -40,10 +40,11 @@ export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionDa
 function readableFailure(item: INodeExecutionData): INodeExecutionData {
 	const { error, details } = item.json;
 	if (typeof error !== 'string' || typeof details !== 'object' || details === null) return item;
-	const { phone_number, template_code_id, delivery } = details as IDataObject;
+	const { phone_number, template_code_id, messageKey, delivery } = details as IDataObject;
 	const json: IDataObject = { success: false };
 	if (phone_number !== undefined) json.phone_number = phone_number;
 	if (template_code_id !== undefined) json.template_code_id = template_code_id;
+	if (messageKey !== undefined) json.messageKey = messageKey;
 	Object.assign(json, { delivery, error, details });
 	return { ...item, json };
 }

@@ -85,8 +85,12 @@ export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: 
 	};
 }
 
-/** Forget Sent Messages: one item per key forgotten, or one for the whole record. */
-export function forgottenItems(keys: string[] | 'all', count: number | undefined, itemCount: number): INodeExecutionData[] {
-	if (keys === 'all') return [{ json: { forgotten: 'all', count }, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) }];
-	return keys.map((messageKey, item) => ({ json: { forgotten: true, messageKey }, pairedItem: { item } }));
+/** Forget Sent Messages: the whole record forgotten, for every input item. */
+export function forgottenAllItem(count: number | undefined, itemCount: number): INodeExecutionData {
+	return { json: { forgotten: 'all', count }, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) };
+}
+
+/** Forget Sent Messages: one input item's key forgotten. */
+export function forgottenItem(messageKey: string, itemIndex: number): INodeExecutionData {
+	return { json: { forgotten: true, messageKey }, pairedItem: { item: itemIndex } };
 }

@@ -1,10 +1,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 /** What became of one input item: the `status` column of every output row. */
-export type OutputStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'invalid' | 'skipped' | 'dryRun';
+export type OutputStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'invalid' | 'skipped' | 'inDoubt' | 'dryRun';
 
 export function statusOf(json: IDataObject): OutputStatus {
 	if (json.success === true) return 'sent';
+	if (json.inDoubt === true) return 'inDoubt';
 	if (json.skipped === true) return 'skipped';
 	if (json.dryRun === true && json.error === undefined) return 'dryRun';
 	const delivery = (json.details as IDataObject | undefined)?.delivery ?? json.delivery;
@@ -17,6 +18,7 @@ const WORDS: Array<[OutputStatus, string]> = [
 	['notSent', 'not sent (held back or throttled)'],
 	['invalid', 'invalid'],
 	['skipped', 'skipped'],
+	['inDoubt', 'in doubt (not sent: see the rows)'],
 ];
 
 /** One sentence on a real run, shown above the output as a dry run's is: what became of the items. */

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { PreparedMessage, SendResult, SendRun, Skip } from '../shared/contracts';
+import { optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
 import { notSentError, sendFailedError } from './errors';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from './items';
@@ -54,6 +55,11 @@ export function sendOutput(
 	return items;
 }
 
+const FORGET_HINT = 'feed this row to a Template Message node set to Forget Sent Messages';
+const SENT_BEFORE = `Sent by an earlier execution of this workflow (Send Once: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
+const IN_DOUBT =
+	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
+
 /** The output item of one message the send stage handled. */
 function resultItem(node: INode, result: SendResult, message: PreparedMessage, itemIndex: number, includeRequestPayload: boolean): INodeExecutionData {
 	const { request } = message;
@@ -67,7 +73,9 @@ function resultItem(node: INode, result: SendResult, message: PreparedMessage, i
 						'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.',
 						{ sentBefore: true, concurrentExecution: true },
 					)
-				: skippedItem(message, itemIndex, 'Sent by an earlier execution of this workflow (Send Once: the same message key was recorded then): not sent again', { sentBefore: true });
+				: skippedItem(message, itemIndex, SENT_BEFORE, { sentBefore: true });
+		case 'inDoubt':
+			return skippedItem(message, itemIndex, IN_DOUBT, { inDoubt: true });
 		case 'notRecorded':
 			return failedItem(failureOf(node, result, message, itemIndex), itemIndex, { delivery: 'notSent', ...recipient });
 		case 'fault':

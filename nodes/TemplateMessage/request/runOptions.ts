@@ -13,6 +13,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	return {
 		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
 		maxRemembered: Math.floor(number(options.maxRemembered, RUN_OPTIONS.maxRemembered.default, 1)),
+		sendInDoubt: flag('sendInDoubt'),
 		dryRun,
 		includeInputFields: flag('includeInputFields'),
 		// Version 1 (saved with 0.1.0) put the request on every row of a dry run.

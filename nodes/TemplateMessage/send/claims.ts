@@ -1,11 +1,31 @@
-import type { MessageRecord } from './messageRecord';
+import type { BlockClaim, MessageRecord, Tidy } from './messageRecord';
+
+/**
+ * 'send': this run recorded the message (or sends one in doubt, when asked to); 'sentBefore': an
+ * earlier execution recorded it and the API took it; 'inDoubt': an earlier execution recorded it
+ * and never learnt whether the API took it; 'raced': another execution recorded it at the same moment.
+ */
+export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced';
+
+export interface ClaimSizing {
+	concurrency: number;
+	/** Max Messages per Second; 0: unpaced, the blocks follow what the run sends. */
+	maxPerSecond: number;
+	/** Options → Send Messages in Doubt. */
+	sendInDoubt: boolean;
+}
 
 /**
  * Records the keys of a run's messages in the workflow's record just before they are sent, a
- * block at a time: the first sender of a block records the whole block in one call, the others
- * wait for it. A block is as large as the number of senders, so at any moment at most about that
- * many messages are recorded but not yet sent, and a run of N messages makes about
- * N / block size calls to n8n's store (which rewrites its whole record on every call).
+ * block at a time: the first sender to reach a block records the whole block in one claim, the
+ * others wait for it, and the next block is claimed once the senders are half way through this
+ * one, so that the record's calls and pauses stay off the send path.
+ *
+ * A block is what the run sends in about a second (the pace, or what it sent in its last second
+ * when unpaced; the concurrency at least), so a killed worker leaves about a second of messages in
+ * doubt. It is also at least 1/RECORD_SHARE of the record: n8n's store rewrites the whole record
+ * on every call, so each message recorded costs a bounded number of values written, however long
+ * the run.
  */
 export class Claims {
 	/** The items to send, in the order the senders take them. */
@@ -13,38 +33,73 @@ export class Claims {
 
 	private readonly positions = new Map<number, number>();
 
-	private readonly blocks = new Map<number, Promise<Map<string, Claim>>>();
+	private readonly blocks: Array<{ end: number; claim: Promise<BlockClaim> }> = [];
 
 	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
 	private readonly recorded = new Set<number>();
 
+	/** Items in doubt that this run sends again (Send Messages in Doubt). */
+	private readonly resent = new Set<number>();
+
 	private readonly mayHaveGone = new Set<number>();
+
+	private readonly acceptedItems = new Set<number>();
+
+	private readonly sentBefore = new Set<number>();
+
+	/** What the next write tidies (see Tidy). */
+	private tidy: Tidy = { refresh: [], settled: [] };
+
+	/** Keys sent before that the next write refreshes, and those an earlier write refreshed: their marks can go. */
+	private refreshing: string[] = [];
+
+	private refreshed: string[] = [];
+
+	/** Each block's claim runs after the one before: the tidying goes with the block that carries it. */
+	private chain: Promise<unknown> = Promise.resolve();
+
+	private readonly departures: number[] = [];
+
+	private recordSize = 0;
 
 	constructor(
 		private readonly record: MessageRecord,
 		private readonly keys: Map<number, string>,
-		private readonly blockSize: number,
+		private readonly sizing: ClaimSizing,
+		private readonly now: () => number = Date.now,
 	) {
 		this.order = [...keys.keys()].sort((a, b) => a - b);
 		this.order.forEach((itemIndex, position) => this.positions.set(itemIndex, position));
+		if (this.order.length > sizing.concurrency) {
+			this.chain = record.size().then(
+				(size) => void (this.recordSize = size),
+				() => undefined,
+			);
+		}
 	}
 
-	/** Whether this run may send the message, or which other execution has it. */
+	/** Whether this run may send the message, or what an earlier or concurrent execution made of it. */
 	async claim(itemIndex: number): Promise<Claim> {
 		const position = this.positions.get(itemIndex);
 		if (position === undefined) return 'send';
-		const block = Math.floor(position / this.blockSize);
-		let recording = this.blocks.get(block);
-		if (!recording) {
-			recording = this.recordBlock(block);
-			this.blocks.set(block, recording);
-		}
-		return (await recording).get(this.keys.get(itemIndex)!) ?? 'send';
+		while (this.claimedUpTo() <= position) this.claimNextBlock();
+		const blockIndex = this.blocks.findIndex((block) => position < block.end);
+		const blockStart = blockIndex === 0 ? 0 : this.blocks[blockIndex - 1].end;
+		const halfWay = position >= (blockStart + this.blocks[blockIndex].end) / 2;
+		if (blockIndex === this.blocks.length - 1 && halfWay && this.claimedUpTo() < this.order.length) this.claimNextBlock();
+
+		const found = await this.blocks[blockIndex].claim;
+		const key = this.keys.get(itemIndex)!;
+		if (found.raced.has(key)) return 'raced';
+		if (found.sentBefore.has(key)) return 'sentBefore';
+		if (found.inDoubt.has(key)) return this.sizing.sendInDoubt ? 'send' : 'inDoubt';
+		return 'send';
 	}
 
 	/** A request for the message is about to leave: from now on it may reach the recipient. */
 	departing(itemIndex: number): void {
 		this.mayHaveGone.add(itemIndex);
+		this.departures.push(this.now());
 	}
 
 	/** The API surely did not take the message: its key may be forgotten, so a later run sends it. */
@@ -52,29 +107,96 @@ export class Claims {
 		this.mayHaveGone.delete(itemIndex);
 	}
 
-	/**
-	 * At the end of the run: records once more, in one call, the keys of the messages that may have
-	 * gone out (queue-mode workers writing the record at the same moment can overwrite each other's
-	 * keys), then forgets those of the messages that surely did not.
-	 */
-	async release(): Promise<void> {
-		await Promise.allSettled(this.blocks.values());
-		const keysOf = (items: number[]) => items.map((itemIndex) => this.keys.get(itemIndex)!);
-		const recorded = [...this.recorded];
-		await this.record.recordNew(keysOf(recorded.filter((itemIndex) => this.mayHaveGone.has(itemIndex))));
-		await this.record.forget(keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))));
+	/** The API took the message: it is no longer in doubt. */
+	accepted(itemIndex: number): void {
+		const key = this.keys.get(itemIndex);
+		if (key === undefined) return;
+		this.acceptedItems.add(itemIndex);
+		this.tidy.settled.push(key);
 	}
 
-	private async recordBlock(block: number): Promise<Map<string, Claim>> {
-		const items = this.order.slice(block * this.blockSize, (block + 1) * this.blockSize);
-		const { recordedBefore, raced } = await this.record.claim(items.map((itemIndex) => this.keys.get(itemIndex)!));
-		const others = new Map<string, Claim>();
-		for (const key of recordedBefore) others.set(key, 'recordedBefore');
-		for (const key of raced) others.set(key, 'raced');
-		for (const itemIndex of items) if (!others.has(this.keys.get(itemIndex)!)) this.recorded.add(itemIndex);
-		return others;
+	/**
+	 * At the end of the run: settles the record (see MessageRecord.settleRun). Says how many values
+	 * keeping the record to its size pushed out.
+	 */
+	async release(): Promise<{ pushedOut: number }> {
+		await Promise.allSettled(this.blocks.map((block) => block.claim));
+		const keysOf = (items: Iterable<number>) => [...items].map((itemIndex) => this.keys.get(itemIndex)!);
+		const recorded = [...this.recorded];
+		const gone = recorded.filter((itemIndex) => this.mayHaveGone.has(itemIndex));
+		// settleRun removes marks last, after the refreshed keys are back.
+		const tidy = this.takeTidy();
+		tidy.settled.push(...this.refreshed.splice(0), ...this.refreshing.splice(0));
+		return await this.record.settleRun({
+			forget: keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))),
+			keep: keysOf([...gone, ...this.sentBefore]),
+			inDoubt: keysOf([...gone, ...this.resent].filter((itemIndex) => !this.acceptedItems.has(itemIndex))),
+			tidy,
+		});
+	}
+
+	private claimedUpTo(): number {
+		return this.blocks.at(-1)?.end ?? 0;
+	}
+
+	private claimNextBlock(): void {
+		const start = this.claimedUpTo();
+		const size = this.nextBlockSize();
+		const items = this.order.slice(start, start + size);
+		const keys = items.map((itemIndex) => this.keys.get(itemIndex)!);
+		const claim = this.chain.then(async () => {
+			const tidy = this.takeTidy();
+			const refreshing = this.refreshing.splice(0);
+			tidy.settled.push(...this.refreshed.splice(0));
+			let found: BlockClaim;
+			try {
+				found = await this.record.claim(keys, tidy);
+			} catch (error) {
+				// Left for the next write: a key half-refreshed keeps its mark, so it reads in doubt meanwhile.
+				this.tidy.refresh.push(...tidy.refresh);
+				this.tidy.settled.push(...tidy.settled);
+				this.refreshing.push(...refreshing);
+				throw error;
+			}
+			this.refreshed.push(...refreshing);
+			this.recordSize += 2 * keys.length;
+			for (const itemIndex of items) this.sort(itemIndex, found);
+			return found;
+		});
+		// A block claimed ahead may be reached by no sender (the run stopped): its failure is theirs to see.
+		claim.catch(() => undefined);
+		this.chain = claim.catch(() => undefined);
+		this.blocks.push({ end: start + items.length, claim });
+	}
+
+	private sort(itemIndex: number, found: BlockClaim): void {
+		const key = this.keys.get(itemIndex)!;
+		if (found.raced.has(key)) return;
+		if (found.sentBefore.has(key)) {
+			this.sentBefore.add(itemIndex);
+			// Its mark was made by this claim: the key moves to the newest end in the next write, and
+			// the mark goes in the write after that.
+			this.tidy.refresh.push(key);
+			this.refreshing.push(key);
+		} else if (found.inDoubt.has(key)) {
+			// Its mark alone says it is in doubt: both stay where they are.
+			if (this.sizing.sendInDoubt) this.resent.add(itemIndex);
+		} else this.recorded.add(itemIndex);
+	}
+
+	private takeTidy(): Tidy {
+		const tidy = this.tidy;
+		this.tidy = { refresh: [], settled: [] };
+		return tidy;
+	}
+
+	private nextBlockSize(): number {
+		const now = this.now();
+		while (this.departures.length > 0 && this.departures[0] < now - 1000) this.departures.shift();
+		const perSecond = this.sizing.maxPerSecond > 0 ? Math.ceil(this.sizing.maxPerSecond) : this.departures.length;
+		return Math.max(1, this.sizing.concurrency, perSecond, Math.ceil(this.recordSize / RECORD_SHARE));
 	}
 }
 
-/** 'send': this run recorded the message; 'recordedBefore': an earlier execution did; 'raced': another execution recorded it at the same moment. */
-export type Claim = 'send' | 'recordedBefore' | 'raced';
+/** A block is at least this share of the record (see Claims). */
+const RECORD_SHARE = 32;

@@ -121,6 +121,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 			const final = decision.outcome;
 			if (final.kind === 'accepted') {
 				pacer.accepted();
+				claims?.accepted(itemIndex);
 				memory.remember(itemIndex, tryKey, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
 			} else if (final.kind === 'unknown') {
 				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });

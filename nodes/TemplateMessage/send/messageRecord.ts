@@ -3,20 +3,35 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
  * The record of messages sent by earlier executions, kept in n8n's own database through the
- * deduplication store every node is given (the one n8n's Remove Duplicates node uses). It
- * survives restarts and is shared by every worker of a queue-mode set-up. The record belongs to
- * the workflow, so a Template Message node set to "Forget Sent Messages" reaches what the sending
- * nodes of the same workflow recorded. Keys carry a prefix of their own, so they do not meet the
- * values a Remove Duplicates node of the same workflow records.
+ * deduplication store every node is given (the one n8n's Remove Duplicates node uses). It survives
+ * restarts and is shared by every worker of a queue-mode set-up. It belongs to the workflow, so a
+ * Template Message node set to "Forget Sent Messages" reaches what the sending nodes recorded. Its
+ * values carry a prefix of their own, so they do not meet those of a Remove Duplicates node.
+ *
+ * It holds two kinds of value:
+ * - a message's key: the message may have reached its recipient;
+ * - the key's pending mark: recorded, but not known to be taken by the API yet. The mark goes once
+ *   the API accepted the message; a refused message loses its key and its mark in one write. A mark
+ *   that stays says the message is in doubt: the execution that recorded it was killed, crashed, was
+ *   cancelled mid-request or got no readable answer (or is sending it right now).
+ *
+ * n8n's store keeps md5 hashes in one row per workflow, read and written whole by every call: it can
+ * tell whether it holds a value, never what it holds, and one call's write is all or nothing.
  */
 export class MessageRecord {
-	/** Tells this run's markers from any other run's (see claim). */
+	/** Tells this run's block markers from any other run's (see claim). */
 	private readonly runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
+
+	private markers = 0;
+
+	/** The keys this run recorded, while it runs (see liveKeys). */
+	private readonly live: string[] = [];
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly workflowId: string,
-		private readonly options: ICheckProcessedOptions,
+		/** How many values the record keeps once a run is over (Max Messages Remembered). */
+		private readonly maxEntries: number | undefined,
 	) {}
 
 	/** The workflow's record, or an error that says why this n8n or this run cannot keep one. */
@@ -33,86 +48,139 @@ export class MessageRecord {
 				description: 'n8n keeps the record of sent messages per workflow. Save the workflow, then run it again.',
 			});
 		}
-		return new MessageRecord(ctx, String(workflowId), { mode: 'entries', maxEntries });
+		return new MessageRecord(ctx, String(workflowId), maxEntries);
 	}
 
-	/** Records the keys; returns those that were recorded already. */
-	async recordNew(keys: string[]): Promise<Set<string>> {
-		if (keys.length === 0) return new Set();
-		return new Set(await this.serialized(() => this.checkAndRecord(keys)));
+	/** How many values the record holds now (a read: it writes nothing). */
+	async size(): Promise<number> {
+		return await this.retried(() => this.ctx.helpers.getProcessedDataCount(SCOPE, ENTRIES));
 	}
 
 	/**
-	 * Records the keys of messages about to be sent, and tells which were recorded already (by an
-	 * earlier execution) and which another execution recorded at the same moment (`raced`).
+	 * Records the keys of messages about to be sent, each with its pending mark, and tells what
+	 * earlier executions left: keys settled (`sentBefore`), keys whose mark is still there
+	 * (`inDoubt`), keys another execution recorded at the same moment (`raced`). The rest are this
+	 * run's to send. The same call first tidies what earlier blocks left to do (see Tidy).
 	 *
 	 * n8n's store reads the record, then writes it back, with no lock: two queue-mode workers
-	 * recording at once can both find a key new, and the later write replaces the earlier. So each
-	 * key goes in with a marker of this run, and after a pause longer than a store call both are
-	 * looked up again. The marker still there: this run's write stands, it sends. The marker gone
-	 * but the key there: a concurrent write of another run that recorded the same key replaced this
-	 * one, the message is left to that run. Both gone: a concurrent write about other keys replaced
-	 * this one; the lookup has recorded them again, and they are looked up once more. The markers
-	 * are removed at the end.
+	 * recording at once can both find a key new, and the later write replaces the earlier. So the
+	 * block goes in with a marker of this run, and after a pause longer than a store call the keys
+	 * and the marker are looked up again. The marker there: this run's write stands (the row is
+	 * written whole). The marker gone and a key there: another execution recorded that key at the same
+	 * moment, the message is left to it. Both gone: a write about other keys replaced this one; the
+	 * lookup has recorded them again, and they are looked up once more. Markers go when the run settles.
 	 */
-	async claim(keys: string[]): Promise<{ recordedBefore: Set<string>; raced: Set<string> }> {
-		const raced = new Set<string>();
-		if (keys.length === 0) return { recordedBefore: new Set(), raced };
-		return await this.serialized(async () => {
-			const marker = (key: string) => `${key}${MARKER}${this.runId}`;
-			const withMarkers = (list: string[]) => [...list, ...list.map(marker)];
-			const started = Date.now();
-			const recordedBefore = new Set(await this.checkAndRecord(withMarkers(keys), keys.length));
-			const settleMs = Math.max(SETTLE_MS, 2 * (Date.now() - started));
-			let unconfirmed = keys.filter((key) => !recordedBefore.has(key));
-			try {
-				for (let lookup = 1; unconfirmed.length > 0; lookup++) {
-					await sleep(settleMs);
-					const found = new Set(await this.checkAndRecord(withMarkers(unconfirmed), keys.length));
-					for (const key of unconfirmed) if (!found.has(marker(key)) && found.has(key)) raced.add(key);
-					unconfirmed = unconfirmed.filter((key) => !found.has(marker(key)) && !found.has(key));
-					// Overwritten on every lookup: not sent rather than perhaps sent twice.
-					if (lookup >= LOOKUPS) for (const key of unconfirmed.splice(0)) raced.add(key);
+	async claim(keys: string[], tidy: Tidy): Promise<BlockClaim> {
+		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set() };
+		const marker = `${MARKER}${this.runId}:${this.markers++}`;
+		const started = Date.now();
+		const live = liveKeys(this.workflowId);
+		const found = await this.serialized(async () => {
+			await this.remove([...tidy.refresh, ...tidy.settled.map(pending)]);
+			const recorded = new Set(await this.record([...tidy.refresh, ...keys, ...keys.map(pending), marker]));
+			for (const key of keys) {
+				// A mark another run of this process holds: that run is sending the message right now.
+				if (recorded.has(pending(key))) (live.has(key) ? claim.raced : claim.inDoubt).add(key);
+				else if (recorded.has(key)) claim.sentBefore.add(key);
+				else {
+					live.set(key, this.runId);
+					this.live.push(key);
 				}
-			} finally {
-				await this.ctx.helpers.removeProcessed(keys.map(marker).map(stored), SCOPE, this.options);
 			}
-			for (const key of keys) recordedBefore.delete(marker(key));
-			return { recordedBefore, raced };
+			return recorded;
+		});
+		const settleMs = Math.max(SETTLE_MS, 2 * (Date.now() - started));
+		let unconfirmed = keys.filter((key) => !found.has(key) && !found.has(pending(key)));
+		for (let lookup = 1; unconfirmed.length > 0; lookup++) {
+			await sleep(settleMs);
+			const again = new Set(await this.serialized(() => this.record([...unconfirmed, ...unconfirmed.map(pending), marker])));
+			if (again.has(marker)) break;
+			for (const key of unconfirmed) if (again.has(key)) claim.raced.add(key);
+			unconfirmed = unconfirmed.filter((key) => !again.has(key));
+			// Overwritten on every lookup: not sent rather than perhaps sent twice.
+			if (lookup >= LOOKUPS) for (const key of unconfirmed.splice(0)) claim.raced.add(key);
+		}
+		return claim;
+	}
+
+	/**
+	 * At the end of a run, in three writes. First it forgets the keys of messages that surely did not
+	 * go out (each with its mark, in one write), the run's markers, the marks of settled messages and
+	 * the keys to refresh. Then it records again the keys of messages that may have gone out or were
+	 * sent before (another worker's write may have replaced them), the marks of those still in doubt,
+	 * and the refreshed keys at the newest end, and only then keeps the record to Max Messages
+	 * Remembered, the oldest values going first. Last go the marks of the keys it refreshed. A crash
+	 * between two writes leaves marks, never a key without its mark: a message is then in doubt, never
+	 * sent twice. Says how many values keeping the size pushed out.
+	 */
+	async settleRun({ forget, keep, inDoubt, tidy }: { forget: string[]; keep: string[]; inDoubt: string[]; tidy: Tidy }): Promise<{ pushedOut: number }> {
+		return await this.serialized(async () => {
+			const live = liveKeys(this.workflowId);
+			for (const key of this.live.splice(0)) if (live.get(key) === this.runId) live.delete(key);
+			if (live.size === 0) liveByWorkflow.delete(this.workflowId);
+
+			const refreshing = new Set(tidy.refresh);
+			const marksLeft = tidy.settled.filter((key) => refreshing.has(key));
+			const markers = Array.from({ length: this.markers }, (_, block) => `${MARKER}${this.runId}:${block}`);
+			const settledNow = tidy.settled.filter((key) => !refreshing.has(key));
+			await this.remove([...markers, ...forget, ...forget.map(pending), ...tidy.refresh, ...settledNow.map(pending)]);
+			let pushedOut = 0;
+			const toRecord = [...new Set([...tidy.refresh, ...keep, ...inDoubt.map(pending)])];
+			if (toRecord.length > 0) {
+				// Room for the marks that go right after, so that they push out no key.
+				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length;
+				const before = await this.size();
+				const added = toRecord.length - (await this.record(toRecord, limit)).length;
+				if (limit !== undefined) pushedOut = Math.max(0, before + added - limit);
+			}
+			await this.remove(marksLeft.map(pending));
+			return { pushedOut };
+		});
+	}
+
+	/** Forgets keys, with their pending marks (Forget Sent Messages). */
+	async forget(keys: string[]): Promise<void> {
+		await this.serialized(() => this.remove([...keys, ...keys.map(pending)]));
+	}
+
+	/** Forgets everything the workflow's record holds; says how many values there were. */
+	async forgetAll(): Promise<number> {
+		return await this.serialized(async () => {
+			const count = await this.size();
+			await this.ctx.helpers.clearAllProcessedItems(SCOPE, ENTRIES);
+			return count;
 		});
 	}
 
 	/**
-	 * One call to n8n's store: records the values, returns those recorded already. `room` more
-	 * entries than the record keeps are allowed for the call, so that markers push no key out.
-	 * Tried again after a failure: two workers creating the workflow's record at the same moment
-	 * make one insert fail, and the failed call wrote nothing.
+	 * One call to n8n's store: records the values, returns those recorded already. During a run the
+	 * record is not kept to its size (no `maxEntries`): a run's own writes never push out a key it has
+	 * yet to look up. settleRun keeps it to its size, once.
 	 */
-	private async checkAndRecord(values: string[], room = 0): Promise<string[]> {
-		const options = room > 0 && this.options.maxEntries ? { ...this.options, maxEntries: this.options.maxEntries + room } : this.options;
+	private async record(values: string[], maxEntries?: number): Promise<string[]> {
+		if (values.length === 0) return [];
+		const options: ICheckProcessedOptions = maxEntries === undefined ? ENTRIES : { ...ENTRIES, maxEntries };
+		const result = await this.retried(() => this.ctx.helpers.checkProcessedAndRecord(values.map(stored), SCOPE, options));
+		return result.processed.map((value) => String(value).slice(PREFIX.length));
+	}
+
+	private async remove(values: string[]): Promise<void> {
+		if (values.length > 0) await this.retried(() => this.ctx.helpers.removeProcessed(values.map(stored), SCOPE, ENTRIES));
+	}
+
+	/**
+	 * Tried again after a failure: two workers creating the workflow's record at the same moment make
+	 * one insert fail, and the failed call wrote nothing.
+	 */
+	private async retried<T>(call: () => Promise<T>): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			try {
-				const result = await this.ctx.helpers.checkProcessedAndRecord(values.map(stored), SCOPE, options);
-				return result.processed.map((value) => String(value).slice(PREFIX.length));
+				return await call();
 			} catch (error) {
 				if (attempt >= RECORD_ATTEMPTS) throw new NodeOperationError(this.ctx.getNode(), error as Error);
 				await sleep(50 * attempt + Math.random() * 50);
 			}
 		}
-	}
-
-	async forget(keys: string[]): Promise<void> {
-		if (keys.length === 0) return;
-		await this.serialized(() => this.ctx.helpers.removeProcessed(keys.map(stored), SCOPE, this.options));
-	}
-
-	/** Forgets every key of the workflow's record; says how many there were. */
-	async forgetAll(): Promise<number> {
-		return await this.serialized(async () => {
-			const count = await this.ctx.helpers.getProcessedDataCount(SCOPE, this.options);
-			await this.ctx.helpers.clearAllProcessedItems(SCOPE, this.options);
-			return count;
-		});
 	}
 
 	/**
@@ -135,16 +203,49 @@ export class MessageRecord {
 	}
 }
 
+/** What a block's claim found (see MessageRecord.claim); every other key is this run's to send. */
+export interface BlockClaim {
+	sentBefore: Set<string>;
+	inDoubt: Set<string>;
+	raced: Set<string>;
+}
+
+/**
+ * What earlier blocks of a run leave for a later write: `refresh`, keys sent before and seen again,
+ * removed and recorded again so that they move to the newest end of the record (a key seen again is
+ * as recent as its last run; their pending marks, made by the claim that saw them, stay meanwhile,
+ * so another execution finds them in doubt, never new); `settled`, keys whose marks can go (accepted
+ * by the API, or refreshed by an earlier write).
+ */
+export interface Tidy {
+	refresh: string[];
+	settled: string[];
+}
+
 const SCOPE = 'workflow';
+const ENTRIES: ICheckProcessedOptions = { mode: 'entries' };
 const RECORD_ATTEMPTS = 3;
-/** The shortest pause before the markers are looked up again (see claim). */
+/** The shortest pause before a block's marker is looked up again (see claim). */
 const SETTLE_MS = 20;
 /** How many times a block overwritten by concurrent writes is recorded and looked up again. */
 const LOOKUPS = 5;
 const MARKER = '\u0000run:';
 const PREFIX = 'template-message:';
 const queues = new Map<string, Promise<void>>();
+const liveByWorkflow = new Map<string, Map<string, string>>();
 
-function stored(key: string): string {
-	return PREFIX + key;
+/** The keys the runs of this n8n process are sending now, each with its run: their marks are no doubt. */
+function liveKeys(workflowId: string): Map<string, string> {
+	let live = liveByWorkflow.get(workflowId);
+	if (!live) liveByWorkflow.set(workflowId, (live = new Map()));
+	return live;
+}
+
+function stored(value: string): string {
+	return PREFIX + value;
+}
+
+/** A key's pending mark (see MessageRecord). */
+function pending(key: string): string {
+	return `${key}\u0000pending`;
 }

@@ -119,8 +119,9 @@ const CODE_TEXT: Record<string, string> = {
 export function classifyTransportError(error: unknown): FailedOutcome {
 	const code = errorCode(error);
 	const reason = (code && CODE_TEXT[code]) ?? 'network error';
+	// Cancelled with the request on its way, the message may have gone out all the same.
 	if (code === 'ERR_CANCELED') {
-		return { kind: 'rejected', errorCode: code, reason, transient: false };
+		return requestWritten(error) === false ? { kind: 'rejected', errorCode: code, reason, transient: false } : { kind: 'unknown', errorCode: code, reason: `${reason} while the request was on its way` };
 	}
 	if (code !== undefined && NOT_CONNECTED.has(code)) {
 		return { kind: 'rejected', errorCode: code, reason, transient: true };

@@ -33,7 +33,14 @@ export async function sendAll(
 	continueOnFail: boolean,
 ): Promise<SendRun> {
 	const node = ctx.getNode();
-	const claims = options.sendOnce === 'off' ? undefined : new Claims(MessageRecord.open(ctx, options.maxRemembered), keysToSend(messages), options.maxConcurrency);
+	const claims =
+		options.sendOnce === 'off'
+			? undefined
+			: new Claims(MessageRecord.open(ctx, options.maxRemembered), keysToSend(messages), {
+					concurrency: options.maxConcurrency,
+					maxPerSecond: options.maxPerSecond,
+					sendInDoubt: options.sendInDoubt,
+				});
 	const redactor = new Redactor(credentials.token);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const pacer = sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond);
@@ -70,7 +77,9 @@ export async function sendAll(
 		try {
 			const delivery = await deliver(itemIndex, message, context);
 			if (!delivery) return undefined;
-			if ('sentElsewhere' in delivery) return { kind: 'sentBefore', concurrent: delivery.sentElsewhere !== 'recordedBefore' };
+			if ('sentElsewhere' in delivery) {
+				return delivery.sentElsewhere === 'inDoubt' ? { kind: 'inDoubt' } : { kind: 'sentBefore', concurrent: delivery.sentElsewhere === 'raced' };
+			}
 			if ('notRecorded' in delivery) {
 				failed(itemIndex);
 				return { kind: 'notRecorded', reason: truncate(redactor.text(delivery.notRecorded), 200) };
@@ -100,7 +109,7 @@ export async function sendAll(
 		results = await runPool(messages.length, options.maxConcurrency, sendOne, () => stoppedAt !== undefined);
 	} finally {
 		pacer.leave();
-		if (claims) await settleRecord(ctx, claims);
+		if (claims) await settleRecord(ctx, claims, options.maxRemembered);
 	}
 	pauses.summarise();
 	const { recoveries, probes } = stopEarly.breaker;
@@ -121,10 +130,21 @@ function keysToSend(messages: Array<PreparedMessage | undefined>): Map<number, s
 	return keys;
 }
 
-/** Settles the run's record (see Claims.release); if that fails, says so without failing the run. */
-async function settleRecord(ctx: IExecuteFunctions, claims: Claims): Promise<void> {
+/**
+ * Settles the run's record (see Claims.release); tells the user when keeping the record to its size
+ * pushed keys out, since a later run would send those messages again. If settling fails, says so
+ * without failing the run.
+ */
+async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembered: number): Promise<void> {
 	try {
-		await claims.release();
+		const { pushedOut } = await claims.release();
+		if (pushedOut > 0) {
+			notice(
+				ctx,
+				`Send Once keeps the newest ${maxRemembered} values of this workflow's record (${optionPath('maxRemembered')}): this run pushed out the ${pushedOut} oldest messages. A later run would send those messages again if their rows come back: raise ${optionPath('maxRemembered')} above the number of rows the workflow sends to (each message takes one value).`,
+				'warn',
+			);
+		}
 	} catch (error) {
 		const reason = truncate(error instanceof Error ? error.message : String(error), 200);
 		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`, 'warn');

@@ -44,7 +44,7 @@ export class StopEarly {
 			if (gaveUp === undefined || this.account) return undefined;
 			return (this.account = refusal('server', itemIndex, templateCodeId, outcome, gaveUp));
 		}
-		if (outcome.kind === 'rejected' && outcome.errorCode === 'ERR_CANCELED') this.breaker.neutral(probe);
+		if (outcome.errorCode === 'ERR_CANCELED') this.breaker.neutral(probe);
 		else this.breaker.answered(probe);
 		const scope = refusalScope(outcome);
 		if (scope === 'account' && !this.account) return (this.account = refusal(scope, itemIndex, templateCodeId, outcome));
@@ -59,8 +59,8 @@ export class StopEarly {
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
-	if (outcome.kind === 'unknown') return true;
 	if (outcome.errorCode === 'ERR_CANCELED') return false;
+	if (outcome.kind === 'unknown') return true;
 	return outcome.transient || outcome.statusCode === undefined || outcome.statusCode >= 500;
 }
 

@@ -178,6 +178,8 @@ export type SendResult =
 	| { kind: 'notSent'; refusal: Refusal; attempts: number }
 	/** Send Once: recorded by an earlier execution, or by another at the same moment. */
 	| { kind: 'sentBefore'; concurrent: boolean }
+	/** Send Once: recorded by an earlier execution that never learnt whether the API took it: not sent. */
+	| { kind: 'inDoubt' }
 	/** Send Once could not record the message in n8n's database: not sent. */
 	| { kind: 'notRecorded'; reason: string }
 	/** A fault of the node's own while handling the item, after the request may have left. */
@@ -204,6 +206,12 @@ export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' |
 
 export const MESSAGE_KEY_FIELD = 'Message Key';
 
+/**
+ * Forget Sent Messages' key: a row's messageKey, which a row routed to the error output carries
+ * under details (n8n routes only rows made of error and details).
+ */
+export const FORGET_KEY_DEFAULT = '={{ $json.messageKey ?? $json.details?.messageKey }}';
+
 export interface RetryPolicy {
 	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
 	maxAttempts: number;
@@ -223,6 +231,8 @@ export interface RetryPolicy {
 export interface RunOptions {
 	sendOnce: SendOnce;
 	maxRemembered: number;
+	/** Send Once: send the messages an earlier execution left in doubt (may message a recipient twice). */
+	sendInDoubt: boolean;
 	dryRun: boolean;
 	includeInputFields: boolean;
 	includeRequestPayload: boolean;
@@ -259,6 +269,7 @@ export const RUN_OPTIONS = {
 	/** Seconds the API may keep one message waiting by throttling it. */
 	maxThrottleWait: { displayName: 'Max Wait When Throttled', default: 120 },
 	retryUnknownDelivery: { displayName: 'Retry Unknown Deliveries' },
+	sendInDoubt: { displayName: 'Send Messages in Doubt' },
 	skipDuplicates: { displayName: 'Skip Duplicate Messages' },
 } as const;
 
