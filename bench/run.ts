@@ -5,14 +5,13 @@
  * and the report gives medians with their range; ratios are taken within each round. Writes
  * docs/benchmarks.md.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { renderPreview } from '../nodes/TemplateMessage/request/preview';
 import { buildSendRequest } from '../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../nodes/TemplateMessage/request/templateShape';
-import { deduplicationStore } from '../test/helpers/deduplicationStore';
 import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';
 import { floorTarget, httpRequestTarget, rows, runInEngine, runRawClient, startSandbox, templateNode } from './senders';
@@ -23,6 +22,17 @@ const HTTP_ITEMS = Number(process.env.BENCH_ITEMS ?? 2000);
 const HTTPS_ITEMS = HTTP_ITEMS / 2;
 const SEQUENTIAL_ITEMS = 100;
 const CONCURRENCY = 25;
+/** Written by bench/sendOnceReal.js (scripts/bench.sh runs it first): SQLite, then PostgreSQL in queue mode. */
+const SEND_ONCE_FILES = ['sqlite', 'queue'].map((database) => path.join(PACKAGE_ROOT, '.bench-build', `send-once-${database}.json`));
+
+interface SendOnceReal {
+	database: string;
+	n8n: string;
+	rounds: number;
+	runs: Array<{ rows: number; on: boolean; round: number; seconds: number; sent: number; writes: number; values: number; bytes: number; callMs: number }>;
+	recordSizes: Array<{ size: number; msPerCall: number; calls: number }>;
+}
+
 const BIG_ITEMS = Number(process.env.BENCH_BIG_ITEMS ?? 100_000);
 
 interface Sender {
@@ -113,17 +123,15 @@ async function main() {
 	const big = await startSandbox(5813, 0, 0);
 	const bigOptions = { maxPerSecond: 0, maxConcurrency: 50 };
 	const { rssBefore, rssPeak, sample: bigRun } = await withPeakRss(() => runInEngine(big, rows(BIG_ITEMS), templateNode(bigOptions)));
-	// The same with Send Once, every key kept, against the in-memory stand-in for n8n's store.
-	const store = deduplicationStore();
-	const sendOnce = await withPeakRss(() => runInEngine(big, rows(BIG_ITEMS), templateNode({ ...bigOptions, maxRemembered: BIG_ITEMS }, { sendOnce: 'recipientTemplate' })));
-	const sendOnceStore = { calls: store.stats.calls, bytesWritten: store.stats.bytesWritten, recordBytes: JSON.stringify({ mode: 'entries', data: [...store.records.values()][0] ?? [] }).length };
 	await big.stop();
+	// Send Once is measured in the real n8n with its database (bench/sendOnceReal.js, run first by scripts/bench.sh).
+	const sendOnce = SEND_ONCE_FILES.filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')) as SendOnceReal);
 	// Interleaved like the rounds above: without, with, without, with …
 	const builds = Array.from({ length: 10 }, (_, i) => buildCostMicroseconds(100_000, i % 2 === 1));
 	const buildMicros = median(builds.filter((_, i) => i % 2 === 0));
 	const checkedBuildMicros = median(builds.filter((_, i) => i % 2 === 1));
 
-	const report = reportLines(samples, groups, { paced, slowPaced, shared, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, sendOnceStore, buildMicros, checkedBuildMicros });
+	const report = reportLines(samples, groups, { paced, slowPaced, shared, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, buildMicros, checkedBuildMicros });
 	console.log(report.join('\n'));
 	writeFileSync(path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md'), `${report.join('\n')}\n`);
 }
@@ -147,8 +155,7 @@ interface Once {
 	bigRun: Sample;
 	rssBefore: number;
 	rssPeak: number;
-	sendOnce: { sample: Sample; rssBefore: number; rssPeak: number };
-	sendOnceStore: { calls: number; bytesWritten: number; recordBytes: number };
+	sendOnce: SendOnceReal[];
 	buildMicros: number;
 	checkedBuildMicros: number;
 }
@@ -231,22 +238,39 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	note(`| Payload build and validation (header, 2 body values, a button), per item, median of 5 × 100,000 | ${fixed(once.buildMicros, 2)} µs (target ≤ 5 µs) |`);
 	note(`| The same, checked against the template (body text, header, buttons) and rendered as a preview | ${fixed(once.checkedBuildMicros, 2)} µs (target ≤ 5 µs) |`);
 	note();
-	note(`## 6. The same ${BIG_ITEMS.toLocaleString('en')} items with Send Once`);
+	note('## 6. Send Once in the real n8n, with its database');
 	note();
 	note(
-		`Send Once per recipient and template, *Max Messages Remembered* ${BIG_ITEMS.toLocaleString('en')} (every key kept), against test/helpers/deduplicationStore.ts: n8n's store semantics in memory (md5 of each key, the whole record read and rewritten on every call). "Bytes written" is what n8n would write to its \`processed_data\` table over the run; "record size" is that table's row at the end. A database adds its own time per call on top.`,
+		"bench/sendOnceReal.js: the real n8n (n8n-app/) with this package, a webhook posting the rows to the node (no pacing, the other options at their defaults) against the sandbox in a process of its own with 20 ms latency. Each size runs with Send Once (per recipient and template) on and off, interleaved, each run into a workflow of its own (an empty record). Seconds are from the POST to the webhook's answer (it answers when the node is done). A hook in n8n's processes (bench/storeStatsHook.js) counts what n8n writes to its `processed_data` table and times each store call.",
 	);
-	note();
-	note('| Measure | Send Once off | Send Once on |');
-	note('|---|---|---|');
-	const on = once.sendOnce.sample;
-	note(`| Sent, lost, failed | ${once.bigRun.items - once.bigRun.lost}, ${once.bigRun.lost}, ${once.bigRun.failed} | ${on.items - on.lost}, ${on.lost}, ${on.failed} |`);
-	note(`| Messages/s | ${fixed(once.bigRun.perSecond)} | ${fixed(on.perSecond)} |`);
-	note(`| CPU of this process per message | ${fixed(once.bigRun.cpuMsPerItem, 3)} ms | ${fixed(on.cpuMsPerItem, 3)} ms |`);
-	note(`| RSS before the run → peak during it | ${fixed(once.rssBefore / 2 ** 20, 0)} → ${fixed(once.rssPeak / 2 ** 20, 0)} MiB | ${fixed(once.sendOnce.rssBefore / 2 ** 20, 0)} → ${fixed(once.sendOnce.rssPeak / 2 ** 20, 0)} MiB |`);
-	note(`| Calls to the store | 0 | ${once.sendOnceStore.calls.toLocaleString('en')} (three per block of *Max Concurrent Requests*, 50, and one at the end) |`);
-	note(`| Bytes written to the store over the run | 0 | ${fixed(once.sendOnceStore.bytesWritten / 2 ** 20, 0)} MiB |`);
-	note(`| Record size at the end (database size) | 0 | ${fixed(once.sendOnceStore.recordBytes / 2 ** 20, 1)} MiB (${fixed(once.sendOnceStore.recordBytes / BIG_ITEMS, 0)} bytes per key) |`);
+	for (const real of once.sendOnce) {
+		note();
+		note(`### ${real.database}, n8n ${real.n8n}, ${real.rounds} round(s)`);
+		note();
+		note('| Rows | Send Once off, s | Send Once on, s | On ÷ off, per round | Writes to processed_data | Values written | Bytes written | Bytes per message | Time in store calls |');
+		note('|---|---|---|---|---|---|---|---|---|');
+		for (const rowCount of [...new Set(real.runs.map((run) => run.rows))]) {
+			const of = (on: boolean) => real.runs.filter((run) => run.rows === rowCount && run.on === on).sort((a, b) => a.round - b.round);
+			const [off, on] = [of(false), of(true)];
+			const ratios = on.map((run, i) => run.seconds / off[i].seconds);
+			const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+			note(
+				`| ${rowCount.toLocaleString('en')} | ${off.map((run) => fixed(run.seconds)).join(', ')} | ${on.map((run) => fixed(run.seconds)).join(', ')} | ${ratios.map((ratio) => fixed(ratio, 2)).join(', ')} | ${fixed(mean(on.map((run) => run.writes)), 0)} | ${fixed(mean(on.map((run) => run.values)), 0)} | ${fixed(mean(on.map((run) => run.bytes)) / 2 ** 20, 1)} MiB | ${fixed(mean(on.map((run) => run.bytes)) / rowCount, 0)} | ${fixed(mean(on.map((run) => run.callMs)) / 1000, 1)} s |`,
+			);
+		}
+		const lost = real.runs.filter((run) => run.sent !== run.rows).length;
+		note();
+		note(`Runs in which the sandbox did not receive every row exactly: ${lost}.`);
+		if (real.recordSizes.length > 0) {
+			note();
+			note('One store call against a record of a given size (seeded by n8n\'s Remove Duplicates node in the same workflow, then 500 messages with Send Once):');
+			note();
+			note('| Values in the record | ms per store call | Calls for 500 messages |');
+			note('|---|---|---|');
+			for (const record of real.recordSizes) note(`| ${record.size.toLocaleString('en')} | ${fixed(record.msPerCall, 1)} | ${record.calls} |`);
+		}
+	}
+	if (once.sendOnce.length === 0) note('Not measured in this run (bench/sendOnceReal.js did not run).');
 	note();
 	note('## Which ceiling is whose');
 	note();

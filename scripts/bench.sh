@@ -2,7 +2,8 @@
 # `npm run bench`: builds, compiles the benchmark (it reuses the engine test harness), makes a
 # self-signed certificate for the HTTPS sandbox (trusted by the benchmark's process only, through
 # NODE_EXTRA_CA_CERTS), runs it under Node 24 and writes docs/benchmarks.md. Needs n8n-app/ for
-# n8n's HTTP Request node. BENCH_ROUNDS (5), BENCH_ITEMS (2000) and BENCH_BIG_ITEMS (100000) scale it.
+# n8n's HTTP Request node. BENCH_ROUNDS (5), BENCH_ITEMS (2000) and BENCH_BIG_ITEMS (100000) scale it;
+# SEND_ONCE_ROWS and SEND_ONCE_ROUNDS scale the Send Once runs in the real n8n (bench/sendOnceReal.js).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install.sh
@@ -13,5 +14,9 @@ node_modules/.bin/tsc -p tsconfig.bench.json
 echo "Making a self-signed certificate for the HTTPS sandbox…"
 NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
+node24="$(bash scripts/node24.sh)"
+echo "Send Once in the real n8n: SQLite, then PostgreSQL in queue mode (about 12 minutes)…"
+"$node24" bench/sendOnceReal.js .bench-build/send-once-sqlite.json
+"$node24" bench/sendOnceReal.js .bench-build/send-once-queue.json --queue
 echo "Running the benchmark (${BENCH_ROUNDS:-5} rounds, then the rate-limited and large runs: about 5 minutes)…"
-exec "$(bash scripts/node24.sh)" --max-old-space-size=8192 .bench-build/bench/run.js
+exec "$node24" --max-old-space-size=8192 .bench-build/bench/run.js

@@ -97,6 +97,13 @@ test('the node creator finds the node by name, with its icon and its actions', a
 	await shot('1-node-creator-actions');
 });
 
+test.each(['forget', 'resend', 'send once'])('the node creator finds the node by "%s", the words of Send Once and Forget Sent Messages', async (words) => {
+	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
+	await page.getByTestId('canvas-add-button').click();
+	await page.getByTestId('node-creator-search-bar').fill(words);
+	await page.getByTestId('item-iterator-item').filter({ hasText: 'Template Message' }).first().waitFor({ timeout: 10_000 });
+});
+
 test('every Header Type, each button type and the JSON mode show exactly their fields', async () => {
 	await openNode(FIELDS);
 	expect(await visible(['headerText', 'headerMediaUrl'])).toEqual({ headerText: false, headerMediaUrl: false });
@@ -132,7 +139,7 @@ test('Execute step: the good row is sent and shows its message, the bad row its 
 	await page.getByTestId('node-execute-button').first().click();
 	const output = page.getByTestId('output-panel');
 	await output.getByText('Hi Budi, invoice INV-7 for Rp 150.000 is due.').first().waitFor({ timeout: 30_000 });
-	await expect(output.getByText('Phone Number: "not a phone" contains characters other than digits [item 1]').first().isVisible()).resolves.toBe(true);
+	await expect(output.getByText('Phone Number: "not a phone" contains letters (not a phone), which no phone number has [item 1]').first().isVisible()).resolves.toBe(true);
 	expect(sandbox.messages.map((message) => message.request.phone_number)).toEqual(['6281234567890']);
 	await shot('3-execute-step');
 	if (process.env.UPDATE_DOCS) copyFileSync(path.join(SHOTS, '3-execute-step.png'), path.join(stack.ROOT, 'docs', 'images', 'node-panel.png'));
@@ -143,7 +150,7 @@ test('without Continue On Fail, the error view names the field and the item and 
 	await openNode(STOPS_AT_BAD_ROW);
 	await page.getByTestId('node-execute-button').first().click();
 	const output = page.getByTestId('output-panel');
-	await output.getByText('Phone Number: "not a phone" contains characters other than digits [item 1]').first().waitFor({ timeout: 30_000 });
+	await output.getByText('Phone Number: "not a phone" contains letters (not a phone), which no phone number has [item 1]').first().waitFor({ timeout: 30_000 });
 	await expect(output.getByText('Use digits only, optionally with a leading +, spaces, dashes or parentheses').first().isVisible()).resolves.toBe(true);
 	expect(sandbox.messages).toHaveLength(before);
 	await shot('4-error-view');

@@ -101,6 +101,20 @@ const SEND_ONCE_ROWS_WORKFLOW = {
 	settings: { executionOrder: 'v1' },
 };
 
+/** The same with a record smaller than the sheet: Max Messages Remembered 50. */
+const SMALL_RECORD_WORKFLOW = {
+	...SEND_ONCE_ROWS_WORKFLOW,
+	id: 'tmE2eSendOnce02',
+	name: 'E2E: Send Once, a record of 50',
+	nodes: SEND_ONCE_ROWS_WORKFLOW.nodes.map((node) =>
+		node.name === 'Rows webhook'
+			? { ...node, webhookId: '0c7d2f4e-1b2a-4c3d-9e8f-send-once-small', parameters: { ...node.parameters, path: 'send-once-small' } }
+			: node.name === 'Template Message'
+				? { ...node, parameters: { ...node.parameters, options: { maxRemembered: 50 } } }
+				: node,
+	),
+};
+
 const freePort = stack.freePort as () => Promise<number>;
 
 const api = () => axios.create({ baseURL: n8n.url, headers: { cookie }, validateStatus: () => true });
@@ -110,7 +124,7 @@ beforeAll(async () => {
 	stack.linkPackage(userFolder);
 	sandbox = await stack.startSandbox({ port: 0 });
 	stack.importCredential(userFolder, { baseUrl: sandbox.url, token: sandbox.token });
-	stack.importWorkflows(userFolder, [...stack.readExamples(), CODE_ROWS_WORKFLOW, SEND_ONCE_ROWS_WORKFLOW], ['tmExampleHook001', SEND_ONCE_ROWS_WORKFLOW.id]);
+	stack.importWorkflows(userFolder, [...stack.readExamples(), CODE_ROWS_WORKFLOW, SEND_ONCE_ROWS_WORKFLOW, SMALL_RECORD_WORKFLOW], ['tmExampleHook001', SEND_ONCE_ROWS_WORKFLOW.id, SMALL_RECORD_WORKFLOW.id]);
 	const port = await freePort();
 	brokerPort = await freePort();
 	n8n = await stack.startN8n(userFolder, { port, brokerPort });
@@ -220,7 +234,7 @@ test('the webhook example tells its caller when a message was not sent, and why'
 	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-9', customer: { name: 'Eko', phone: 'call me' } }, { validateStatus: () => true });
 	// A shop that retries on a non-2xx answer can tell: 422 for a row to fix, 502 for the API's refusal.
 	expect(answer.status).toBe(422);
-	expect(answer.data.error).toBe('Phone Number: "call me" contains characters other than digits [item 0]');
+	expect(answer.data.error).toBe('Phone Number: "call me" contains letters (call me), which no phone number has [item 0]');
 	expect(answer.data).toMatchObject({ status: 'invalid', details: { success: false, delivery: 'invalid' } });
 	const refused = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-10', customer: { name: 'Eko', phone: '+62 000 1234 5678' } }, { validateStatus: () => true });
 	expect(refused.status).toBe(502);
@@ -270,6 +284,18 @@ describe("Send Once, with the record in n8n's database", () => {
 		n8n = await stack.startN8n(userFolder, { port: await freePort(), brokerPort });
 		expect((await postRows(rows(5))).map(outcome)).toEqual(['sentBefore', 'sentBefore', 'sentBefore', 'sentBefore', 'sent']);
 		expect(sandbox.messages).toHaveLength(5);
+	});
+
+	test('60 rows over a record of 50, run three times: no run sends again a row the record held when it began', async () => {
+		const sheet = Array.from({ length: 60 }, (_, i) => ({ phone: `+62 814 0000 ${String(i).padStart(4, '0')}`, name: `Row ${i}` }));
+		const post = async () => (await axios.post(`${n8n.url}/webhook/send-once-small`, { rows: sheet })).data as Array<Record<string, unknown>>;
+		expect((await post()).map(outcome)).toEqual(Array(60).fill('sent'));
+		// The first run pushed the 10 oldest rows out of the record (and said so); each later run sends those 10 alone.
+		for (let run = 2; run <= 3; run++) {
+			sandbox.messages.length = 0;
+			expect((await post()).map(outcome)).toEqual([...Array(10).fill('sent'), ...Array(50).fill('sentBefore')]);
+			expect(sandbox.messages).toHaveLength(10);
+		}
 	});
 
 	test('the webhook example called twice for one order, one call after the other and five at once: one message each', async () => {

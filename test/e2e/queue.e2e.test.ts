@@ -104,7 +104,7 @@ test('concurrent webhook calls: every row reaches the API exactly once, from the
 	expect(recordedItems).toBe(CALLS * ROWS_PER_CALL);
 });
 
-test('Send Once across two workers: the same row posted twice at the same moment, 100 times: never lost, never more than twice, and how often twice', async () => {
+test('Send Once across two workers: the same row posted twice at the same moment, 100 times: each sent exactly once', async () => {
 	const TRIALS = 100;
 	const trialPhone = (trial: number) => `62816${String(trial).padStart(7, '0')}`;
 	const finished = () => handles.workers.map((worker) => [...worker.output().matchAll(/Worker finished execution (\d+)/g)].map((match) => match[1]));
@@ -127,19 +127,20 @@ test('Send Once across two workers: the same row posted twice at the same moment
 	}
 	expect(perTrial.size).toBe(TRIALS);
 	const counts = [...perTrial.values()];
-	expect(counts.every((count) => count === 1 || count === 2)).toBe(true);
+	expect(counts.filter((count) => count !== 1)).toEqual([]);
 	// The README quotes a run's figures: pairs sent twice, and pairs the two workers shared.
 	if (process.env.SEND_ONCE_WINDOW_FILE) {
 		writeFileSync(process.env.SEND_ONCE_WINDOW_FILE, JSON.stringify({ trials: TRIALS, sentTwice: counts.filter((count) => count === 2).length, splitAcrossWorkers: splitPairs }));
 	}
 });
 
-test('a worker killed mid-execution: what was sent stays sent, nothing is sent again, n8n does not call it a success', async () => {
+test('a worker killed mid-execution: nothing sent twice, and after the run again every row reached the API exactly once or is reported in doubt, none reported sent that never reached it', async () => {
 	const ROWS = 200;
 	const callPhone = (row: number) => `62815${String(row).padStart(7, '0')}`;
+	const rows = Array.from({ length: ROWS }, (_, row) => ({ phone: callPhone(row), name: `Row ${row}` }));
 	const startedCount = () => handles.workers.map((worker) => (worker.output().match(/Worker started execution/g) ?? []).length);
 	const before = startedCount();
-	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows: Array.from({ length: ROWS }, (_, row) => ({ phone: callPhone(row), name: `Row ${row}` })) });
+	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows });
 	const ours = (state: SandboxState) => state.messages.filter((message) => message.request.phone_number.startsWith('62815'));
 
 	await until(async () => ours(await sandbox.read()).length >= 30, 'the first 30 messages of the large run', 60_000);
@@ -150,33 +151,44 @@ test('a worker killed mid-execution: what was sent stays sent, nothing is sent a
 
 	// Watch long enough for a stalled job to be picked up again, if n8n did that.
 	await new Promise((resolve) => setTimeout(resolve, 45_000));
-	const after = ours(await sandbox.read());
-	const phones = after.map((message) => message.request.phone_number);
-	expect(new Set(phones).size).toBe(phones.length);
+	const afterKill = ours(await sandbox.read());
 	// Requests already on the wire when the worker died may still land (at most Max Concurrent Requests).
-	expect(after.length).toBeLessThanOrEqual(atKill + 5);
-	expect(after.length).toBeLessThan(ROWS);
+	expect(afterKill.length).toBeLessThanOrEqual(atKill + 5);
+	expect(afterKill.length).toBeLessThan(ROWS);
+	const executions = async () => (await api.get('/rest/executions', { params: { filter: JSON.stringify({ workflowId: BULK_WORKFLOW.id }), limit: 1 } })).data.data.results;
+	const [killed] = await executions();
+	expect(killed.status).not.toBe('success');
 
-	const [latest] = (await api.get('/rest/executions', { params: { filter: JSON.stringify({ workflowId: BULK_WORKFLOW.id }), limit: 1 } })).data.data.results;
-	expect(latest.status).not.toBe('success');
-
-	// Recovery is running it again: Send Once recorded each message, a block of Max Concurrent
-	// Requests (5) at a time, before sending it, in n8n's PostgreSQL database.
-	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows: Array.from({ length: ROWS }, (_, row) => ({ phone: callPhone(row), name: `Row ${row}` })) });
-	let settled = -1;
+	// Recovery is running it again: Send Once recorded each message with a pending mark before
+	// sending it, in n8n's PostgreSQL database.
+	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows });
+	let rerun: { id: string; status: string } | undefined;
 	await until(
 		async () => {
-			const count = ours(await sandbox.read()).length;
-			const done = count >= ROWS - 10 && count === settled;
-			settled = count;
-			return done;
+			[rerun] = await executions();
+			return rerun !== undefined && rerun.id !== killed.id && rerun.status === 'success';
 		},
-		'the run again to send the rest',
-		90_000,
-		2_000,
+		'the run again to finish',
+		120_000,
+		1_000,
 	);
-	const recovered = ours(await sandbox.read()).map((message) => message.request.phone_number);
-	expect(new Set(recovered).size).toBe(recovered.length);
-	// Only the rows recorded but not yet sent when the worker died (at most one block and the requests in flight) stay unsent.
-	expect(recovered.length).toBeGreaterThanOrEqual(ROWS - 10);
+	const output: Array<{ json: Record<string, unknown> }> = parse((await api.get(`/rest/executions/${rerun!.id}`)).data.data.data).resultData.runData['Template Message'][0].data.main[0];
+	expect(output).toHaveLength(ROWS);
+	const reached = new Map<string, number>();
+	for (const message of ours(await sandbox.read())) reached.set(message.request.phone_number, (reached.get(message.request.phone_number) ?? 0) + 1);
+	const statuses = output.map(({ json }) => json.status);
+	const inDoubt = rows.filter((_, row) => statuses[row] === 'inDoubt');
+	rows.forEach(({ phone }, row) => {
+		// Never sent twice; never reported sent (now or before) without reaching the API.
+		expect({ phone, times: reached.get(phone) ?? 0 }).toEqual({ phone, times: statuses[row] === 'inDoubt' ? (reached.get(phone) ?? 0) : 1 });
+		expect(['sent', 'skipped', 'inDoubt']).toContain(statuses[row]);
+	});
+	expect(Math.max(...reached.values())).toBe(1);
+	// What was in doubt is what the dead worker had recorded but not settled: about one block.
+	expect(inDoubt.length).toBeGreaterThan(0);
+	expect(inDoubt.length).toBeLessThan(ROWS / 2);
+	if (process.env.SEND_ONCE_WINDOW_FILE) {
+		const window = JSON.parse(readFileSync(process.env.SEND_ONCE_WINDOW_FILE, 'utf8'));
+		writeFileSync(process.env.SEND_ONCE_WINDOW_FILE, JSON.stringify({ ...window, killedRows: ROWS, inDoubt: inDoubt.length, inDoubtReached: inDoubt.filter(({ phone }) => reached.has(phone)).length }));
+	}
 });

@@ -159,7 +159,7 @@ describe('bad input', () => {
 			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/^Map a column.*\. Item 1 is input row 2 \(n8n counts items from 0\)\.$/) },
 		});
 		expect(Object.keys(output[1].json).slice(0, 3)).toEqual(Object.keys(output[0].json).filter((key) => key !== 'msgid').slice(0, 3));
-		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains characters other than digits [item 3]');
+		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains letters (ABC), which no phone number has [item 3]');
 		expect(api.requests.map((r) => (r.body as IDataObject).phone_number)).toEqual(['6281234567890', '6281300000001']);
 	});
 
@@ -168,7 +168,7 @@ describe('bad input', () => {
 		expect(result.output(SEND_NODE, 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);
 		expect(result.output(SEND_NODE, 1).map((item) => [item.pairedItem, item.json.error])).toEqual([
 			[{ item: 1 }, 'Phone Number: is empty [item 1]'],
-			[{ item: 3 }, 'Phone Number: "+62 811 ABC" contains characters other than digits [item 3]'],
+			[{ item: 3 }, 'Phone Number: "+62 811 ABC" contains letters (ABC), which no phone number has [item 3]'],
 		]);
 		// From n8n 2.36 with their details. Before, the item carries its error (errorOutput.ts), and
 		// some versions (1.123) then keep only the error message.
@@ -278,7 +278,7 @@ test('dry run: builds and checks every item, outputs the request it would send, 
 		json: { success: false, dryRun: true, phone_number: '6281234567890', template_code_id: 'tpl-invoice', request: expectedBody('6281234567890', 'Budi', 'INV-7'), status: 'dryRun' },
 		pairedItem: { item: 0 },
 	});
-	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains characters other than digits [item 1]', details: { delivery: 'invalid', dryRun: true } });
+	expect(bad.json).toMatchObject({ error: 'Phone Number: "not a phone" contains letters (not a phone), which no phone number has [item 1]', details: { delivery: 'invalid', dryRun: true } });
 	expect(JSON.stringify(result.output(SEND_NODE))).not.toContain(TEST_TOKEN);
 	expect(api.requests).toHaveLength(0);
 });

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, quote } from './text';
+import { describeValue, quote, visible } from './text';
 import { optionPath } from '../shared/contracts';
 
 const FIELD = 'Phone Number';
@@ -9,21 +9,34 @@ const MIN_DIGITS = 7;
 const MAX_DIGITS = 15;
 // Separators included, no real number is longer.
 const MAX_TEXT_LENGTH = 40;
-// Characters people and spreadsheets put between digits: spaces (any Unicode space), dashes,
-// dots, slashes and parentheses.
-const SEPARATORS = /[\s\u00a0\u2000-\u200b\u202f\u205f\u3000\-\u2010-\u2015.()/]/g;
+// Characters people, phones and spreadsheets put between digits: any Unicode space, every dash
+// (hyphens, en and em dashes, the minus sign, full-width forms), dots, slashes and parentheses.
+const SEPARATORS = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d.()/]/g;
+// Marks nobody sees that a phone or a chat app copies along with a number: direction marks,
+// embeddings, overrides and isolates, zero-width characters, the byte order mark. Dropped.
+const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// "+62 (0)812…", "0044 (0)20…", "62 (0) 812…": the country code, then a trunk 0 in brackets.
+const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
 
 /**
  * Turns what a user or a spreadsheet gives as a phone number into the digits the API expects:
  * country code followed by the number, no "+" (the spec accepts both; one canonical form keeps
- * outputs comparable).
+ * outputs comparable). The digits sent are the cell's own digits, in their order, changed only by
+ * these rules: a leading + or 00 is dropped; a trunk 0 written in brackets after the country code
+ * ("+62 (0)812…") is dropped; a leading 0 is replaced by Default Country Code; a spreadsheet's
+ * ".0" after a whole number is dropped. Anything else that is not a separator is refused, naming
+ * what was found: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown): string {
-	const text = phoneText(raw);
+	const given = phoneText(raw);
+	// A leading apostrophe is how Sheets and Excel keep a number as text.
+	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
 	if (text.length > MAX_TEXT_LENGTH) {
-		throw new InvalidFieldError(FIELD, `${quote(text)} is too long for a phone number`, 'Map the column that holds the phone number');
+		throw new InvalidFieldError(FIELD, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
-	const compact = text.replace(SEPARATORS, '');
+	refuseWhatIsNotANumber(text, given);
+	// A trunk 0 in brackets after the country code, as Indonesian and British numbers are often written.
+	const compact = wholeNumber(text, given).replace(TRUNK_ZERO, '$1$2').replace(SEPARATORS, '');
 	if (compact === '') {
 		throw new InvalidFieldError(FIELD, 'is empty', 'Map a column or enter the recipient number, e.g. +62 812 3456 7890');
 	}
@@ -38,7 +51,7 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 		if (countryCode === undefined) {
 			throw new InvalidFieldError(
 				FIELD,
-				`${quote(text)} starts with 0, a local number without country code`,
+				`${shown(given)} starts with 0, a local number without country code`,
 				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
 		}
@@ -48,15 +61,15 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 	}
 
 	if (!/^\d+$/.test(digits)) {
-		throw new InvalidFieldError(FIELD, `${quote(text)} contains characters other than digits`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
+		throw new InvalidFieldError(FIELD, `${shown(given)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
 	}
 	if (digits.startsWith('0')) {
-		throw new InvalidFieldError(FIELD, `${quote(text)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
+		throw new InvalidFieldError(FIELD, `${shown(given)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
 			FIELD,
-			`${quote(text)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
+			`${shown(given)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
 			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
 	}
@@ -68,7 +81,59 @@ function phoneText(raw: unknown): string {
 	// Spreadsheets often hand numbers over as numbers.
 	if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return String(raw);
 	if (raw === undefined || raw === null) return '';
+	if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && !Number.isInteger(raw)) {
+		throw new InvalidFieldError(FIELD, `${raw} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+	}
 	throw new InvalidFieldError(FIELD, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
+}
+
+/**
+ * A number a spreadsheet exported as a decimal: "6281234567890.0" is the whole number with a ".0"
+ * after it. Scientific notation has lost its last digits, and another fraction is no phone number.
+ */
+function wholeNumber(text: string, given: string): string {
+	if (/^\+?\d+(\.\d+)?e\+?\d+$/i.test(text)) {
+		throw new InvalidFieldError(FIELD, `${shown(given)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
+	}
+	const decimal = /^(\+?\d+)\.(\d{1,2})$/.exec(text);
+	if (!decimal) return text;
+	if (/^0+$/.test(decimal[2])) return decimal[1];
+	throw new InvalidFieldError(FIELD, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+}
+
+/** Two numbers in one cell, and a number with an extension: refused, naming what was found. */
+function refuseWhatIsNotANumber(text: string, given: string): void {
+	const twoNumbers =
+		(text.match(/\+/g) ?? []).length > 1 ||
+		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
+		slashedNumbers(text);
+	if (twoNumbers) {
+		throw new InvalidFieldError(FIELD, `${shown(given)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
+	}
+	const extension = /(?:ext\.?|extension|x|#)\s*\d+$/i.exec(text);
+	if (extension && /\d/.test(text.slice(0, extension.index))) {
+		throw new InvalidFieldError(FIELD, `${shown(given)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
+	}
+}
+
+/** "0812 3456 7890 / 0813 1111 2222": parts of a number each, where together they cannot be one. */
+function slashedNumbers(text: string): boolean {
+	const parts = text.split('/').map((part) => part.trim());
+	const digits = (part: string) => (part.match(/\d/g) ?? []).length;
+	if (parts.filter((part) => digits(part) >= MIN_DIGITS).length < 2) return false;
+	return parts.reduce((sum, part) => sum + digits(part), 0) > MAX_DIGITS + 2 || parts.slice(1).some((part) => part.startsWith('+'));
+}
+
+/** What is neither a digit nor a separator, as the user can see it: letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
+function describeOthers(digits: string, text: string): string {
+	const others = digits.replace(/\d/g, '');
+	if (/^\p{L}+$/u.test(others)) return `letters (${(text.match(/\p{L}+/gu) ?? []).join(' ')})`;
+	return `characters other than digits (${visible([...new Set(others)].join(''))})`;
+}
+
+/** The value as given, with what does not show written as ⟨U+XXXX⟩. */
+function shown(given: string): string {
+	return quote(visible(given));
 }
 
 function normaliseCountryCode(raw: unknown): string | undefined {

@@ -1,6 +1,6 @@
 import type { SendRequestBody, Segment, TemplateShape } from '../shared/contracts';
 import { componentParameters } from './templateCheck';
-import { isControlCharacter } from './text';
+import { visible } from './text';
 
 /**
  * The message as the recipient will read it, from the template's text and the item's values:
@@ -40,21 +40,3 @@ function cut(text: string): string {
 	return text.length > MAX_PREVIEW_LENGTH ? `${text.slice(0, MAX_PREVIEW_LENGTH)}… (preview cut at ${MAX_PREVIEW_LENGTH} characters)` : text;
 }
 
-/**
- * A value's characters that do not show, or make the rest show otherwise than it is sent
- * (controls, line and paragraph separators, bidirectional overrides and isolates), written as
- * ⟨U+XXXX⟩, so the preview reads as what is sent.
- */
-function visible(value: string): string {
-	let shown = '';
-	for (const character of value) {
-		const code = character.charCodeAt(0);
-		shown += isHidden(code) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
-	}
-	return shown;
-}
-
-/** Controls but the line feed, DEL, directional marks, line and paragraph separators, embeddings, overrides and isolates. */
-function isHidden(code: number): boolean {
-	return (isControlCharacter(code) && code !== 0x0a) || code === 0x200e || code === 0x200f || code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
-}

@@ -66,3 +66,37 @@ function escape(character: string): string {
 export function isControlCharacter(code: number): boolean {
 	return code < 0x20 || code === 0x7f;
 }
+
+/**
+ * A value's characters that do not show, or make the rest show otherwise than it is sent
+ * (controls, line and paragraph separators, bidirectional overrides and isolates), written as
+ * ⟨U+XXXX⟩, so the preview reads as what is sent.
+ */
+export function visible(value: string): string {
+	let shown = '';
+	for (const character of value) {
+		const code = character.charCodeAt(0);
+		shown += isHidden(code) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+	}
+	return shown;
+}
+
+/**
+ * Controls but the line feed, DEL, directional marks, line and paragraph separators, embeddings,
+ * overrides and isolates, the zero-width space, the word joiner and the byte order mark. (Not the
+ * zero-width joiners, which emoji and some scripts are written with.)
+ */
+function isHidden(code: number): boolean {
+	return (
+		(isControlCharacter(code) && code !== 0x0a) ||
+		code === 0x200b ||
+		code === 0x200e ||
+		code === 0x200f ||
+		code === 0x2028 ||
+		code === 0x2029 ||
+		(code >= 0x202a && code <= 0x202e) ||
+		code === 0x2060 ||
+		(code >= 0x2066 && code <= 0x2069) ||
+		code === 0xfeff
+	);
+}

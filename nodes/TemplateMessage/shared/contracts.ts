@@ -260,8 +260,11 @@ export const RUN_OPTIONS = {
 	maxConcurrency: { displayName: 'Max Concurrent Requests', default: 10 },
 	/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 	maxPerSecond: { displayName: 'Max Messages per Second', default: 25 },
-	/** How many Send Once keys a workflow's record keeps (the oldest go first): n8n's Remove Duplicates' default history size. */
-	maxRemembered: { displayName: 'Max Messages Remembered', default: 10_000 },
+	/**
+	 * How many Send Once values a workflow's record keeps once a run is over (the oldest go first):
+	 * above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
+	 */
+	maxRemembered: { displayName: 'Max Messages Remembered', default: 50_000 },
 	/** Milliseconds. */
 	timeout: { displayName: 'Max Time per Request', default: 30_000 },
 	/** Seconds a run waits for a failing API to come back before it stops sending. */
