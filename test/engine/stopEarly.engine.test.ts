@@ -260,6 +260,68 @@ describe('429 is flow control, not failure', () => {
 	});
 });
 
+describe('a wait the run cannot afford stops the requests, not just the items', () => {
+	const tooManyRequests = (headers: Record<string, string>) => () => ({ status: 429, headers, body: { errors: [{ message: 'Too many requests', code: 9 }] } });
+
+	test.each([
+		['Retry-After: 300 with Max Wait When Throttled 5 s', { 'Retry-After': '300' }, { maxThrottleWait: 5 }],
+		['a 429 whose X-RateLimit-Reset is two hours away, with the default 120 s', { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 7200) }, {}],
+		['a window with nothing left resetting in two hours, with the default 120 s', { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 7200) }, {}],
+	])('%s: 200 items at concurrency 10, at most the requests already on their way', async (_, headers, options) => {
+		api = await startApiServer(tooManyRequests(headers));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 10, maxPerSecond: 0, ...options }), onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		expect(output.map(delivery)).toEqual(rows(200).map(() => 'notSent'));
+		expect(api.requests.length).toBeLessThanOrEqual(10);
+		expect(output[199].json.error).toMatch(/beyond Max Wait When Throttled/);
+	});
+});
+
+describe("a recipient's code under an account's status", () => {
+	const refusedWith = (status: number) => () => ({ status, body: { errors: [{ message: 'Recipient not found', code: 33 }] } });
+
+	test('HTTP 401 with code 33 for 50 recipients: after 3 in a row the run stops as for the account', async () => {
+		api = await startApiServer(refusedWith(401));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		const output = result.output(SEND_NODE);
+		expect(output.map(delivery)).toEqual(rows(50).map((_, i) => (i < 3 ? 'failed' : 'notSent')));
+		expect(api.requests).toHaveLength(3);
+		expect(output[3].json.error).toBe(
+			'Not sent: the API refused the account at item 2 (HTTP 401: Recipient not found (code 33); 3 recipients in a row were refused the same way with HTTP 401, which says the account) [item 3]',
+		);
+	});
+
+	test('at concurrency 10: at most the requests already on their way follow the third', async () => {
+		api = await startApiServer(refusedWith(401));
+		await runSendNode({ baseUrl: api.baseUrl, items: rows(50), parameters: parameters({ maxConcurrency: 10, maxPerSecond: 0 }), onError: 'continueRegularOutput' });
+		expect(api.requests.length).toBeLessThanOrEqual(3 + 10);
+	});
+
+	test('an accepted message between them resets the count; HTTP 404 with code 33 is each recipient\'s, however many', async () => {
+		api = await startApiServer((request, index) => (index % 3 === 2 ? acceptAll(request, index) : refusedWith(401)()));
+		const mixed = await runSendNode({ baseUrl: api.baseUrl, items: rows(12), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(mixed.output(SEND_NODE).map(delivery)).toEqual(rows(12).map((_, i) => (i % 3 === 2 ? 'sent' : 'failed')));
+		await api.close();
+		api = await startApiServer(refusedWith(404));
+		const notFound = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(notFound.output(SEND_NODE).map(delivery)).toEqual(rows(20).map(() => 'failed'));
+		expect(api.requests).toHaveLength(20);
+	});
+});
+
+test('an answer that says success with a numeric msgid is sent, and the run goes on', async () => {
+	api = await startApiServer((_, index) => ({ status: 200, body: { success: true, msgid: 900000 + index } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(8), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+	expect(result.output(SEND_NODE).map((item) => item.json.msgid)).toEqual(rows(8).map((_, index) => String(900000 + index)));
+});
+
+test('2xx answers the node cannot read as accepted are delivery unknown, and never pause or stop the run', async () => {
+	api = await startApiServer(() => ({ status: 200, body: { success: true } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(12), parameters: parameters({ maxConcurrency: 1, maxOutageWait: 0 }), onError: 'continueRegularOutput' });
+	expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(12).map(() => 'unknown'));
+	expect(api.requests).toHaveLength(12);
+});
+
 const acceptedWith = (reply: ReturnType<Responder>, headers: Record<string, string>): ReturnType<Responder> => ({ ...reply, headers });
 
 /**

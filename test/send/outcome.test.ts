@@ -7,6 +7,9 @@ const clientRequest = (writableFinished: boolean) => ({ method: 'POST', path: '/
 describe('classifyResponse', () => {
 	test('accepted only with success: true and a msgid', () => {
 		expect(classifyResponse(response(200, { msgid: 'm-1', success: true }))).toEqual({ kind: 'accepted', msgid: 'm-1', statusCode: 200 });
+		// A number is the same id, kept as its text.
+		expect(classifyResponse(response(200, { msgid: 900000, success: true }))).toEqual({ kind: 'accepted', msgid: '900000', statusCode: 200 });
+		for (const msgid of ['', null, Number.NaN, {}, [], true]) expect(classifyResponse(response(200, { msgid, success: true })).kind).toBe('unknown');
 		// The transport parses the answer; a body still in text form was not JSON.
 		expect(classifyResponse(response(200, '{"msgid":"m-2","success":true}'))).toMatchObject({ kind: 'unknown' });
 	});

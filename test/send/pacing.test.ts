@@ -162,7 +162,7 @@ describe('decideRetry', () => {
 	test('a 429 is retried whatever the try count, as long as the throttle budget lasts', () => {
 		expect(decideRetry(rejected(429, true, 1000), 50, DEFAULT_RETRY_POLICY, 60_000)).toMatchObject({ retry: true });
 		const spent = decideRetry(rejected(429, true, 5000), 1, DEFAULT_RETRY_POLICY, DEFAULT_RETRY_POLICY.maxThrottleWaitMs - 4000);
-		expect(spent).toEqual({ retry: false, throttled: expect.stringMatching(/^the API kept asking to slow down \(HTTP 429: r\): after waiting 116 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled \(120 s\)$/) });
+		expect(spent).toEqual({ retry: false, pauseMs: 5000, throttled: expect.stringMatching(/^the API kept asking to slow down \(HTTP 429: r\): after waiting 116 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled \(120 s\)$/) });
 	});
 
 	test('a Retry-After of 0 still costs a quarter of a second of the budget, so 429s cannot loop for ever', () => {
@@ -176,7 +176,8 @@ describe('decideRetry', () => {
 	});
 
 	test('a 429 asking for longer than the budget gives the item up at once, with the reason', () => {
-		expect(decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: false, throttled: expect.stringMatching(/it asked for 600 s more/) });
+		// Its 600 s still hold every sender: the pause is given with it (see delivery).
+		expect(decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: false, pauseMs: 600_000, throttled: expect.stringMatching(/it asked for 600 s more/) });
 	});
 
 	test('a 503 asking for longer than the node waits gives the item up with the reason', () => {

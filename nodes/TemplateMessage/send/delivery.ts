@@ -115,6 +115,9 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 				continue;
 			}
 			if ('throttled' in decision) {
+				// Every sender waits as the API asked: one that may not wait that long gives up before
+				// its request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
+				pacer.tooManyRequests(decision.pauseMs);
 				const reason = decision.throttled;
 				return notSent({ scope: 'throttled', itemIndex, templateCodeId, reason, statusCode: 429, apiCode: outcome.kind === 'rejected' ? outcome.apiCode : undefined }, attempt);
 			}

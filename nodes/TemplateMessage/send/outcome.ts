@@ -18,9 +18,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
-		if (body.success === true && typeof body.msgid === 'string' && body.msgid !== '') {
-			return { kind: 'accepted', msgid: body.msgid, statusCode };
-		}
+		// The spec shows msgid as a string; a number is the same id (kept as its text).
+		const msgid = typeof body.msgid === 'string' || (typeof body.msgid === 'number' && Number.isFinite(body.msgid)) ? String(body.msgid) : '';
+		if (body.success === true && msgid !== '') return { kind: 'accepted', msgid, statusCode };
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
 	}
 

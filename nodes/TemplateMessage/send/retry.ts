@@ -8,8 +8,11 @@ const MIN_THROTTLE_CHARGE_MS = 250;
 
 export type RetryDecision =
 	| { retry: false; outcome: Outcome }
-	/** The API kept asking this item to slow down for longer than the policy waits: not sent. */
-	| { retry: false; throttled: string }
+	/**
+	 * The API kept asking this item to slow down for longer than the policy waits: not sent. Its
+	 * last 429 still asked every sender to wait `pauseMs`.
+	 */
+	| { retry: false; throttled: string; pauseMs: number }
 	| { retry: true; delayMs: number; rateLimited: boolean };
 
 /**
@@ -25,7 +28,7 @@ export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const delayMs = throttleCharge(askedMs);
 		if (throttledMs + delayMs > policy.maxThrottleWaitMs) {
-			return { retry: false, throttled: throttledReason(outcome.reason, throttledMs, askedMs, policy) };
+			return { retry: false, throttled: throttledReason(outcome.reason, throttledMs, askedMs, policy), pauseMs: delayMs };
 		}
 		return { retry: true, delayMs, rateLimited: true };
 	}

@@ -13,6 +13,9 @@ import { Breaker } from './breaker';
 export class StopEarly {
 	private account: Refusal | undefined;
 
+	/** Refusals in a row whose code says "this recipient" while their status says "this account". */
+	private contradictions: { count: number; signature: string } = { count: 0, signature: '' };
+
 	private readonly templates = new Map<string, Refusal>();
 
 	readonly breaker: Breaker;
@@ -33,6 +36,7 @@ export class StopEarly {
 	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe?: ProbeToken): Refusal | undefined {
 		if (outcome.kind === 'accepted') {
 			this.breaker.answered(probe);
+			this.contradictions.count = 0;
 			return undefined;
 		}
 		if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
@@ -46,8 +50,11 @@ export class StopEarly {
 		}
 		if (outcome.errorCode === 'ERR_CANCELED') this.breaker.neutral(probe);
 		else this.breaker.answered(probe);
-		const scope = refusalScope(outcome);
-		if (scope === 'account' && !this.account) return (this.account = refusal(scope, itemIndex, templateCodeId, outcome));
+		const scope = this.believedScope(outcome);
+		if (scope === 'account' && !this.account) {
+			const repeated = refusalScope(outcome) === 'item' ? `${outcome.reason}; ${CONTRADICTIONS_TO_STOP} recipients in a row were refused the same way with HTTP ${outcome.statusCode}, which says the account` : outcome.reason;
+			return (this.account = refusal(scope, itemIndex, templateCodeId, outcome, repeated));
+		}
 		if (scope === 'template' && !this.templates.has(templateCodeId)) {
 			const stop = refusal(scope, itemIndex, templateCodeId, outcome);
 			this.templates.set(templateCodeId, stop);
@@ -55,11 +62,33 @@ export class StopEarly {
 		}
 		return undefined;
 	}
+
+	/**
+	 * The provider's code decides a refusal's scope before the HTTP status (see refusalScope). But a
+	 * 401 or 403 says the account, and when CONTRADICTIONS_TO_STOP such refusals come in a row,
+	 * identical, from as many recipients, with nothing accepted between, the recipients are not
+	 * what is wrong: the run stops as for the account (docs/reliability.md).
+	 */
+	private believedScope(outcome: Exclude<Outcome, { kind: 'accepted' }>): ReturnType<typeof refusalScope> {
+		const scope = refusalScope(outcome);
+		if (scope !== 'item' || outcome.kind !== 'rejected' || (outcome.statusCode !== 401 && outcome.statusCode !== 403)) {
+			this.contradictions.count = 0;
+			return scope;
+		}
+		const signature = `${outcome.statusCode}/${String(outcome.apiCode)}`;
+		this.contradictions = { count: signature === this.contradictions.signature ? this.contradictions.count + 1 : 1, signature };
+		return this.contradictions.count >= CONTRADICTIONS_TO_STOP ? 'account' : scope;
+	}
 }
+
+/** See StopEarly.believedScope. */
+export const CONTRADICTIONS_TO_STOP = 3;
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
 	if (outcome.errorCode === 'ERR_CANCELED') return false;
+	// A 2xx the node could not read as accepted: the API answered, and may well have taken it.
+	if (outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300) return false;
 	if (outcome.kind === 'unknown') return true;
 	return outcome.transient || outcome.statusCode === undefined || outcome.statusCode >= 500;
 }
