@@ -392,6 +392,11 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		// n8n routes a row made of error and details, and merges the input item into it.
 		const row = failed.output(SEND_NODE, 1)[0].json;
 		expect(row.messageKey).toBeUndefined();
+		// n8n 1.99 to 1.123 keep only the error message there (see output/errorOutput.ts): docs/send-once.md says to use the regular output on those.
+		if (/^1\.(99|1\d\d)\./.test(ENGINE.n8nCoreVersion)) {
+			expect(row.details).toBeUndefined();
+			return;
+		}
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row], typeVersion: 2, parameters: { operation: 'forget' } });
 		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: `${recipients(1)[0].phone}|tpl-once` });
 	});

@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { startApiServer } from '../helpers/apiServer';
+import { resetDeduplicationStore } from '../helpers/deduplicationStore';
 import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
 let api: ApiServer;
@@ -63,6 +64,47 @@ test('Include Input Fields: every row carries its input columns and its status, 
 	expect(output[1].json).toMatchObject({ success: false, error: expect.stringMatching(/^Body Values: /) });
 	const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
 	expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 2 of 4 item(s): 2 invalid.'] : []);
+});
+
+describe("Include Input Fields: the node's columns win on every row, in one order", () => {
+	// Every column a row of the node can have, in the order the README states.
+	const NODE_COLUMNS = ['status', 'success', 'msgid', 'phone_number', 'template_code_id', 'error', 'reason', 'messageKey', 'delivery', 'attempts', 'skipped', 'sentBefore', 'inDoubt', 'concurrentExecution', 'duplicateOf', 'sentInEarlierTry', 'dryRun', 'preview', 'request', 'details'];
+	// A sheet whose columns are named like every one of them, holding what an earlier run wrote back.
+	const stale = Object.fromEntries(NODE_COLUMNS.map((column) => [column, `stale ${column}`]));
+	const person = (phone: string, name = 'Ayu') => ({ row_number: phone.slice(-2), phone, values: [name, 'INV-1'], order: 'INV-1', ...stale });
+	const rows = [person('6281200000101'), person('6281200000102'), person('not a phone'), person('6281200000104'), person('6281200000101'), person('6281200000106'), person('6281200000107')];
+	const shapeOf = (json: IDataObject) => ({ keys: Object.keys(json), staleValues: NODE_COLUMNS.filter((column) => json[column] === stale[column]) });
+	const expected = { keys: ['row_number', 'phone', 'values', 'order', ...NODE_COLUMNS], staleValues: [] };
+
+	test('sent, failed, invalid, unknown, skipped, not sent, sent before, in doubt and dry-run rows', async () => {
+		resetDeduplicationStore();
+		api.respondWith((request, index) => {
+			const phone = (request.body as { phone_number: string }).phone_number;
+			if (phone.endsWith('102')) return { status: 400, body: { errors: [{ message: 'Invalid parameter', code: 39 }] } };
+			if (phone.endsWith('104') && index < 5) return { resetAfterBody: true };
+			if (phone.endsWith('106')) return { status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } };
+			return { status: 200, body: { success: true, msgid: `m-${index}` } };
+		});
+		const run = (options: IDataObject) =>
+			runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: { ...parameters({ includeInputFields: true, skipDuplicates: true, maxConcurrency: 1, ...options }), sendOnce: 'recipientTemplate' }, onError: 'continueRegularOutput' });
+		const first = (await run({})).output(SEND_NODE);
+		expect(first.map((item) => item.json.status)).toEqual(['sent', 'failed', 'invalid', 'unknown', 'skipped', 'failed', 'notSent']);
+		const again = (await run({})).output(SEND_NODE);
+		expect(again.map((item) => item.json.status)).toEqual(['skipped', 'failed', 'invalid', 'inDoubt', 'skipped', 'failed', 'notSent']);
+		const dry = (await run({ dryRun: true })).output(SEND_NODE);
+		expect(dry.map((item) => item.json.status)).toEqual(['dryRun', 'dryRun', 'invalid', 'dryRun', 'dryRun', 'dryRun', 'dryRun']);
+		for (const item of [...first, ...again, ...dry]) expect({ status: item.json.status, ...shapeOf(item.json) }).toEqual({ status: item.json.status, ...expected });
+		// Empty where the row has none: a row not sent has no msgid, a sent one no error.
+		expect(first[0].json).toMatchObject({ msgid: expect.stringMatching(/^m-/), error: null });
+		expect(again[0].json).toMatchObject({ msgid: null, sentBefore: true });
+	});
+
+	test('without Include Input Fields a row has only its own columns, in the same order', async () => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [row(0, ['Budi', 'INV-1']), row(0, ['Budi', 'INV-1'])], parameters: parameters({ skipDuplicates: true }), onError: 'continueRegularOutput' });
+		const [sent, skipped] = result.output(SEND_NODE).map((item) => Object.keys(item.json));
+		expect(sent).toEqual(['status', 'success', 'msgid', 'phone_number', 'template_code_id', 'attempts', 'preview']);
+		expect(skipped).toEqual(['status', 'success', 'phone_number', 'template_code_id', 'reason', 'skipped', 'duplicateOf', 'preview']);
+	});
 });
 
 test('without Include Input Fields the rows carry only the node\'s fields, each with its status', async () => {

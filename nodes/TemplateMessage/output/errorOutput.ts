@@ -21,20 +21,59 @@ const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown
  * output)" failed items stay `{ error, details }`, which n8n routes (see above). Otherwise nothing
  * is routed, and a failed item also carries the columns a sent item has (success, phone number,
  * template code id) and its delivery, so that the Table view reads as one table; `details` stays.
- * Every row that is not routed as an error says what became of its item in `status`, and, with
- * Include Input Fields, starts with its input item's fields (the node's own win on a clash), so a
- * next step can write the result back to the row it came from.
+ * Every row that is not routed as an error says what became of its item in `status`, keeps the
+ * columns' one order and, with Include Input Fields, starts with its input item's fields (see
+ * inColumnOrder), so a next step can write the result back to the row it came from.
  */
 export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionData[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
 	const node = ctx.getNode();
 	const withColumns = (item: INodeExecutionData): INodeExecutionData => {
 		const inputItem = includeInputFields ? input[(item.pairedItem as { item: number }).item] : undefined;
-		return { ...item, json: { ...(inputItem?.json ?? {}), status: statusOf(item.json), ...item.json } };
+		return { ...item, json: inColumnOrder({ status: statusOf(item.json), ...item.json }, inputItem?.json) };
 	};
 	if (node.onError !== 'continueErrorOutput') return items.map((item) => withColumns(readableFailure(item)));
 	const isError = (item: INodeExecutionData) => typeof item.json.error === 'string';
-	if (hostRoutesItemsWithDetails) return items.map((item) => (isError(item) ? item : withColumns(item)));
-	return items.map((item, itemIndex) => (isError(item) ? { ...item, error: new NodeOperationError(node, item.json.error as string, { itemIndex }) } : withColumns(item)));
+	// n8n merges the input item into a routed row, whose own columns it cannot add to: its status
+	// goes under details, where a write-back step can read it.
+	const routed = (item: INodeExecutionData) => ({ ...item, json: { ...item.json, details: { status: statusOf(item.json), ...(item.json.details as IDataObject) } } });
+	if (hostRoutesItemsWithDetails) return items.map((item) => (isError(item) ? routed(item) : withColumns(item)));
+	return items.map((item, itemIndex) => (isError(item) ? { ...routed(item), error: new NodeOperationError(node, item.json.error as string, { itemIndex }) } : withColumns(item)));
+}
+
+/**
+ * Every column a row of this node can have, in the one order every row keeps, whatever its status.
+ * With Include Input Fields, the input item's fields come first, and every one of these follows,
+ * empty (null) where the row has none: no input value of the same name survives beside the result.
+ */
+const COLUMNS = [
+	'status',
+	'success',
+	'msgid',
+	'phone_number',
+	'template_code_id',
+	'error',
+	'reason',
+	'messageKey',
+	'delivery',
+	'attempts',
+	'skipped',
+	'sentBefore',
+	'inDoubt',
+	'concurrentExecution',
+	'duplicateOf',
+	'sentInEarlierTry',
+	'dryRun',
+	'preview',
+	'request',
+	'details',
+] as const;
+
+function inColumnOrder(json: IDataObject, input: IDataObject | undefined): IDataObject {
+	const row: IDataObject = {};
+	if (input) for (const [name, value] of Object.entries(input)) if (!(COLUMNS as readonly string[]).includes(name)) row[name] = value;
+	for (const column of COLUMNS) if (column in json || input) row[column] = json[column] ?? null;
+	for (const [name, value] of Object.entries(json)) if (!(name in row)) row[name] = value;
+	return row;
 }
 
 function readableFailure(item: INodeExecutionData): INodeExecutionData {

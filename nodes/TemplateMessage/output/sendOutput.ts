@@ -62,8 +62,8 @@ const IN_DOUBT =
 
 /** The output item of one message the send stage handled. */
 function resultItem(node: INode, result: SendResult, message: PreparedMessage, itemIndex: number, includeRequestPayload: boolean): INodeExecutionData {
-	const { request } = message;
-	const recipient = { phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
+	const { request, key } = message;
+	const recipient = { phone_number: request.phone_number, template_code_id: request.message.template.template_code_id, ...(key === undefined ? {} : { messageKey: key }) };
 	switch (result.kind) {
 		case 'sentBefore':
 			return result.concurrent
