@@ -325,6 +325,18 @@ test('Using JSON left at its default: version 1 (saved with 0.1.0) sends what it
 	expect(payloads).toEqual([[{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }] }], []]);
 });
 
+test('version 1 (saved with 0.1.0) refuses, with the fix, the two inputs 0.1.0 sent unchecked; nothing is sent for them', async () => {
+	const twoButtonComponents = JSON.stringify([
+		{ position: 'button', parameters: [{ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'yes' }] }] },
+		{ position: 'button', parameters: [{ sub_type: 'quick_reply', index: '1', parameters: [{ type: 'payload', payload: 'no' }] }] },
+	]);
+	const json = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-json', payloadMode: 'json', payloadJson: twoButtonComponents }, typeVersion: 1 });
+	expect(json.nodeError(SEND_NODE)?.message).toBe('Payload (JSON) → component 2 → position: is a second button component [item 0]');
+	const media = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: { ...mappedBody, headerType: 'image', headerMediaUrl: 'https://cdn.example.com/my file.png' }, typeVersion: 1 });
+	expect(media.nodeError(SEND_NODE)?.message).toBe('Header Media URL: "https://cdn.example.com/my file.png" contains a space, tab, line break, control character or backslash [item 0]');
+	expect(api.requests).toHaveLength(0);
+});
+
 test('version 2 sends the same bodies as version 1 for the same parameters', async () => {
 	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 1 });
 	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 2 });

@@ -60,6 +60,24 @@ describe('Pacer', () => {
 		expect(mostInOneSecond).toBeLessThanOrEqual(Math.max(1, Math.floor(rate)));
 	});
 
+	test.each([
+		[2.5, 2],
+		[7.9, 7],
+		[1.5, 1],
+	])('a setting of %p above 1 with a fraction: never more than %p in any one second, and that is its pace within 2%%', (setting, whole) => {
+		const time = clock();
+		const pacer = new Pacer(setting, time.now);
+		const departures: number[] = [];
+		for (let i = 0; i < 40; i++) {
+			time.advance(pacer.reserve());
+			for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) time.advance(wait);
+			departures.push(time.now());
+		}
+		const measured = (39 * 1000) / (departures[39] - departures[0]);
+		expect(Math.abs(measured - whole) / whole).toBeLessThanOrEqual(0.02);
+		expect(Math.max(...departures.map((start) => departures.filter((at) => at >= start && at < start + 1000).length))).toBeLessThanOrEqual(whole);
+	});
+
 	test('slots given back move the schedule back, never before now', () => {
 		const time = clock();
 		const pacer = new Pacer(10, time.now);
