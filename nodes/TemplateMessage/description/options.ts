@@ -125,7 +125,7 @@ export const optionsProperty: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'With Send Once: whether to send the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
+				'Whether to send, with Send Once, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
 		},
 		{
 			displayName: RUN_OPTIONS.skipDuplicates.displayName,

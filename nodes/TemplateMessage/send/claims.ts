@@ -148,15 +148,16 @@ export class Claims {
 			const tidy = this.takeTidy();
 			const refreshing = this.refreshing.splice(0);
 			tidy.settled.push(...this.refreshed.splice(0));
-			let found: BlockClaim;
+			let found: BlockClaim | undefined;
 			try {
 				found = await this.record.claim(keys, tidy);
-			} catch (error) {
-				// Left for the next write: a key half-refreshed keeps its mark, so it reads in doubt meanwhile.
-				this.tidy.refresh.push(...tidy.refresh);
-				this.tidy.settled.push(...tidy.settled);
-				this.refreshing.push(...refreshing);
-				throw error;
+			} finally {
+				if (!found) {
+					// Left for the next write: a key half-refreshed keeps its mark, so it reads in doubt meanwhile.
+					this.tidy.refresh.push(...tidy.refresh);
+					this.tidy.settled.push(...tidy.settled);
+					this.refreshing.push(...refreshing);
+				}
 			}
 			this.refreshed.push(...refreshing);
 			this.recordSize += 2 * keys.length;
