@@ -138,6 +138,8 @@ describe('bad input', () => {
 		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody });
 		const error = result.nodeError(SEND_NODE);
 		expect(error).toMatchObject({ name: 'NodeOperationError', message: 'Phone Number: is empty [item 1]', context: { itemIndex: 1 } });
+		// The column is mapped: what is empty is this row's cell.
+		expect(error?.description).toMatch(/^The column mapped to it is empty in this row: fill the cell, or leave rows without a number out with a Filter step before this node\. Item 1 is input row 2/);
 		expect(api.requests).toHaveLength(0);
 	});
 
@@ -156,7 +158,7 @@ describe('bad input', () => {
 			delivery: 'invalid',
 			status: 'invalid',
 			error: 'Phone Number: is empty [item 1]',
-			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/^Map a column.*\. Item 1 is input row 2 \(n8n counts items from 0\)\.$/) },
+			details: { success: false, delivery: 'invalid', itemIndex: 1, phone_number: '', template_code_id: 'tpl-invoice', description: expect.stringMatching(/^The column mapped to it is empty in this row.*\. Item 1 is input row 2 \(n8n counts items from 0\)\.$/) },
 		});
 		expect(Object.keys(output[1].json).slice(0, 3)).toEqual(Object.keys(output[0].json).filter((key) => key !== 'msgid').slice(0, 3));
 		expect(output[3].json.error).toBe('Phone Number: "+62 811 ABC" contains letters (ABC), which no phone number has [item 3]');

@@ -45,6 +45,17 @@ describe('normalisePhoneNumber', () => {
 		for (const input of ['', '   ', undefined, null]) rejects(input, /^Phone Number: is empty$/);
 	});
 
+	test('an empty cell of a mapped column is named as such, not as a field to map', () => {
+		expect(rejects('', /^Phone Number: is empty$/).hint).toBe('Map a column or enter the recipient number, e.g. +62 812 3456 7890');
+		let error: InvalidFieldError | undefined;
+		try {
+			normalisePhoneNumber(undefined, undefined, true);
+		} catch (caught) {
+			error = caught as InvalidFieldError;
+		}
+		expect(error?.hint).toBe('The column mapped to it is empty in this row: fill the cell, or leave rows without a number out with a Filter step before this node');
+	});
+
 	test('a local number without a default country code says what to do', () => {
 		const error = rejects('0812 3456 7890', /starts with 0/);
 		expect(error.hint).toMatch(/Default Country Code/);

@@ -36,6 +36,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	const templateFields = templateAsWritten(ctx, get('template', {}) as IDataObject);
 	const base = {
 		phoneNumber: get('phoneNumber'),
+		phoneNumberMapped: String(ctx.getNode().parameters.phoneNumber ?? '').startsWith('='),
 		defaultCountryCode: options.defaultCountryCode,
 		templateCodeId: get('templateCodeId'),
 		compatibility,

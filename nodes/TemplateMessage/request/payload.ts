@@ -15,7 +15,7 @@ import { describeValue, hasControlCharacter, parseJson, quote, requiredText } fr
  */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
 	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
-	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode);
+	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped);
 	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
 	const payload =
 		input.components.mode === 'json'

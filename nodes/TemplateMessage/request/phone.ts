@@ -27,7 +27,7 @@ const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
  * ".0" after a whole number is dropped. Anything else that is not a separator is refused, naming
  * what was found: never a digit added or lost.
  */
-export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown): string {
+export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
@@ -38,7 +38,11 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown)
 	// A trunk 0 in brackets after the country code, as Indonesian and British numbers are often written.
 	const compact = wholeNumber(text, given).replace(TRUNK_ZERO, '$1$2').replace(SEPARATORS, '');
 	if (compact === '') {
-		throw new InvalidFieldError(FIELD, 'is empty', 'Map a column or enter the recipient number, e.g. +62 812 3456 7890');
+		throw new InvalidFieldError(
+			FIELD,
+			'is empty',
+			mapped ? 'The column mapped to it is empty in this row: fill the cell, or leave rows without a number out with a Filter step before this node' : 'Map a column or enter the recipient number, e.g. +62 812 3456 7890',
+		);
 	}
 
 	let digits: string;

@@ -62,6 +62,8 @@ export type ComponentsInput =
 /** Everything the node read for one item, before any checking. */
 export interface MessageInput {
 	phoneNumber: unknown;
+	/** Phone Number is an expression (a mapped column): an empty value is an empty cell. */
+	phoneNumberMapped?: boolean;
 	defaultCountryCode?: unknown;
 	templateCodeId: unknown;
 	components: ComponentsInput;
