@@ -401,6 +401,11 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: `${recipients(1)[0].phone}|tpl-once` });
 	});
 
+	test('an execution of one message calls the store five times: record, look up, and three to settle', async () => {
+		await send(recipients(1), { sendOnce: 'recipientTemplate' });
+		expect(deduplicationStore().stats.calls).toBe(5);
+	});
+
 	test('each message recorded costs a bounded number of values written, however long the run', async () => {
 		const written = async (count: number) => {
 			resetDeduplicationStore();

@@ -68,9 +68,8 @@ export function isControlCharacter(code: number): boolean {
 }
 
 /**
- * A value's characters that do not show, or make the rest show otherwise than it is sent
- * (controls, line and paragraph separators, bidirectional overrides and isolates), written as
- * ⟨U+XXXX⟩, so the preview reads as what is sent.
+ * A value's characters that do not show, or make the rest show otherwise than it is sent (see
+ * isHidden), written as ⟨U+XXXX⟩, so that a preview or a quoted value reads as what is sent.
  */
 export function visible(value: string): string {
 	let shown = '';

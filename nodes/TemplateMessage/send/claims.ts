@@ -160,6 +160,7 @@ export class Claims {
 				}
 			}
 			this.refreshed.push(...refreshing);
+			// Each key went in with its pending mark.
 			this.recordSize += 2 * keys.length;
 			for (const itemIndex of items) this.sort(itemIndex, found);
 			return found;

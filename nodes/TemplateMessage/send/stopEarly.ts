@@ -82,7 +82,7 @@ export class StopEarly {
 }
 
 /** See StopEarly.believedScope. */
-export const CONTRADICTIONS_TO_STOP = 3;
+const CONTRADICTIONS_TO_STOP = 3;
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
