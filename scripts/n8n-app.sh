@@ -10,9 +10,9 @@ app="${N8N_APP:-n8n-app}"   # n8n-app (2.x) or n8n-app-1.x
 cd "$root/$app"
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
 	# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
-	# this registry copy cannot resolve, which `npm ci` refuses; `npm install` follows the same
-	# lockfile and leaves it unchanged.
-	step "Installing n8n into $app/ (first time only: about 2 minutes)" npm install --no-audit --no-fund
+	# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
+	# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
+	step "Installing n8n into $app/ (first time only: about 2 minutes)" npm install --no-save --no-audit --no-fund
 fi
 sqlite_version() { node -p "require('./$1/node_modules/sqlite3/package.json').version" 2>/dev/null || true; }
 if ! "$node24" -e "require('sqlite3')" >/dev/null 2>&1 && [ "$app" != n8n-app ] \

@@ -20,10 +20,11 @@ import { readForgetAll, readForgetKey, readMessageInput, readMessageKey } from '
 import { buildSendRequest } from './request/payload';
 import { renderPreview } from './request/preview';
 import { readRunOptions } from './request/runOptions';
+import { testCredential } from './send/credentialTest';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
 import type { MessageInput, PreparedMessage } from './shared/contracts';
-import { CREDENTIAL_TYPE, FORGET_KEY_DEFAULT, optionPath } from './shared/contracts';
+import { FORGET_KEY_DEFAULT, optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.
@@ -45,9 +46,14 @@ export class TemplateMessage implements INodeType {
 		usableAsTool: true,
 		inputs: [MAIN],
 		outputs: [MAIN],
-		credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+		// Written out (CREDENTIAL_TYPE): n8n's lint reads the name and testedBy as literals.
+		credentials: [{ name: 'templateMessageApi', required: true, testedBy: 'testCredential' }],
 		properties: messageProperties,
 	};
+
+	// The credential's connection test is the node's: it can tell a refused connection, a DNS
+	// failure, a timeout and a TLS error apart, where a declarative test shows only the code.
+	methods = { credentialTest: { testCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

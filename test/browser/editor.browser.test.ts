@@ -20,6 +20,7 @@ const stack = require('../../scripts/stack');
 jest.setTimeout(240_000);
 
 const SHOTS = path.join(stack.ROOT, '.browser-shots');
+const WEBHOOK_EXAMPLE = 'tmExampleHook001';
 let userFolder: string;
 let sandbox: Sandbox;
 let n8n: N8n;
@@ -37,7 +38,7 @@ beforeAll(async () => {
 	stack.linkPackage(userFolder);
 	sandbox = await stack.startSandbox({ port: 0 });
 	stack.importCredential(userFolder, { baseUrl: sandbox.url, token: sandbox.token });
-	stack.importWorkflows(userFolder, [...stack.readExamples(), ...editorWorkflows]);
+	stack.importWorkflows(userFolder, [...stack.readExamples(), ...editorWorkflows], [WEBHOOK_EXAMPLE]);
 	n8n = await stack.startN8n(userFolder, { port: await stack.freePort(), brokerPort: await stack.freePort() });
 
 	const owner = await axios.post(`${n8n.url}/rest/owner/setup`, { email: 'owner@example.com', firstName: 'Browser', lastName: 'Owner', password: 'Browser-Pass1' });
@@ -196,7 +197,7 @@ test("buttons entered once: the spreadsheet example's buttons carry their values
 	await shot('5-buttons-once');
 });
 
-test('a template body pasted with Ctrl+V, which n8n turns into an expression, is checked and previewed as written', async () => {
+test('a template body pasted with Ctrl+V, which n8n turns into an expression: the notice under the template says it is kept as written, and the run sends it so', async () => {
 	sandbox.messages.length = 0;
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: n8n.url });
 	await openNode(PASTED_TEMPLATE);
@@ -207,6 +208,9 @@ test('a template body pasted with Ctrl+V, which n8n turns into an expression, is
 	await page.keyboard.press('ControlOrMeta+V');
 	// n8n switched the field to Expression mode: its editor shows the text with {{1}} as an expression.
 	await page.getByTestId('inline-expression-editor-input').first().waitFor({ timeout: 10_000 });
+	// n8n's Result line under the field computes {{1}} as 1; the node's notice under the template says what is checked and sent.
+	await page.getByText('Hi 1, invoice 2 for 3 is due.').first().waitFor({ timeout: 10_000 });
+	await page.getByText('Body Text keeps its {{1}}, {{2}} … as written', { exact: false }).first().waitFor({ timeout: 10_000 });
 	await shot('5-pasted-template');
 	await page.getByTestId('node-execute-button').first().click();
 	const output = page.getByTestId('output-panel');
@@ -215,15 +219,17 @@ test('a template body pasted with Ctrl+V, which n8n turns into an expression, is
 	await shot('5-pasted-template-run');
 });
 
-test('the credential dialog tells the right token, a wrong token and a wrong Base URL apart', async () => {
+test('the credential dialog tells the right token, a wrong token, a wrong Base URL and a refused connection apart, one request a click', async () => {
 	await page.goto(`${n8n.url}/home/credentials/${stack.CREDENTIAL_ID}`, { waitUntil: 'networkidle' });
 	const dialog = page.getByTestId('editCredential-modal');
 	await dialog.waitFor();
 	/**
 	 * Saves, which tests the credential, and waits for the dialog to say `expected`. A failure's
-	 * reason is behind "More details", which stays open for the next result once opened.
+	 * reason is behind "More details", which stays open for the next result once opened. Returns
+	 * how many requests the sandbox received meanwhile.
 	 */
 	const saveAndExpect = async (expected: string, screenshot: string) => {
+		const received = sandbox.stats.received;
 		await dialog.getByTestId('credential-save-button').click();
 		const reason = dialog.getByText(expected).first();
 		const more = dialog.getByText('More details');
@@ -235,17 +241,34 @@ test('the credential dialog tells the right token, a wrong token and a wrong Bas
 		} finally {
 			await shot(screenshot);
 		}
+		return sandbox.stats.received - received;
 	};
 	const field = (name: string) => dialog.getByTestId(`parameter-input-${name}`).locator('input');
 
-	await saveAndExpect('Connection tested successfully', '5-credential-ok');
+	expect(await saveAndExpect('Connection tested successfully', '5-credential-ok')).toBe(1);
 	await field('token').fill('not-the-token');
-	await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token');
+	expect(await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token')).toBe(1);
 	await field('token').fill(sandbox.token);
 	await field('baseUrl').fill(`${sandbox.url}/nope`);
-	await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)', '5-credential-wrong-url');
+	expect(await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)', '5-credential-wrong-url')).toBe(1);
+	const closed = `http://127.0.0.1:${await stack.freePort()}`;
+	await field('baseUrl').fill(closed);
+	await saveAndExpect(`Nothing answers at ${closed} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`, '5-credential-refused');
 	await field('baseUrl').fill(sandbox.url);
-	await saveAndExpect('Connection tested successfully', '5-credential-ok-again');
+	expect(await saveAndExpect('Connection tested successfully', '5-credential-ok-again')).toBe(1);
+});
+
+test('the webhook example answers a refused send with 502, then fails its execution, as the Executions list shows', async () => {
+	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-77', customer: { name: 'Eko', phone: '+62 000 1234 5678' } }, { validateStatus: () => true });
+	expect(answer.status).toBe(502);
+	await page.goto(`${n8n.url}/workflow/${WEBHOOK_EXAMPLE}/executions`, { waitUntil: 'networkidle' });
+	const status = page.getByTestId('execution-status').first();
+	try {
+		await status.waitFor({ timeout: 30_000 });
+		await expect(status.textContent()).resolves.toMatch(/Error/);
+	} finally {
+		await shot('7-webhook-failed-execution');
+	}
 });
 
 test('the sandbox page shows the accepted message as the recipient reads it, and the refused requests', async () => {

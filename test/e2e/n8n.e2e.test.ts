@@ -160,8 +160,11 @@ test('n8n lists the node and the credential as installed, and serves the icon', 
 test('the credential test tells a good token, a rejected one, a wrong URL and an unreachable host apart', async () => {
 	const check = async (data: object) =>
 		(await api().post('/rest/credentials/test', { credentials: { id: stack.CREDENTIAL_ID, name: 't', type: 'templateMessageApi', data } })).data.data;
-	expect(await check({ baseUrl: `${sandbox.url}/`, token: sandbox.token })).toEqual({ status: 'OK', message: 'Connection successful!' });
+	const received = sandbox.stats.received;
+	expect(await check({ baseUrl: `${sandbox.url}/`, token: sandbox.token })).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
 	expect(await check({ baseUrl: sandbox.url, token: 'wrong' })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	// One test, one request.
+	expect(sandbox.stats.received - received).toBe(2);
 	expect(await check({ baseUrl: `${sandbox.url}/nope`, token: sandbox.token })).toEqual({
 		status: 'Error',
 		message: 'No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)',
@@ -170,7 +173,11 @@ test('the credential test tells a good token, a rejected one, a wrong URL and an
 		status: 'Error',
 		message: "The Base URL ends with the API's own path (/api/v2); the node adds /api/v2/push/message itself",
 	});
-	expect(await check({ baseUrl: `http://127.0.0.1:${await freePort()}`, token: 'x' })).toEqual({ status: 'Error', message: 'ECONNREFUSED' });
+	const closed = `http://127.0.0.1:${await freePort()}`;
+	expect(await check({ baseUrl: closed, token: 'x' })).toEqual({
+		status: 'Error',
+		message: `Nothing answers at ${closed} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`,
+	});
 	expect(sandbox.messages).toHaveLength(0);
 });
 
@@ -240,6 +247,19 @@ test('the webhook example tells its caller when a message was not sent, and why'
 	expect(refused.status).toBe(502);
 	expect(refused.data).toMatchObject({ status: 'failed', error: 'The API refused the message (HTTP 406): Balance is not enough (code 5) [item 0]' });
 	expect(sandbox.messages.length).toBe(before);
+
+	// The caller had its answer first; then the execution fails, so n8n's error workflow fires.
+	let failures: string[] = [];
+	await until(async () => {
+		const { data } = await api().get('/rest/executions', { params: { filter: JSON.stringify({ workflowId: 'tmExampleHook001', status: ['error'] }), limit: 10 } });
+		const results = data.data.results as Array<{ id: string }>;
+		failures = await Promise.all(results.map(async ({ id }) => parse((await api().get(`/rest/executions/${id}`)).data.data.data).resultData.error.message as string));
+		return failures.length >= 2;
+	}, 'two failed executions');
+	expect(failures.sort()).toEqual([
+		'Order ORD-10 not confirmed (failed): The API refused the message (HTTP 406): Balance is not enough (code 5) [item 0]',
+		'Order ORD-9 not confirmed (invalid): Phone Number: "call me" contains letters (call me), which no phone number has [item 0]',
+	]);
 });
 
 test('`n8n execute` runs a workflow whose Code node makes the rows: one exact request per row', async () => {

@@ -138,6 +138,35 @@ function passThroughType(name: string): INodeType {
 	} as unknown as INodeType;
 }
 
+/**
+ * The webhook example's end (examples/webhook-order-confirmation.json): a Filter with one boolean
+ * condition ("Not sent?") and a Stop and Error after it. These stand-ins do what the real nodes do
+ * with that shape: keep the items whose condition is as the operator asks, and fail on the first
+ * item that arrives with the error message. The e2e suite runs the real ones.
+ */
+function booleanFilterType(): INodeType {
+	return {
+		description: { ...passThroughType('n8n-nodes-base.filter').description, version: [2, 2.1, 2.2, 2.3] },
+		async execute(this: IExecuteFunctions) {
+			const kept = this.getInputData().filter((_, itemIndex) => {
+				const [condition] = (this.getNodeParameter('conditions', itemIndex) as { conditions: Array<{ leftValue: unknown; operator: { operation: string } }> }).conditions;
+				return condition.leftValue === (condition.operator.operation === 'true');
+			});
+			return [kept];
+		},
+	} as unknown as INodeType;
+}
+
+function stopAndErrorType(): INodeType {
+	return {
+		description: { ...passThroughType('n8n-nodes-base.stopAndError').description, version: 1 },
+		async execute(this: IExecuteFunctions) {
+			if (this.getInputData().length > 0) throw new n8nWorkflow.NodeOperationError(this.getNode(), String(this.getNodeParameter('errorMessage', 0)));
+			return [[]];
+		},
+	} as unknown as INodeType;
+}
+
 class EngineNodeTypes implements INodeTypes {
 	constructor(private readonly types: Record<string, INodeType | IVersionedNodeType>) {}
 
@@ -258,6 +287,8 @@ export async function runWorkflow(
 	const types: Record<string, INodeType | IVersionedNodeType> = { ...extraNodeTypes, ...nodeTypes };
 	for (const name of PINNED_SOURCE_TYPES) types[name] = pinnedSourceType(name);
 	for (const name of PASS_THROUGH_TYPES) types[name] = passThroughType(name);
+	types['n8n-nodes-base.filter'] = booleanFilterType();
+	types['n8n-nodes-base.stopAndError'] = stopAndErrorType();
 
 	const workflow = new Workflow({
 		id: workflowId,

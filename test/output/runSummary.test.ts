@@ -24,4 +24,8 @@ describe('status and the run summary', () => {
 		expect(runSummary(rows)).toBe('Sent 2 of 7 item(s): 1 refused, 1 delivery unknown, 1 not sent (held back or throttled), 1 invalid, 1 skipped.');
 		expect(runSummary(rows.slice(0, 2))).toBe('Sent 2 of 2 item(s).');
 	});
+
+	test('an item a stopped run never reached counts as not sent', () => {
+		expect(runSummary([rows[0], rows[2], undefined, undefined])).toBe('Sent 1 of 4 item(s): 1 refused, 2 not sent (held back or throttled).');
+	});
 });

@@ -1,9 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ICredentialType, INodeTypeDescription } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { ICredentialType, INodeType, INodeTypeDescription } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, loadPackage, PACKAGE_ROOT } from '../helpers/engine';
+import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, PACKAGE_ROOT } from '../helpers/engine';
 
 const packageJson = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8'));
 
@@ -63,22 +62,13 @@ describe('loaded the way n8n loads a community package', () => {
 		expect(sent.headers).toEqual({ accept: 'application/json', Authorization: 'Bearer abc.def.ghi' });
 	});
 
-	test('the credential test posts an empty body to the send endpoint and names each refusal', async () => {
-		const { loader } = await loadPackage();
-		const { test: check } = loader.credentialTypes[CREDENTIAL_TYPE].type as ICredentialType;
-		expect(check?.request).toMatchObject({ url: '/api/v2/push/message', method: 'POST', body: {} });
-
-		// n8n resolves baseURL as an expression over the credential's values.
-		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes: { getByName: () => undefined, getByNameAndVersion: () => undefined, getKnownTypes: () => ({}) } as never });
-		const node = { id: 'n', name: 'n', type: 't', typeVersion: 1, position: [0, 0] as [number, number], parameters: {} };
-		const baseURL = workflow.expression.getSimpleParameterValue(node, check!.request.baseURL as string, 'internal', { $credentials: { baseUrl: ' https://api.example.com// ' } } as never);
-		expect(baseURL).toBe('https://api.example.com');
-
-		// Only the statuses with a rule throw; every other answer means the token got past auth.
-		const refused = check!.request.ignoreHttpStatusErrors as { except: number[] };
-		const ruled = (check!.rules ?? []).map((rule) => (rule.properties as { value: number }).value);
-		expect(refused.except.sort()).toEqual(ruled.sort());
-		expect(ruled).toEqual(expect.arrayContaining([401, 403, 404]));
+	test("the credential's connection test is the node's own method, which n8n picks when the credential declares none", async () => {
+		const { loader, nodeTypes } = await loadPackage();
+		// n8n's CredentialsTester takes a credential's own `test` first: there must be none.
+		expect((loader.credentialTypes[CREDENTIAL_TYPE].type as ICredentialType).test).toBeUndefined();
+		const node = nodeTypes[NODE_TYPE] as INodeType;
+		const { testedBy } = node.description.credentials!.find((credential) => credential.name === CREDENTIAL_TYPE)!;
+		expect(typeof node.methods?.credentialTest?.[testedBy as string]).toBe('function');
 	});
 });
 

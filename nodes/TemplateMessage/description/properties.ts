@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
-import { templateProperty } from './templateFields';
+import { pastedTemplateNotices, templateProperty } from './templateFields';
 import { optionPath } from '../shared/contracts';
 
 const whenFields = { payloadMode: ['fields'] };
@@ -52,6 +52,7 @@ const sendProperties: INodeProperties[] = [
 	},
 	// What one pastes first: the template as registered, before the values that fill it.
 	templateProperty,
+	...pastedTemplateNotices,
 	{
 		displayName: 'Define Content',
 		name: 'payloadMode',

@@ -21,11 +21,14 @@ const WORDS: Array<[OutputStatus, string]> = [
 	['inDoubt', 'in doubt (not sent: see the rows)'],
 ];
 
-/** One sentence on a real run, shown above the output as a dry run's is: what became of the items. */
-export function runSummary(output: INodeExecutionData[]): string {
+/**
+ * One sentence on a real run, shown above the output as a dry run's is: what became of the items.
+ * An item a stopped run never reached (undefined) was not sent.
+ */
+export function runSummary(output: Array<INodeExecutionData | undefined>): string {
 	const counts = new Map<OutputStatus, number>();
 	for (const item of output) {
-		const status = statusOf(item.json);
+		const status = item === undefined ? 'notSent' : statusOf(item.json);
 		counts.set(status, (counts.get(status) ?? 0) + 1);
 	}
 	const rest = WORDS.filter(([status]) => counts.has(status)).map(([status, word]) => `${counts.get(status)} ${word}`);

@@ -42,9 +42,11 @@ export function sendOutput(
 	}
 	if (run.stoppedAt !== undefined) {
 		const error = failureOf(node, run.results[run.stoppedAt], prepared[run.stoppedAt], run.stoppedAt);
+		// n8n shows no output, and no hint, for a node that threw: the run's summary goes in the error.
 		error.description = [
 			error.description,
 			`${accepted} other item(s) were accepted before the run stopped${notSent ? ` and ${notSent} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
+			`Run: ${runSummary(output)}`,
 		]
 			.filter(Boolean)
 			.join(' ');

@@ -1,0 +1,98 @@
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+
+import { baseUrlProblem, sendEndpoint } from '../shared/baseUrl';
+import { Redactor } from './redact';
+
+/** How long the credential dialog waits for the API's answer. */
+export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
+
+/** What one test request met: an HTTP answer, or a network error's code. */
+export type Probe = { status: number } | { code: string; reason: string };
+
+const TOKEN_REJECTED = (status: number) => `Token rejected (HTTP ${status}): check the JWT`;
+const BASE_URL_ENDS = 'which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
+
+const TLS_FIXES: Record<string, string> = {
+	CERT_HAS_EXPIRED: "the server's certificate has expired: renew it, or ask the provider",
+	ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate is for another host name: use the host name it was issued for',
+	DEPTH_ZERO_SELF_SIGNED_CERT: "the server's certificate is self-signed, which n8n does not trust: use a certificate from a public authority, or give n8n its CA with NODE_EXTRA_CA_CERTS",
+	SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate chain ends in an untrusted CA: give n8n that CA with NODE_EXTRA_CA_CERTS",
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server sends its certificate without the intermediate ones: the server must send the full chain",
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the certificate's issuer is not trusted by n8n: give n8n that CA with NODE_EXTRA_CA_CERTS",
+	EPROTO: 'the address may speak plain http on this port: try its http:// form, or the https port',
+	ERR_SSL_WRONG_VERSION_NUMBER: 'the address may speak plain http on this port: try its http:// form, or the https port',
+};
+
+/**
+ * What the credential dialog says about one test request, naming the Base URL and the fix. The API
+ * has only the send endpoint: an empty body carries no recipient, so nothing can be sent. A server
+ * that checks the token first answers 401/403 for a bad one and another 4xx for the missing
+ * content, which means the token was accepted.
+ */
+export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCredentialTestResult {
+	const at = baseUrl.trim();
+	const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+	if ('code' in probe) {
+		const { code, reason } = probe;
+		if (code === 'ECONNREFUSED') return error(`Nothing answers at ${at} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`);
+		if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return error(`The host of ${at} could not be found (DNS: ${code}): check the Base URL's spelling, and that n8n's host can resolve it`);
+		if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code.startsWith('UND_ERR_') && code.endsWith('TIMEOUT'))
+			return error(`No answer from ${at} within ${CREDENTIAL_TEST_TIMEOUT_MS / 1000} s (timeout): check the Base URL, and that no firewall drops n8n's requests to it`);
+		const tlsFix = TLS_FIXES[code] ?? (/CERT|TLS|SSL/.test(code) ? 'check the server\'s certificate' : undefined);
+		if (tlsFix) return error(`The https connection to ${at} failed (${code}): ${tlsFix}`);
+		if (code === 'ECONNRESET') return error(`${at} closed the connection before answering (ECONNRESET): check the Base URL, and that it is the API's address`);
+		return error(`Could not reach ${at} (${code}: ${reason}): check the Base URL`);
+	}
+	const { status } = probe;
+	if (status >= 300 && status < 400) return error(`The Base URL redirects (HTTP ${status}): enter the address the API answers at, often its https:// form`);
+	if (status === 401 || status === 403) return error(TOKEN_REJECTED(status));
+	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, ${BASE_URL_ENDS}`);
+	if (status >= 500 || status < 200) return error(`${at} answered HTTP ${status}: the API is reachable but failing, so the token could not be checked. Try again later`);
+	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
+}
+
+/**
+ * The credential's connection test (the node's `testedBy`): one request, the token in the
+ * Authorization header as every send has it, no redirect followed, the answer's body never read.
+ */
+export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+	const baseUrl = String(credential.data?.baseUrl ?? '');
+	const problem = baseUrlProblem(baseUrl);
+	if (problem) return { status: 'Error', message: `The Base URL ${problem}` };
+	const token = String(credential.data?.token ?? '').trim();
+	if ([...token].some((character) => character < ' ' || character === '\u007f')) return { status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' };
+	const verdict = credentialTestVerdict(baseUrl, await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS));
+	// A network error's own text is shown for codes this does not know: it never carries the token.
+	return { ...verdict, message: new Redactor(token).text(verdict.message) };
+}
+
+export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {
+	try {
+		const answer = (await ctx.helpers.request({
+			uri: sendEndpoint(baseUrl),
+			method: 'POST',
+			headers: { Authorization: token },
+			body: {},
+			json: true,
+			followRedirect: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			// The body stays unread: a hostile server's 300 MB never reach memory.
+			useStream: true,
+			timeout: timeoutMs,
+		})) as { statusCode: number; body?: { destroy?: () => void } };
+		answer.body?.destroy?.();
+		return { status: answer.statusCode };
+	} catch (error) {
+		return { code: networkCode(error) ?? 'unknown', reason: (error as Error).message ?? String(error) };
+	}
+}
+
+/** The network error's code, on the error or on what caused it. */
+function networkCode(error: unknown): string | undefined {
+	for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+		const { code } = cause as { code?: unknown };
+		if (typeof code === 'string' && code !== 'ERR_BAD_RESPONSE' && code !== 'ERR_BAD_REQUEST') return code;
+	}
+	return undefined;
+}

@@ -1,0 +1,145 @@
+/**
+ * The credential's connection test as n8n runs it: the node's testedBy method, called on n8n-core's
+ * own CredentialTestContext (whose request helper is what the credential dialog uses), against
+ * local servers that answer, refuse, redirect, hang or speak TLS with an untrusted certificate.
+ */
+import { CredentialTestContext } from 'n8n-core';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
+import http from 'node:http';
+import https from 'node:https';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+import { probe } from '../../nodes/TemplateMessage/send/credentialTest';
+import { startApiServer, type ApiServer } from '../helpers/apiServer';
+import { PACKAGE_ROOT } from '../helpers/engine';
+
+const { TemplateMessage } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'TemplateMessage.node.js'));
+const { selfSignedCert } = require(path.join(PACKAGE_ROOT, 'scripts', 'selfSignedCert.js'));
+
+const TOKEN = 'eyJhbGciOiJIUzI1NiJ9.credential-test-token';
+let api: ApiServer;
+
+// n8n 2.x hands the context its execution data; 1.x takes none.
+const context = () => new (CredentialTestContext as unknown as new (additionalData: object) => ICredentialTestFunctions)({});
+const credential = (baseUrl: string, token = TOKEN): ICredentialsDecrypted => ({ id: '1', name: 'Template Message API', type: 'templateMessageApi', data: { baseUrl, token } });
+const test$ = async (baseUrl: string, token?: string): Promise<INodeCredentialTestResult> =>
+	await new TemplateMessage().methods.credentialTest.testCredential.call(context(), credential(baseUrl, token));
+
+beforeAll(async () => {
+	api = await startApiServer((request) => (request.headers.authorization === TOKEN ? { status: 406, body: { success: false, message: 'phone_number is required' } } : { status: 401, body: { message: `Token invalid: ${request.headers.authorization}` } }));
+});
+afterAll(async () => {
+	await api.close();
+	// The context's SSH tunnel manager keeps a cleanup interval (n8n 2.x unrefs it, 1.x does not).
+	const core = path.dirname(require.resolve('n8n-core/package.json'));
+	const { Container } = require(require.resolve('@n8n/di', { paths: [core] }));
+	const { SSHClientsManager } = require(path.join(core, 'dist', 'execution-engine', 'ssh-clients-manager.js'));
+	Container.get(SSHClientsManager).onShutdown();
+});
+beforeEach(() => (api.requests.length = 0));
+
+async function serve(server: http.Server | https.Server, host = '127.0.0.1'): Promise<string> {
+	await new Promise<void>((resolve) => server.listen(0, host, resolve));
+	return String((server.address() as AddressInfo).port);
+}
+const closing = async (server: http.Server | https.Server) => {
+	server.closeAllConnections();
+	await new Promise((resolve) => server.close(resolve));
+};
+
+test('one click is one request: the token as the Authorization header, an empty body to the send endpoint', async () => {
+	expect(await test$(`${api.baseUrl}/`)).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
+	expect(api.requests.map(({ method, url, headers, body }) => ({ method, url, authorization: headers.authorization, body }))).toEqual([
+		{ method: 'POST', url: '/api/v2/push/message', authorization: TOKEN, body: {} },
+	]);
+});
+
+test('a wrong token is one request too, and the echoed token never reaches the dialog', async () => {
+	const result = await test$(api.baseUrl, 'wrong-token-0123456789');
+	expect(result).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	expect(api.requests).toHaveLength(1);
+});
+
+test('a closed port is a refused connection that names the Base URL', async () => {
+	const closed = http.createServer();
+	const port = await serve(closed);
+	await closing(closed);
+	expect(await test$(`http://127.0.0.1:${port}`)).toEqual({
+		status: 'Error',
+		message: `Nothing answers at http://127.0.0.1:${port} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`,
+	});
+});
+
+test('a host that does not exist is a DNS failure', async () => {
+	expect((await test$('http://no-such-host.invalid')).message).toMatch(/^The host of http:\/\/no-such-host\.invalid could not be found \(DNS: (ENOTFOUND|EAI_AGAIN)\)/);
+});
+
+test('a self-signed certificate is a TLS error with the fix', async () => {
+	const dir = mkdtempSync(path.join(os.tmpdir(), 'tm-tls-'));
+	const { keyFile, certFile } = selfSignedCert(dir);
+	const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_, res) => res.end('{}'));
+	try {
+		// By name: n8n 1.x would give the IP as the TLS server name, which Node warns about.
+		const port = await serve(server, '::');
+		expect(await test$(`https://localhost:${port}`)).toEqual({
+			status: 'Error',
+			message: `The https connection to https://localhost:${port} failed (DEPTH_ZERO_SELF_SIGNED_CERT): the server's certificate is self-signed, which n8n does not trust: use a certificate from a public authority, or give n8n its CA with NODE_EXTRA_CA_CERTS`,
+		});
+	} finally {
+		await closing(server);
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+test('https to a plain http port is a TLS error that suggests http://', async () => {
+	const plain = http.createServer((_, res) => res.end('{}'));
+	try {
+		const port = await serve(plain, '::');
+		expect((await test$(`https://localhost:${port}`)).message).toMatch(/^The https connection to https:\/\/localhost:\d+ failed \((EPROTO|ERR_SSL_WRONG_VERSION_NUMBER)\): the address may speak plain http/);
+	} finally {
+		await closing(plain);
+	}
+});
+
+test('a server that never answers is a timeout, and a redirect is reported, not followed', async () => {
+	const hanging = http.createServer(() => undefined);
+	const moved = http.createServer((_, res) => res.writeHead(301, { Location: `${api.baseUrl}/api/v2/push/message` }).end());
+	try {
+		const hangingPort = await serve(hanging);
+		expect(await probe(context(), `http://127.0.0.1:${hangingPort}`, TOKEN, 300)).toEqual({ code: expect.stringMatching(/^(ECONNABORTED|ETIMEDOUT)$/), reason: expect.any(String) });
+		const movedPort = await serve(moved);
+		expect(await test$(`http://127.0.0.1:${movedPort}`)).toEqual({ status: 'Error', message: 'The Base URL redirects (HTTP 301): enter the address the API answers at, often its https:// form' });
+		expect(api.requests).toHaveLength(0);
+	} finally {
+		await Promise.all([closing(hanging), closing(moved)]);
+	}
+});
+
+test('a 300 MB answer is not read: the verdict comes from its status line', async () => {
+	let written = 0;
+	const bomb = http.createServer((_, res) => {
+		res.writeHead(400, { 'content-type': 'application/json' });
+		const chunk = Buffer.alloc(1 << 20, 'a');
+		const write = () => {
+			while (written < 300 * (1 << 20) && res.write(chunk)) written += chunk.length;
+		};
+		res.on('drain', write);
+		write();
+	});
+	try {
+		const port = await serve(bomb);
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
+		expect(written).toBeLessThan(300 * (1 << 20));
+	} finally {
+		await closing(bomb);
+	}
+});
+
+test('a Base URL with user:password@ or a control character in the JWT is refused before any request', async () => {
+	expect((await test$(api.baseUrl.replace('http://', 'http://user:pass@'))).message).toBe('The Base URL contains a user name or password, which would be sent in place of the JWT');
+	expect(await test$(api.baseUrl, 'abc\ndef')).toEqual({ status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' });
+	expect(api.requests).toHaveLength(0);
+});
