@@ -16,7 +16,7 @@ export class TemplateMessageApi implements ICredentialType {
 
 	icon: Icon = { light: 'file:../icons/templateMessage.svg', dark: 'file:../icons/templateMessage.dark.svg' };
 
-	documentationUrl = 'https://github.com/n8n-nodes-template-message/n8n-nodes-template-message/blob/main/README.md';
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-template-message';
 
 	properties: INodeProperties[] = [
 		{

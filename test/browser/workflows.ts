@@ -44,6 +44,7 @@ export const editorWorkflows = [
 	workflow(FIELDS, 'Browser: the node panel'),
 	workflow(GOOD_AND_BAD_ROWS, 'Browser: a good and a bad row, continue on error', 'continueRegularOutput'),
 	workflow(STOPS_AT_BAD_ROW, 'Browser: a good and a bad row, stop on error'),
-	workflow(PASTED_TEMPLATE, 'Browser: the template body pasted in', undefined, 'to be replaced by a paste', rows.slice(0, 1)),
+	// Empty, as a new node's Body Text is: n8n switches an empty field to Expression mode on a paste with {{ }}.
+	workflow(PASTED_TEMPLATE, 'Browser: the template body pasted in', undefined, '', rows.slice(0, 1)),
 	workflow(RESULTS_TABLE, 'Browser: results with the input fields, for writing back', 'continueRegularOutput', undefined, rows, { includeInputFields: true }),
 ];

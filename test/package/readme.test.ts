@@ -3,7 +3,8 @@
  * send, and its troubleshooting table quotes messages the node really shows (docs/errors.md, which
  * test/output/messages.test.ts generates from the node's code).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { INodeProperties } from 'n8n-workflow';
 import path from 'node:path';
 
 import { startApiServer } from '../helpers/apiServer';
@@ -86,4 +87,56 @@ test('every message of the troubleshooting table is one the node shows (docs/err
 	expect(shown.length).toBeGreaterThan(40);
 	const unknown = troubleshooting.filter((message) => !shown.some((known) => pattern(message).test(known)));
 	expect(unknown).toEqual([]);
+});
+
+describe('the README a user reads top to bottom', () => {
+	const lines = readme.split('\n');
+	const tableRows = (title: string) => [...section(title).matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]);
+
+	test('stays within 300 lines', () => {
+		expect(lines.length).toBeLessThanOrEqual(300);
+	});
+
+	test("its Options table has a row for every option of the node, in the node's order, and nothing else", () => {
+		const { messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'description', 'properties.js')) as { messageProperties: INodeProperties[] };
+		const options = messageProperties.find((property) => property.name === 'options')!.options as INodeProperties[];
+		const table = section("The node's fields").slice(section("The node's fields").indexOf('### Options'));
+		const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((name) => name !== 'Option' && !/^-+$/.test(name));
+		expect(rows).toEqual(options.map((option) => option.displayName));
+	});
+
+	test("its fields table names every field of the Send operation", () => {
+		const { messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'description', 'properties.js')) as { messageProperties: INodeProperties[] };
+		const named = tableRows("The node's fields").join(' ');
+		const fields = messageProperties.filter((property) => property.type !== 'notice' && property.name !== 'options' && property.name !== 'operation');
+		const missing = [...new Set(fields.map((field) => field.displayName))].filter((name) => !named.includes(name) && !section("The node's fields").includes(`*${name}*`));
+		expect(missing).toEqual([]);
+	});
+});
+
+describe('every link leads somewhere that exists', () => {
+	const manifest = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; repository: { url: string } };
+	const repository = manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+	const npmPage = `https://www.npmjs.com/package/${manifest.name}`;
+	// Outside the project: n8n's own sites, and the two conventions CHANGELOG.md follows.
+	const outside = ['https://n8n.io', 'https://docs.n8n.io/', 'https://keepachangelog.com/', 'https://semver.org/'];
+	const local = ['http://127.0.0.1:5678', 'http://127.0.0.1:5680/'];
+	const pages = ['README.md', 'CHANGELOG.md', ...readdirSync(path.join(PACKAGE_ROOT, 'docs')).filter((file) => file.endsWith('.md')).map((file) => `docs/${file}`)];
+
+	test.each(pages)('%s: a relative link names a file of the repository; an address is the repository, the npm page or one of a few known sites', (page) => {
+		const text = readFileSync(path.join(PACKAGE_ROOT, page), 'utf8');
+		const targets = [...text.matchAll(/\]\(([^)\s]+)\)|<(https?:\/\/[^>]+)>/g)].map((match) => match[1] ?? match[2]);
+		const broken = targets.filter((target) => {
+			if (/^https?:/.test(target)) return ![repository, npmPage, ...outside, ...local].some((prefix) => target.startsWith(prefix));
+			if (target.startsWith('#')) return false;
+			return !existsSync(path.join(PACKAGE_ROOT, path.dirname(page), target.split('#')[0]));
+		});
+		expect(broken).toEqual([]);
+	});
+
+	test("the credential's and the node's documentation links are the npm page, which exists wherever the package can be installed from", () => {
+		const codex = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'nodes', 'TemplateMessage', 'TemplateMessage.node.json'), 'utf8')) as { resources: Record<string, Array<{ url: string }>> };
+		const { TemplateMessageApi } = require(path.join(PACKAGE_ROOT, 'dist', 'credentials', 'TemplateMessageApi.credentials.js'));
+		expect([new TemplateMessageApi().documentationUrl, ...Object.values(codex.resources).flat().map(({ url }) => url)]).toEqual([npmPage, npmPage, npmPage]);
+	});
 });
