@@ -18,6 +18,8 @@ import { FIELD } from '../../nodes/TemplateMessage/request/fields';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 import { throttledByPause } from '../../nodes/TemplateMessage/send/delivery';
+import { credentialTestVerdict } from '../../nodes/TemplateMessage/send/credentialTest';
+import type { Probe } from '../../nodes/TemplateMessage/send/credentialTest';
 import { PACKAGE_ROOT } from '../helpers/engine';
 
 const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -131,6 +133,22 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 	['A JWT with a line break', { baseUrl: 'https://api.example.com', token: 'eyJ\nabc' }],
 ];
 
+const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
+	['Accepted: any answer but 401, 403, 404, a redirect or 5xx', { status: 406 }],
+	['Token rejected', { status: 401 }],
+	['No send endpoint', { status: 404 }],
+	['A redirect', { status: 301 }],
+	['The API failing', { status: 503 }],
+	['Connection refused', { code: 'ECONNREFUSED', reason: 'connect ECONNREFUSED' }],
+	['Host not found', { code: 'ENOTFOUND', reason: 'getaddrinfo ENOTFOUND' }],
+	['No answer in time', { code: 'ECONNABORTED', reason: 'timeout of 10000ms exceeded' }],
+	['Expired certificate', { code: 'CERT_HAS_EXPIRED', reason: 'certificate has expired' }],
+	['Self-signed certificate', { code: 'DEPTH_ZERO_SELF_SIGNED_CERT', reason: 'self-signed certificate' }],
+	['Certificate for another host', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', reason: "Hostname/IP does not match certificate's altnames" }],
+	['https to a plain http port', { code: 'EPROTO', reason: 'wrong version number' }],
+	['Connection closed', { code: 'ECONNRESET', reason: 'socket hang up' }],
+];
+
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 
 test('every message names the item, says what is wrong, and (where it helps) what to do', async () => {
@@ -167,6 +185,12 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 		);
 		expect(error?.message).toMatch(/^The credential's /);
 		lines.push(`| ${name} | \`${cell(error!.message)}\` | ${cell(error!.description ?? '')} |`);
+	}
+	lines.push('', "## The credential dialog's connection test", '', '| Case | Message |', '|---|---|');
+	for (const [name, probe] of CREDENTIAL_TEST_CASES) {
+		const verdict = credentialTestVerdict('https://api.example.com', probe);
+		expect(verdict.status).toBe(name.startsWith('Accepted') ? 'OK' : 'Error');
+		lines.push(`| ${name} | \`${cell(verdict.message)}\` |`);
 	}
 	lines.push('', '## Sending: what the API or the network answered', '', '| Case | Message | Hint |', '|---|---|---|');
 	for (const [name, outcome] of SEND_CASES) {

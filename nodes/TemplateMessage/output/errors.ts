@@ -2,6 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiCodeInfo } from '../shared/apiCodes';
+import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
@@ -13,7 +14,7 @@ const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
 	401: 'The token was rejected: check the JWT in the Template Message API credential.',
 	403: 'The token is not allowed to send this message: check the JWT and the template in the developer dashboard.',
-	404: 'The send endpoint was not found: check the Base URL in the Template Message API credential. It ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2).',
+	404: `The send endpoint was not found: check the Base URL in the Template Message API credential. It ${BASE_URL_ENDS}.`,
 	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 

@@ -1,6 +1,6 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { baseUrlProblem, sendEndpoint } from '../shared/baseUrl';
+import { BASE_URL_ENDS, baseUrlProblem, sendEndpoint } from '../shared/baseUrl';
 import { Redactor } from './redact';
 
 /** How long the credential dialog waits for the API's answer. */
@@ -9,8 +9,6 @@ export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 /** What one test request met: an HTTP answer, or a network error's code. */
 export type Probe = { status: number } | { code: string; reason: string };
 
-const TOKEN_REJECTED = (status: number) => `Token rejected (HTTP ${status}): check the JWT`;
-const BASE_URL_ENDS = 'which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
 
 const TLS_FIXES: Record<string, string> = {
 	CERT_HAS_EXPIRED: "the server's certificate has expired: renew it, or ask the provider",
@@ -45,8 +43,8 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 	}
 	const { status } = probe;
 	if (status >= 300 && status < 400) return error(`The Base URL redirects (HTTP ${status}): enter the address the API answers at, often its https:// form`);
-	if (status === 401 || status === 403) return error(TOKEN_REJECTED(status));
-	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, ${BASE_URL_ENDS}`);
+	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): check the JWT`);
+	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, which ${BASE_URL_ENDS}`);
 	if (status >= 500 || status < 200) return error(`${at} answered HTTP ${status}: the API is reachable but failing, so the token could not be checked. Try again later`);
 	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
 }

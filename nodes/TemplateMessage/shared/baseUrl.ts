@@ -1,6 +1,9 @@
 /** The API's only endpoint, below the credential's Base URL. */
 export const SEND_PATH = '/api/v2/push/message';
 
+/** What a right Base URL looks like, for the messages that say it is wrong. */
+export const BASE_URL_ENDS = 'ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
+
 /** `{base_url}/api/v2/push/message`, tolerating a trailing slash on the base URL. */
 export function sendEndpoint(baseUrl: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
