@@ -114,7 +114,7 @@ test('without Include Input Fields the rows carry only the node\'s fields, each 
 	expect(output[0].json.phone).toBeUndefined();
 });
 
-describe('buttons entered once: under Template → Buttons, with their values', () => {
+describe('buttons entered once: under Template (Checks and Preview) → Buttons, with their values', () => {
 	const once = {
 		bodyText: BODY,
 		buttons: { button: [{ kind: 'dynamicUrl', label: 'Track order', urlSuffix: '={{ $json.order }}' }, { kind: 'callPhone', label: 'Call us' }, { kind: 'quickReply', label: 'Stop', payload: 'stop' }] },
@@ -137,10 +137,10 @@ describe('buttons entered once: under Template → Buttons, with their values', 
 
 	test('given in both places, or one of them without its value: the item fails naming the field, nothing is sent', async () => {
 		const both = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: { ...parameters(), template: once }, onError: 'continueRegularOutput' });
-		expect(both.output(SEND_NODE)[0].json.error).toBe('Buttons: are given here and, with their values, under Template → Buttons [item 0]');
+		expect(both.output(SEND_NODE)[0].json.error).toBe('Buttons: are given here and, with their values, under Template (Checks and Preview) → Buttons [item 0]');
 		const missing = { ...once, buttons: { button: [once.buttons.button[0], { kind: 'quickReply', label: 'Stop' }] } };
 		const oneMissing = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: { ...withoutOwnButtons, template: missing }, onError: 'continueRegularOutput' });
-		expect(oneMissing.output(SEND_NODE)[0].json.error).toBe('Template → Buttons → button 2: has no payload, while other buttons of the template carry their values [item 0]');
+		expect(oneMissing.output(SEND_NODE)[0].json.error).toBe('Template (Checks and Preview) → Buttons → button 2: has no payload, while other buttons of the template carry their values [item 0]');
 		expect(api.requests).toHaveLength(0);
 	});
 });
@@ -166,7 +166,7 @@ describe('a template text pasted into the editor, which switches the field to Ex
 		const mixed = { ...template, bodyText: '=Hi {{1}}, your order {{2}} from {{ $json.shop }} is confirmed.' };
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: { ...parameters(), template: mixed }, onError: 'continueRegularOutput' });
 		const [first] = result.output(SEND_NODE);
-		expect(first.json.error).toBe('Template → Body Text: is in Expression mode and mixes n8n expressions with template placeholders: n8n computed {{1}} as 1 [item 0]');
+		expect(first.json.error).toBe('Template (Checks and Preview) → Body Text: is in Expression mode and mixes n8n expressions with template placeholders: n8n computed {{1}} as 1 [item 0]');
 		expect((first.json.details as IDataObject).description).toMatch(/^Set the field to Fixed and paste the text as registered/);
 		expect(api.requests).toHaveLength(0);
 	});

@@ -14,7 +14,7 @@ import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
 import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';
-import { FIELD } from '../../nodes/TemplateMessage/request/fields';
+import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 import { throttledByPause } from '../../nodes/TemplateMessage/send/delivery';

@@ -1,7 +1,7 @@
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 
-const FIELD = 'Template → Body Text';
+const FIELD = 'Template (Checks and Preview) → Body Text';
 
 describe('a template text as the user wrote it', () => {
 	test('a Fixed text is what n8n gives', () => {

@@ -17,8 +17,8 @@ describe('placeholders', () => {
 	});
 
 	test('a skipped number is refused, naming the missing one', () => {
-		const error = fieldError(() => countPlaceholders('Hi {{1}}, order {{3}}', 'Template → Body Text'));
-		expect(error.message).toBe('Template → Body Text: has the placeholders {{1}}, {{3}}: {{2}} is missing');
+		const error = fieldError(() => countPlaceholders('Hi {{1}}, order {{3}}', 'Template (Checks and Preview) → Body Text'));
+		expect(error.message).toBe('Template (Checks and Preview) → Body Text: has the placeholders {{1}}, {{3}}: {{2}} is missing');
 	});
 
 	test('{{0}} is refused', () => {
@@ -46,10 +46,10 @@ describe('parseTemplate', () => {
 	});
 
 	test.each<[string, TemplateInput, string]>([
-		['a header text with two placeholders', { headerFormat: 'text', headerText: '{{1}} {{2}}' }, 'Template → Header Text: has 2 placeholders; a header text has at most one, {{1}}'],
-		['an unknown header kind', { headerFormat: 'audio' }, 'Template → Header: "audio" is not one of none, text, image, video, document'],
-		['an unknown button kind', { buttons: [{ kind: 'copyCode' }] }, 'Template → Buttons → button 1 → Type: "copyCode" is not quick reply, dynamic URL, static URL or call phone'],
-		['a body that is not text', { bodyText: 42 }, 'Template → Body Text: expected text, got 42'],
+		['a header text with two placeholders', { headerFormat: 'text', headerText: '{{1}} {{2}}' }, 'Template (Checks and Preview) → Header Text: has 2 placeholders; a header text has at most one, {{1}}'],
+		['an unknown header kind', { headerFormat: 'audio' }, 'Template (Checks and Preview) → Header: "audio" is not one of none, text, image, video, document'],
+		['an unknown button kind', { buttons: [{ kind: 'copyCode' }] }, 'Template (Checks and Preview) → Buttons → button 1 → Type: "copyCode" is not quick reply, dynamic URL, static URL or call phone'],
+		['a body that is not text', { bodyText: 42 }, 'Template (Checks and Preview) → Body Text: expected text, got 42'],
 	])('refuses %s', (_, input, message) => {
 		expect(fieldError(() => parseTemplate(input)).message).toBe(message);
 	});

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 /**
  * The value a button takes when the message is sent, by its kind: under the node's Buttons and
- * under Template → Buttons (where each of the template's buttons can carry its value, so that the
+ * under Template (Checks and Preview) → Buttons (where each of the template's buttons can carry its value, so that the
  * buttons are entered once).
  */
 export const buttonValueFields: INodeProperties[] = [

@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { optionsProperty } from './options';
 import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
+import { FIELD } from '../shared/fieldNames';
 import { pastedTemplateNotices, templateProperty } from './templateFields';
 import { optionPath } from '../shared/contracts';
 
@@ -32,7 +33,7 @@ const operationProperty: INodeProperties = {
 
 const sendProperties: INodeProperties[] = [
 	{
-		displayName: 'Phone Number',
+		displayName: FIELD.phoneNumber,
 		name: 'phoneNumber',
 		type: 'string',
 		required: true,
@@ -42,7 +43,7 @@ const sendProperties: INodeProperties[] = [
 			`Recipient number with its country code; map it from a column of the input. A leading +, spaces, dashes and parentheses are accepted. A number starting with 0 needs ${optionPath('defaultCountryCode')}.`,
 	},
 	{
-		displayName: 'Template Code ID',
+		displayName: FIELD.templateCodeId,
 		name: 'templateCodeId',
 		type: 'string',
 		required: true,
@@ -74,7 +75,7 @@ const sendProperties: INodeProperties[] = [
 		description: "How the template's values are given. n8n keeps only the fields shown: switching clears what was entered for the other way.",
 	},
 	{
-		displayName: 'Body Values',
+		displayName: FIELD.bodyValues,
 		name: 'bodyValuesMode',
 		type: 'options',
 		noDataExpression: true,
@@ -130,7 +131,7 @@ const sendProperties: INodeProperties[] = [
 		description: 'An expression that yields a list of texts, first for {{1}}, second for {{2}}, …',
 	},
 	{
-		displayName: 'Header Type',
+		displayName: FIELD.headerType,
 		name: 'headerType',
 		type: 'options',
 		displayOptions: { show: whenFields },
@@ -145,7 +146,7 @@ const sendProperties: INodeProperties[] = [
 		description: 'The kind of header the template has, if it takes a value at send time',
 	},
 	{
-		displayName: 'Header Text',
+		displayName: FIELD.headerText,
 		name: 'headerText',
 		type: 'string',
 		displayOptions: { show: { ...whenFields, headerType: ['text'] } },
@@ -153,7 +154,7 @@ const sendProperties: INodeProperties[] = [
 		description: 'Value for the header placeholder',
 	},
 	{
-		displayName: 'Header Media URL',
+		displayName: FIELD.headerMediaUrl,
 		name: 'headerMediaUrl',
 		type: 'string',
 		displayOptions: { show: { ...whenFields, headerType: ['image', 'video', 'document'] } },
@@ -162,14 +163,14 @@ const sendProperties: INodeProperties[] = [
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
-		displayName: 'Only buttons that take a value go under Buttons: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under Template (Checks and Preview) → Buttons, and leave these empty.',
+		displayName: `Only buttons that take a value go under ${FIELD.buttons}: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
 		displayOptions: { show: whenFields },
 		default: '',
 	},
 	{
-		displayName: 'Buttons',
+		displayName: FIELD.buttons,
 		name: 'buttons',
 		type: 'fixedCollection',
 		placeholder: 'Add Button',
@@ -215,7 +216,7 @@ const sendProperties: INodeProperties[] = [
 	// Version 1 (0.1.0) started with an example payload, which would go to every recipient as it
 	// stands; its workflows keep that default (n8n saves only values that differ from it).
 	{
-		displayName: 'Payload (JSON)',
+		displayName: FIELD.rawPayload,
 		name: 'payloadJson',
 		type: 'json',
 		displayOptions: { show: { payloadMode: ['json'], '@version': [1] } },
@@ -223,7 +224,7 @@ const sendProperties: INodeProperties[] = [
 		description: 'The payload array of the template object: one component per template part that takes values',
 	},
 	{
-		displayName: 'Payload (JSON)',
+		displayName: FIELD.rawPayload,
 		name: 'payloadJson',
 		type: 'json',
 		displayOptions: { show: { payloadMode: ['json'], '@version': [2] } },

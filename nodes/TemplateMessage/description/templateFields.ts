@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
 import { buttonValueFields } from './buttonValues';
 
 /**
@@ -7,7 +8,7 @@ import { buttonValueFields } from './buttonValues';
  * optional; a part left out is not checked.
  */
 export const templateProperty: INodeProperties = {
-	displayName: 'Template (Checks and Preview)',
+	displayName: FIELD.template,
 	name: 'template',
 	type: 'collection',
 	placeholder: 'Add Template Detail',
@@ -16,7 +17,7 @@ export const templateProperty: INodeProperties = {
 		"The template as registered in the developer dashboard. Nothing here is sent: every item is checked against it before the first message goes out, and each output item shows the message its recipient gets. With Template Code ID from an expression, map these from the same row, or leave them out.",
 	options: [
 		{
-			displayName: 'Body Text',
+			displayName: TEMPLATE_FIELD.bodyText,
 			name: 'bodyText',
 			type: 'string',
 			typeOptions: { rows: 4 },
@@ -25,7 +26,7 @@ export const templateProperty: INodeProperties = {
 			description: 'The body exactly as registered, with its {{1}}, {{2}} … placeholders. Enough on its own to check the number of body values and to show a preview.',
 		},
 		{
-			displayName: 'Buttons',
+			displayName: TEMPLATE_FIELD.buttons,
 			name: 'buttons',
 			type: 'fixedCollection',
 			typeOptions: { multipleValues: true, sortable: true },
@@ -71,7 +72,7 @@ export const templateProperty: INodeProperties = {
 			description: 'Whether to refuse body values with a line break, a tab, more than four spaces in a row, a control character or a bidirectional override, which the platform refuses in template values',
 		},
 		{
-			displayName: 'Header',
+			displayName: TEMPLATE_FIELD.header,
 			name: 'headerFormat',
 			type: 'options',
 			options: [
@@ -85,7 +86,7 @@ export const templateProperty: INodeProperties = {
 			description: "The kind of header the template has. A text header without a placeholder takes no value: set the node's Header Type to None for it.",
 		},
 		{
-			displayName: 'Header Text',
+			displayName: TEMPLATE_FIELD.headerText,
 			name: 'headerText',
 			type: 'string',
 			default: '',
@@ -101,8 +102,8 @@ export const templateProperty: INodeProperties = {
  * template's fields only while a field is in that state, say what the run does instead.
  */
 export const pastedTemplateNotices: INodeProperties[] = [
-	['bodyText', 'Body Text'],
-	['headerText', 'Header Text'],
+	['bodyText', TEMPLATE_FIELD.bodyText],
+	['headerText', TEMPLATE_FIELD.headerText],
 ].map(([name, displayName]) => ({
 	displayName: `${displayName} keeps its {{1}}, {{2}} … as written: the node checks every item against the text as you pasted it and shows each message in its output. n8n switched the field to Expression mode on the paste, and its Result line reads the placeholders as the numbers 1, 2 …: that line is not what is sent.`,
 	name: `${name}PastedNotice`,

@@ -1,5 +1,5 @@
 import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, requiredText } from './text';
 

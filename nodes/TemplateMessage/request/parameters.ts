@@ -4,7 +4,7 @@ import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendReq
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
@@ -62,7 +62,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		value: buttonValue(button),
 	}));
 	if (fromTemplate && ownButtons.length > 0) {
-		throw new InvalidFieldError(FIELD.buttons, 'are given here and, with their values, under Template → Buttons', 'Give the button values in one place: leave Buttons empty when Template → Buttons carries them');
+		throw new InvalidFieldError(FIELD.buttons, `are given here and, with their values, under ${FIELD.templateButtons}`, `Give the button values in one place: leave ${FIELD.buttons} empty when ${FIELD.templateButtons} carries them`);
 	}
 	const buttons = fromTemplate ?? ownButtons;
 

@@ -1,5 +1,5 @@
 import { buildButtonParameters } from './buttons';
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';

@@ -1,8 +1,8 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, quote, visible } from './text';
 import { optionPath } from '../shared/contracts';
+import { FIELD } from '../shared/fieldNames';
 
-const FIELD = 'Phone Number';
 // E.164 allows at most 15 digits including the country code; the shortest real numbers
 // (small countries) are about 7 digits with their code.
 const MIN_DIGITS = 7;
@@ -32,14 +32,14 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
 	if (text.length > MAX_TEXT_LENGTH) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
 	refuseWhatIsNotANumber(text, given);
 	// A trunk 0 in brackets after the country code, as Indonesian and British numbers are often written.
 	const compact = wholeNumber(text, given).replace(TRUNK_ZERO, '$1$2').replace(SEPARATORS, '');
 	if (compact === '') {
 		throw new InvalidFieldError(
-			FIELD,
+			FIELD.phoneNumber,
 			'is empty',
 			mapped ? 'The column mapped to it is empty in this row: fill the cell, or leave rows without a number out with a Filter step before this node' : 'Map a column or enter the recipient number, e.g. +62 812 3456 7890',
 		);
@@ -54,7 +54,7 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 		const countryCode = normaliseCountryCode(defaultCountryCode);
 		if (countryCode === undefined) {
 			throw new InvalidFieldError(
-				FIELD,
+				FIELD.phoneNumber,
 				`${shown(given)} starts with 0, a local number without country code`,
 				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
@@ -65,14 +65,14 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 	}
 
 	if (!/^\d+$/.test(digits)) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
 	}
 	if (digits.startsWith('0')) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
-			FIELD,
+			FIELD.phoneNumber,
 			`${shown(given)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
 			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
@@ -86,9 +86,9 @@ function phoneText(raw: unknown): string {
 	if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return String(raw);
 	if (raw === undefined || raw === null) return '';
 	if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && !Number.isInteger(raw)) {
-		throw new InvalidFieldError(FIELD, `${raw} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${raw} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 	}
-	throw new InvalidFieldError(FIELD, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
+	throw new InvalidFieldError(FIELD.phoneNumber, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
 }
 
 /**
@@ -97,12 +97,12 @@ function phoneText(raw: unknown): string {
  */
 function wholeNumber(text: string, given: string): string {
 	if (/^\+?\d+(\.\d+)?e\+?\d+$/i.test(text)) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
 	const decimal = /^(\+?\d+)\.(\d{1,2})$/.exec(text);
 	if (!decimal) return text;
 	if (/^0+$/.test(decimal[2])) return decimal[1];
-	throw new InvalidFieldError(FIELD, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 }
 
 /** Two numbers in one cell, and a number with an extension: refused, naming what was found. */
@@ -112,11 +112,11 @@ function refuseWhatIsNotANumber(text: string, given: string): void {
 		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
 		slashedNumbers(text);
 	if (twoNumbers) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
 	}
 	const extension = /(?:ext\.?|extension|x|#)\s*\d+$/i.exec(text);
 	if (extension && /\d/.test(text.slice(0, extension.index))) {
-		throw new InvalidFieldError(FIELD, `${shown(given)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
 	}
 }
 

@@ -1,4 +1,4 @@
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent } from '../shared/contracts';
 import { describeValue, parseJson } from './text';

@@ -1,4 +1,4 @@
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { isControlCharacter } from './text';

@@ -1,4 +1,4 @@
-import { FIELD } from './fields';
+import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue } from './text';
 import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';

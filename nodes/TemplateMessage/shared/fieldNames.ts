@@ -1,0 +1,29 @@
+/**
+ * The node's fields as the editor shows them: the description's display names, and the start of
+ * every message about a field. A field under the template's collection is named with it.
+ */
+const TEMPLATE = 'Template (Checks and Preview)';
+
+/** The fields inside Template (Checks and Preview). */
+export const TEMPLATE_FIELD = {
+	bodyText: 'Body Text',
+	header: 'Header',
+	headerText: 'Header Text',
+	buttons: 'Buttons',
+} as const;
+
+export const FIELD = {
+	phoneNumber: 'Phone Number',
+	templateCodeId: 'Template Code ID',
+	template: TEMPLATE,
+	bodyValues: 'Body Values',
+	headerType: 'Header Type',
+	headerText: 'Header Text',
+	headerMediaUrl: 'Header Media URL',
+	buttons: 'Buttons',
+	rawPayload: 'Payload (JSON)',
+	templateBody: `${TEMPLATE} → ${TEMPLATE_FIELD.bodyText}`,
+	templateHeader: `${TEMPLATE} → ${TEMPLATE_FIELD.header}`,
+	templateHeaderText: `${TEMPLATE} → ${TEMPLATE_FIELD.headerText}`,
+	templateButtons: `${TEMPLATE} → ${TEMPLATE_FIELD.buttons}`,
+} as const;
