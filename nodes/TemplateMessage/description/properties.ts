@@ -5,7 +5,7 @@ import { forgetProperties, sendOnceProperties } from './sendOnce';
 import { buttonValueFields } from './buttonValues';
 import { FIELD } from '../shared/fieldNames';
 import { pastedTemplateNotices, templateProperty } from './templateFields';
-import { optionPath } from '../shared/contracts';
+import { optionPath, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 
 const whenFields = { payloadMode: ['fields'] };
 
@@ -188,12 +188,12 @@ const sendProperties: INodeProperties[] = [
 						type: 'options',
 						options: [
 							{
-								name: 'Dynamic URL',
+								name: TEMPLATE_BUTTON_KINDS.dynamicUrl.name,
 								value: 'dynamicUrl',
 								description: 'A visit-website button whose URL ends with a value given now',
 							},
 							{
-								name: 'Quick Reply',
+								name: TEMPLATE_BUTTON_KINDS.quickReply.name,
 								value: 'quickReply',
 								description: 'A reply button that sends a payload back when tapped',
 							},

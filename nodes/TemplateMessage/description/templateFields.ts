@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
 import { buttonValueFields } from './buttonValues';
 
@@ -43,12 +44,7 @@ export const templateProperty: INodeProperties = {
 							displayName: 'Type',
 							name: 'kind',
 							type: 'options',
-							options: [
-								{ name: 'Call Phone', value: 'callPhone' },
-								{ name: 'Dynamic URL', value: 'dynamicUrl' },
-								{ name: 'Quick Reply', value: 'quickReply' },
-								{ name: 'Static URL', value: 'staticUrl' },
-							],
+							options: Object.entries(TEMPLATE_BUTTON_KINDS).map(([value, { name }]) => ({ name, value })),
 							default: 'quickReply',
 						},
 						{

@@ -5,7 +5,7 @@ import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
-import { DEFAULT_COMPATIBILITY } from '../shared/contracts';
+import { DEFAULT_COMPATIBILITY, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
 
 /**
@@ -70,7 +70,7 @@ function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unk
 		case 'document':
 			return { type, [type as string]: { url: mediaUrl(header.url) } };
 		default:
-			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of none, text, image, video, document`, 'Pick the kind of header the template has');
+			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of ${TEMPLATE_HEADER_KINDS.join(', ')}`, 'Pick the kind of header the template has');
 	}
 }
 

@@ -1,14 +1,9 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
+import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { isControlCharacter } from './text';
 
-const BUTTON_NAMES: Record<TemplateButtonKind, string> = {
-	quickReply: 'quick reply',
-	dynamicUrl: 'dynamic URL',
-	staticUrl: 'static URL',
-	callPhone: 'call phone',
-};
 
 /** The platform refuses these in template parameters; the provider answers code 39 for the row. */
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
@@ -92,18 +87,18 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 		}
 		const template = buttons[index];
 		const kind = buttonKind(value);
-		if (template.kind === 'staticUrl' || template.kind === 'callPhone') {
+		if (!TEMPLATE_BUTTON_KINDS[template.kind].takesValue) {
 			throw new InvalidFieldError(name, `gives a value to button ${index}, the template's ${describeButton(template)} button, which takes none`, 'Leave call phone and static URL buttons out of Buttons');
 		}
 		if (kind !== template.kind) {
-			throw new InvalidFieldError(`${name} → Type`, `is ${kind ? BUTTON_NAMES[kind] : 'unknown'}, but the template's button ${index} is a ${describeButton(template)} button`, `Set its Type to ${BUTTON_NAMES[template.kind]}`);
+			throw new InvalidFieldError(`${name} → Type`, `is ${kind ? TEMPLATE_BUTTON_KINDS[kind].inText : 'unknown'}, but the template's button ${index} is a ${describeButton(template)} button`, `Set its Type to ${TEMPLATE_BUTTON_KINDS[template.kind].inText}`);
 		}
 		given.add(index);
 	});
 	buttons.forEach((button, index) => {
-		if ((button.kind === 'quickReply' || button.kind === 'dynamicUrl') && !given.has(index)) {
+		if (TEMPLATE_BUTTON_KINDS[button.kind].takesValue && !given.has(index)) {
 			const value = button.kind === 'quickReply' ? 'its payload' : 'the text appended to its URL';
-			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${BUTTON_NAMES[button.kind]} button with Index ${index} and ${value}`);
+			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${TEMPLATE_BUTTON_KINDS[button.kind].inText} button with Index ${index} and ${value}`);
 		}
 	});
 }
@@ -116,7 +111,7 @@ function buttonKind(value: Record<string, unknown>): TemplateButtonKind | undefi
 }
 
 function describeButton(button: { kind: TemplateButtonKind; label?: string }): string {
-	return button.label ? `${BUTTON_NAMES[button.kind]} "${button.label}"` : BUTTON_NAMES[button.kind];
+	return button.label ? `${TEMPLATE_BUTTON_KINDS[button.kind].inText} "${button.label}"` : TEMPLATE_BUTTON_KINDS[button.kind].inText;
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,5 +1,6 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { describeValue } from './text';
 import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';
 
@@ -12,8 +13,7 @@ export interface TemplateInput {
 	checkCharacters?: unknown;
 }
 
-const HEADER_KINDS: readonly string[] = ['none', 'text', 'image', 'video', 'document'];
-const BUTTON_KINDS: readonly string[] = ['quickReply', 'dynamicUrl', 'staticUrl', 'callPhone'];
+const BUTTON_KINDS: readonly string[] = Object.keys(TEMPLATE_BUTTON_KINDS);
 const MAX_TEMPLATE_TEXT = 4096;
 const PLACEHOLDER = /\{\{\s*(\d{1,3})\s*\}\}/g;
 
@@ -24,8 +24,8 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 	if (bodyText !== undefined) shape.body = { placeholders: countPlaceholders(bodyText, FIELD.templateBody), segments: segments(bodyText) };
 
 	if (input.headerFormat !== undefined && input.headerFormat !== '') {
-		if (typeof input.headerFormat !== 'string' || !HEADER_KINDS.includes(input.headerFormat)) {
-			throw new InvalidFieldError(FIELD.templateHeader, `${describeValue(input.headerFormat)} is not one of none, text, image, video, document`);
+		if (typeof input.headerFormat !== 'string' || !(TEMPLATE_HEADER_KINDS as readonly string[]).includes(input.headerFormat)) {
+			throw new InvalidFieldError(FIELD.templateHeader, `${describeValue(input.headerFormat)} is not one of ${TEMPLATE_HEADER_KINDS.join(', ')}`);
 		}
 		const kind = input.headerFormat as TemplateHeaderKind;
 		const text = kind === 'text' ? optionalText(input.headerText, FIELD.templateHeaderText) : undefined;

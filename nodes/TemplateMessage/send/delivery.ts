@@ -3,6 +3,7 @@ import type { ICredentialsDecrypted, IExecuteFunctions } from 'n8n-workflow';
 import type { Claim, Claims } from './claims';
 import { wait } from './deadline';
 import type { Outcome, PreparedMessage, Refusal, RetryPolicy } from '../shared/contracts';
+import { RUN_OPTIONS } from '../shared/contracts';
 import type { Breaker, ProbeToken } from './breaker';
 import type { Pacer, PauseCause } from './pacer';
 import type { Redactor } from './redact';
@@ -209,7 +210,7 @@ export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: n
 		scope: 'throttled',
 		itemIndex: item.itemIndex,
 		templateCodeId: item.templateCodeId,
-		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond Max Wait When Throttled (${Math.round(budgetMs / 1000)} s)`,
+		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${Math.round(budgetMs / 1000)} s)`,
 	};
 }
 

@@ -1,4 +1,5 @@
 import type { Outcome, RetryPolicy } from '../shared/contracts';
+import { RUN_OPTIONS } from '../shared/contracts';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 export const THROTTLE_PAUSE_MS = 1000;
@@ -53,7 +54,7 @@ export function throttleCharge(delayMs: number): number {
 
 function throttledReason(reason: string, throttledMs: number, askedMs: number, policy: RetryPolicy): string {
 	const waited = throttledMs > 0 ? `after waiting ${Math.round(throttledMs / 1000)} s on 429s, ` : '';
-	return `the API kept asking to slow down (HTTP 429: ${reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond Max Wait When Throttled (${Math.round(policy.maxThrottleWaitMs / 1000)} s)`;
+	return `the API kept asking to slow down (HTTP 429: ${reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${Math.round(policy.maxThrottleWaitMs / 1000)} s)`;
 }
 
 /** Exponential backoff with full jitter: uniform in [0, min(max, base·2^(attempt-1))]. */

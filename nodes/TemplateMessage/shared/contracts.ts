@@ -90,9 +90,21 @@ export interface TemplateShape {
 /** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
 export type Segment = string | number;
 
-export type TemplateHeaderKind = 'none' | 'text' | 'image' | 'video' | 'document';
+/** The kinds of header a template can have, in the editor's order. */
+export const TEMPLATE_HEADER_KINDS = ['none', 'text', 'image', 'video', 'document'] as const;
+export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
 
-export type TemplateButtonKind = 'quickReply' | 'dynamicUrl' | 'staticUrl' | 'callPhone';
+/**
+ * The kinds of template button: the editor's name, how a message writes it, and whether a message
+ * gives it a value (a quick reply its payload, a dynamic URL the text appended to its URL).
+ */
+export const TEMPLATE_BUTTON_KINDS = {
+	callPhone: { name: 'Call Phone', inText: 'call phone', takesValue: false },
+	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', takesValue: true },
+	quickReply: { name: 'Quick Reply', inText: 'quick reply', takesValue: true },
+	staticUrl: { name: 'Static URL', inText: 'static URL', takesValue: false },
+} as const;
+export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
 
 export interface TemplateButton {
 	kind: TemplateButtonKind;
