@@ -4,13 +4,14 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 	NodeConnectionType,
+	NodeOperationError,
 } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { messageProperties } from './description/properties';
 import { dryRunOutput } from './output/dryRun';
 import { shapedForOnError } from './output/errorOutput';
-import { invalidItemError } from './output/errors';
+import { invalidItemError, invalidMessage } from './output/errors';
 import { failedItem, forgottenAllItem, forgottenItem } from './output/items';
 import { sendOutput } from './output/sendOutput';
 import { readCredentials } from './request/credentials';
@@ -23,8 +24,8 @@ import { readRunOptions } from './request/runOptions';
 import { testCredential } from './send/credentialTest';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
-import type { MessageInput, PreparedMessage } from './shared/contracts';
-import { FORGET_KEY_DEFAULT, optionPath } from './shared/contracts';
+import type { MessageInput, ReadMessage } from './shared/contracts';
+import { FORGET_KEY_DEFAULT, isInvalid, optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
 // all, so its value is read with the string it stands for as the fallback.
@@ -64,7 +65,7 @@ export class TemplateMessage implements INodeType {
 		// Every item is built and checked (against the template too, when it is given) before the
 		// first request, so a bad row in a sheet stops the run before anyone is messaged (or, with
 		// Continue On Fail, only that row fails).
-		const prepared: Array<PreparedMessage | NodeOperationError> = items.map((_, itemIndex) => {
+		const prepared: ReadMessage[] = items.map((_, itemIndex) => {
 			let input: MessageInput | undefined;
 			try {
 				input = readMessageInput(this, itemIndex);
@@ -76,10 +77,10 @@ export class TemplateMessage implements INodeType {
 					tryKey: tryKeyOf(request),
 				};
 			} catch (error) {
-				return invalidItemError(this.getNode(), error, itemIndex, input);
+				return invalidMessage(this.getNode(), error, itemIndex, input);
 			}
 		});
-		const valid = prepared.map((message) => (message instanceof NodeOperationError ? undefined : message));
+		const valid = prepared.map((message) => (isInvalid(message) ? undefined : message));
 		// A dry run reports on every item, so it does not stop at the first invalid one.
 		if (options.dryRun) {
 			const credentialProblem = await readCredentials(this).then(
@@ -88,8 +89,8 @@ export class TemplateMessage implements INodeType {
 			);
 			return [shapedForOnError(this, dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options, credentialProblem), items, options.includeInputFields)];
 		}
-		const invalid = prepared.filter((message) => message instanceof NodeOperationError);
-		if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0], invalid.length - 1);
+		const invalid = prepared.filter(isInvalid);
+		if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0].invalid, invalid.length - 1);
 		const skipped = repeatsToSkip(valid, options.skipDuplicates);
 		const credentials = await readCredentials(this);
 		const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);

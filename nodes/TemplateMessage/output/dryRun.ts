@@ -1,10 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import type { PreparedMessage, RunOptions } from '../shared/contracts';
-import { dryRunItem } from './items';
+import type { ReadMessage, RunOptions } from '../shared/contracts';
+import { isInvalid, optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
-import { optionPath } from '../shared/contracts';
+import { dryRunItem } from './items';
 
 /**
  * A dry run's output: every item's request and preview (or why it is invalid), and one summary of
@@ -13,7 +12,7 @@ import { optionPath } from '../shared/contracts';
  */
 export function dryRunOutput(
 	ctx: IExecuteFunctions,
-	prepared: Array<PreparedMessage | NodeOperationError>,
+	prepared: ReadMessage[],
 	repeats: Map<number, number>,
 	{ skipDuplicates, includeRequestPayload, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'sendOnce'>,
 	credentialProblem: string | undefined,
@@ -38,12 +37,12 @@ function credentialSentence(problem: string | undefined): string {
  * One sentence on the whole input of a dry run: how many items would be sent, how many fail which
  * field's check (the field as the error names it, e.g. "Body Values"), how many repeat an earlier item.
  */
-export function dryRunSummary(prepared: Array<PreparedMessage | NodeOperationError>, repeats: Map<number, number>, skipDuplicates: boolean): string {
+export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, number>, skipDuplicates: boolean): string {
 	const failures = new Map<string, number>();
 	let valid = 0;
 	for (const item of prepared) {
-		if (item instanceof NodeOperationError) {
-			const field = typeof item.context.field === 'string' ? item.context.field.split(' → ')[0] : 'other';
+		if (isInvalid(item)) {
+			const field = item.field ?? 'other';
 			failures.set(field, (failures.get(field) ?? 0) + 1);
 		} else valid++;
 	}

@@ -4,9 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiCodeInfo } from '../shared/apiCodes';
 import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import type { MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
+import type { InvalidMessage, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
-import { optionPath } from '../shared/contracts';
+import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import { FIELD } from '../shared/fieldNames';
 
 export type { FailedOutcome };
 
@@ -18,23 +19,32 @@ const STATUS_HINTS: Record<number, string> = {
 	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 
-/**
- * A bad field of one item: names the field and the item, says what to do. The phone number and
- * template code id as given (when they are texts) go with it, so the failed item can show them.
- */
-export function invalidItemError(node: INode, error: unknown, itemIndex: number, input?: MessageInput): NodeOperationError {
+/** A bad field of one item: names the field and the item, says what to do. */
+export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
-		const invalid = new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
+		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
 			description: error.hint ? `${error.hint}. ${rowOf(itemIndex)}` : rowOf(itemIndex),
 		});
-		// For the dry run's summary, which counts failures by field.
-		invalid.context.field = error.field;
-		invalid.context.given = given(input);
-		return invalid;
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
+}
+
+/**
+ * An item that cannot be sent: its error, the field at fault as the editor names it (the longest
+ * of the node's field names the error's field starts with), and the phone number and template
+ * code id as given (when they are texts), so the failed row can show them.
+ */
+export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
+	const field = error instanceof InvalidFieldError ? fieldOf(error.field) : undefined;
+	return { invalid: invalidItemError(node, error, itemIndex), field, given: given(input) };
+}
+
+const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(RUN_OPTIONS).map((option) => option.displayName)].sort((a, b) => b.length - a.length);
+
+function fieldOf(named: string): string {
+	return FIELD_NAMES.find((name) => named === name || named.startsWith(`${name} → `)) ?? named;
 }
 
 /** n8n numbers items from 0; a sheet's user counts rows from 1. */

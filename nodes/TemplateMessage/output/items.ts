@@ -1,7 +1,7 @@
-import type { IDataObject, INodeExecutionData, NodeApiError } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Outcome, Refusal, PreparedMessage } from '../shared/contracts';
+import type { Outcome, Refusal, PreparedMessage, ReadMessage } from '../shared/contracts';
+import { isInvalid } from '../shared/contracts';
 
 
 /** What every item of a send says about itself. */
@@ -41,8 +41,8 @@ export function sentItem(msgid: string, itemIndex: number, summary: IDataObject)
  * that would be sent), or why the item is invalid. An item that repeats an earlier one names it
  * (`duplicateOf`). Nothing was sent, so `success` is false, as on every row not sent.
  */
-export function dryRunItem(prepared: PreparedMessage | NodeOperationError, itemIndex: number, includeRequest: boolean, duplicateOf?: number): INodeExecutionData {
-	if (prepared instanceof NodeOperationError) return failedItem(prepared, itemIndex, { delivery: 'invalid', dryRun: true });
+export function dryRunItem(prepared: ReadMessage, itemIndex: number, includeRequest: boolean, duplicateOf?: number): INodeExecutionData {
+	if (isInvalid(prepared)) return failedItem(prepared.invalid, itemIndex, { delivery: 'invalid', dryRun: true }, prepared.given);
 	const { request, preview, key } = prepared;
 	const json: IDataObject = { success: false, dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
 	if (key !== undefined) json.messageKey = key;
@@ -71,11 +71,10 @@ export function stoppedBy(refusal: Refusal): IDataObject {
 /**
  * n8n's shape for an item that failed under "On Error: Continue": `error` and `details` only, so
  * that "Continue (using error output)" routes it to the error output. (Setting `item.error`
- * would make the engine replace the json with the bare message.)
+ * would make the engine replace the json with the bare message.) `given`: an invalid item's phone
+ * number and template code id as given.
  */
-export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, details: IDataObject): INodeExecutionData {
-	// An invalid item's phone number and template code id as given (see invalidItemError).
-	const given = (error.context.given as IDataObject | undefined) ?? {};
+export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, details: IDataObject, given: IDataObject = {}): INodeExecutionData {
 	return {
 		json: {
 			error: error.message,

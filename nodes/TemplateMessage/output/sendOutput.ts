@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { PreparedMessage, SendResult, SendRun, Skip } from '../shared/contracts';
-import { optionPath } from '../shared/contracts';
+import type { PreparedMessage, ReadMessage, SendResult, SendRun, Skip } from '../shared/contracts';
+import { isInvalid, optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
 import { notSentError, sendFailedError } from './errors';
 import { failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from './items';
@@ -16,14 +16,14 @@ import { runSummary, statusOf } from './runSummary';
  */
 export function sendOutput(
 	ctx: IExecuteFunctions,
-	prepared: Array<PreparedMessage | NodeOperationError>,
+	prepared: ReadMessage[],
 	skipped: Map<number, Skip>,
 	run: SendRun,
 	includeRequestPayload: boolean,
 ): INodeExecutionData[] {
 	const node = ctx.getNode();
 	const output = prepared.map((message, itemIndex): INodeExecutionData | undefined => {
-		if (message instanceof NodeOperationError) return failedItem(message, itemIndex, { delivery: 'invalid' });
+		if (isInvalid(message)) return failedItem(message.invalid, itemIndex, { delivery: 'invalid' }, message.given);
 		const repeat = skipped.get(itemIndex);
 		if (repeat !== undefined) return skippedItem(message, itemIndex, repeat.reason, { duplicateOf: repeat.duplicateOf });
 		const result = run.results[itemIndex];
@@ -97,8 +97,8 @@ function resultItem(node: INode, result: SendResult, message: PreparedMessage, i
 }
 
 /** The error of an item that failed: on its output item, and what the run throws when it stops at that item. */
-function failureOf(node: INode, result: SendResult | undefined, message: PreparedMessage | NodeOperationError, itemIndex: number) {
-	if (message instanceof NodeOperationError) return message;
+function failureOf(node: INode, result: SendResult | undefined, message: ReadMessage, itemIndex: number) {
+	if (isInvalid(message)) return message.invalid;
 	switch (result?.kind) {
 		case 'failed':
 			return sendFailedError(node, result.outcome, itemIndex);

@@ -1,4 +1,4 @@
-import type { ICredentialsDecrypted } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IDataObject, NodeOperationError } from 'n8n-workflow';
 
 /**
  * What passes between the node's stages, in one place: what the node read for one item and the
@@ -122,6 +122,24 @@ export interface PreparedMessage {
 	 * template, never values an expression computes at send time ({{ $now }}, a random id).
 	 */
 	tryKey: string;
+}
+
+/**
+ * An item refused before anything was sent: the error it puts out, the field at fault as the
+ * editor names it (for the dry run's count by field), and the phone number and template code id
+ * as given (so that the failed row shows them).
+ */
+export interface InvalidMessage {
+	invalid: NodeOperationError;
+	field: string | undefined;
+	given: IDataObject;
+}
+
+/** What reading one item gave: a message to send, or why it cannot be. */
+export type ReadMessage = PreparedMessage | InvalidMessage;
+
+export function isInvalid(message: ReadMessage): message is InvalidMessage {
+	return 'invalid' in message;
 }
 
 /** The credential's name, as n8n knows it. */
