@@ -197,7 +197,7 @@ test("buttons entered once: the spreadsheet example's buttons carry their values
 	await shot('5-buttons-once');
 });
 
-test('a template body pasted with Ctrl+V, which n8n turns into an expression: the notice under the template says it is kept as written, and the run sends it so', async () => {
+test('a template body pasted with Ctrl+V, which n8n turns into an expression: the notice under the template says it is kept as written, and the run checks and previews it so', async () => {
 	sandbox.messages.length = 0;
 	await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: n8n.url });
 	await openNode(PASTED_TEMPLATE);

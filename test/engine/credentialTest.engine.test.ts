@@ -138,6 +138,15 @@ test('a 300 MB answer is not read: the verdict comes from its status line', asyn
 	}
 });
 
+test('a JWT with a character no HTTP header can carry is named as the JWT, not as the Base URL', async () => {
+	// n8n 2.x refuses such a header before sending; 1.x sends it mangled, and the API refuses the token.
+	const { status, message } = await test$(api.baseUrl, 'token-with-€');
+	expect({ status, message }).toEqual({
+		status: 'Error',
+		message: api.requests.length === 0 ? 'The JWT contains a character an HTTP header cannot carry: copy it again from the developer dashboard' : 'Token rejected (HTTP 401): check the JWT',
+	});
+});
+
 test('a Base URL with user:password@ or a control character in the JWT is refused before any request', async () => {
 	expect((await test$(api.baseUrl.replace('http://', 'http://user:pass@'))).message).toBe('The Base URL contains a user name or password, which would be sent in place of the JWT');
 	expect(await test$(api.baseUrl, 'abc\ndef')).toEqual({ status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' });

@@ -227,7 +227,7 @@ test('without Continue On Fail, the first failure stops new sends and says what 
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 1 }) });
 	const error = result.nodeError(SEND_NODE)!;
 	expect(error.message).toBe('The API refused the message (HTTP 400): Invalid template [item 0]');
-	expect(error.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
+	expect(error.description).toMatch(/ Run: Sent 0 of 20 item\(s\): 1 refused, 19 not sent \(held back or throttled\)\.$/);
 	expect(api.requests).toHaveLength(1);
 });
 
@@ -235,7 +235,7 @@ test('without Continue On Fail, senders waiting for their paced slot do not send
 	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
 	// Five senders at 5 a second: when item 0 fails, items 1 to 4 are waiting for slots 200 to 800 ms ahead.
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 5, maxPerSecond: 5 }) });
-	expect(result.nodeError(SEND_NODE)!.description).toMatch(/0 other item\(s\) were accepted before the run stopped and 19 were not sent/);
+	expect(result.nodeError(SEND_NODE)!.description).toMatch(/ Run: Sent 0 of 20 item\(s\): 1 refused, 19 not sent \(held back or throttled\)\.$/);
 	expect(api.requests).toHaveLength(1);
 });
 

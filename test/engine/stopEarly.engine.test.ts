@@ -66,7 +66,7 @@ test('without Continue On Fail, the node fails with the refusal and says how man
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }) });
 	const error = result.nodeError(SEND_NODE)!;
 	expect(error.message).toBe('The API refused the message (HTTP 401): Token invalid (code 45) [item 3]');
-	expect(error.description).toMatch(/^Code 45: the token is invalid\. .+ 3 other item\(s\) were accepted before the run stopped and 196 were not sent\. .+ Run: Sent 3 of 200 item\(s\): 1 refused, 196 not sent \(held back or throttled\)\.$/);
+	expect(error.description).toMatch(/^Code 45: the token is invalid\. .+ Run: Sent 3 of 200 item\(s\): 1 refused, 196 not sent \(held back or throttled\)\. n8n's Retry On Fail will not send the accepted ones again\.$/);
 	expect(api.requests).toHaveLength(4);
 });
 

@@ -147,6 +147,9 @@ const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
 	['Certificate for another host', { code: 'ERR_TLS_CERT_ALTNAME_INVALID', reason: "Hostname/IP does not match certificate's altnames" }],
 	['https to a plain http port', { code: 'EPROTO', reason: 'wrong version number' }],
 	['Connection closed', { code: 'ECONNRESET', reason: 'socket hang up' }],
+	['Another TLS error', { code: 'CERT_REVOKED', reason: 'certificate revoked' }],
+	['A JWT no header can carry', { code: 'ERR_INVALID_CHAR', reason: 'Invalid character in header content ["Authorization"]' }],
+	['Any other network error', { code: 'EHOSTUNREACH', reason: 'connect EHOSTUNREACH 10.0.0.1:443' }],
 ];
 
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');

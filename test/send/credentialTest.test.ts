@@ -1,4 +1,4 @@
-import { credentialTestVerdict } from '../../nodes/TemplateMessage/send/credentialTest';
+import { credentialTestVerdict, testCredential } from '../../nodes/TemplateMessage/send/credentialTest';
 
 const BASE_URL = 'https://api.example.com';
 const verdict = (probe: Parameters<typeof credentialTestVerdict>[1]) => credentialTestVerdict(` ${BASE_URL}/ `, probe);
@@ -32,5 +32,21 @@ describe('what the credential dialog says about one test request', () => {
 		['EHOSTUNREACH', `Could not reach ${BASE_URL}/ (EHOSTUNREACH: connect EHOSTUNREACH): check the Base URL`],
 	])('a network error %s names the Base URL and the fix', (code, message) => {
 		expect(verdict({ code, reason: `connect ${code}` })).toEqual({ status: 'Error', message });
+	});
+});
+
+describe("the dialog's text never holds the token", () => {
+	const credential = (token: string) => ({ id: '1', name: 'c', type: 'templateMessageApi', data: { baseUrl: BASE_URL, token } });
+	const failingWith = (error: object) => ({ logger: {}, helpers: { request: async () => await Promise.reject(error) } }) as never;
+
+	test("a network error's own text is shown without the token", async () => {
+		const token = 'eyJhbGciOiJIUzI1NiJ9.abcdefghijklmnop';
+		const result = await testCredential.call(failingWith({ code: 'EWEIRD', message: `socket failed while sending ${token}` }), credential(token));
+		expect(result).toEqual({ status: 'Error', message: `Could not reach ${BASE_URL} (EWEIRD: socket failed while sending [redacted]): check the Base URL` });
+	});
+
+	test("a short token leaves the node's own words whole", async () => {
+		const result = await testCredential.call(failingWith({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }), credential('x'));
+		expect(result.message).toBe(`Nothing answers at ${BASE_URL} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`);
 	});
 });

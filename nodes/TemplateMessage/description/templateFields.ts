@@ -95,16 +95,18 @@ export const templateProperty: INodeProperties = {
 /**
  * Pasting a text with {{1}} into an empty field makes n8n's editor switch it to Expression mode,
  * and the Result line under it then reads {{1}} as the number 1. These notices, shown under the
- * template's fields only while a field is in that state, say what the run does instead.
+ * template's fields only while a field is in that state and every {{ }} in it is a bare
+ * placeholder (the text the run keeps as written: request/pastedTemplate.ts), say so.
  */
+export const PASTED_TEMPLATE_VALUE = '^=(?![\\s\\S]*\\{\\{(?!\\s*\\d+\\s*\\}\\}))[\\s\\S]*\\{\\{\\s*\\d+\\s*\\}\\}';
+
 export const pastedTemplateNotices: INodeProperties[] = [
 	['bodyText', TEMPLATE_FIELD.bodyText],
 	['headerText', TEMPLATE_FIELD.headerText],
 ].map(([name, displayName]) => ({
-	displayName: `${displayName} keeps its {{1}}, {{2}} … as written: the node checks every item against the text as you pasted it and shows each message in its output. n8n switched the field to Expression mode on the paste, and its Result line reads the placeholders as the numbers 1, 2 …: that line is not what is sent.`,
+	displayName: `${displayName} keeps its {{1}}, {{2}} … as written: the node checks every item against the text as you pasted it and shows each message in its output. n8n switched the field to Expression mode on the paste, and its Result line reads the placeholders as the numbers 1, 2 …: that is not what the node checks.`,
 	name: `${name}PastedNotice`,
 	type: 'notice',
 	default: '',
-	// The field's stored value: "=" (Expression mode) and a bare {{ number }} placeholder.
-	displayOptions: { show: { [`/template.${name}`]: [{ _cnd: { regex: '^=[\\s\\S]*\\{\\{\\s*\\d+\\s*\\}\\}' } }] } },
+	displayOptions: { show: { [`/template.${name}`]: [{ _cnd: { regex: PASTED_TEMPLATE_VALUE } }] } },
 }));

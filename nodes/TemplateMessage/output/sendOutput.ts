@@ -43,11 +43,7 @@ export function sendOutput(
 	if (run.stoppedAt !== undefined) {
 		const error = failureOf(node, run.results[run.stoppedAt], prepared[run.stoppedAt], run.stoppedAt);
 		// n8n shows no output, and no hint, for a node that threw: the run's summary goes in the error.
-		error.description = [
-			error.description,
-			`${accepted} other item(s) were accepted before the run stopped${notSent ? ` and ${notSent} were not sent` : ''}. n8n's Retry On Fail will not send the accepted ones again.`,
-			`Run: ${runSummary(output)}`,
-		]
+		error.description = [error.description, `Run: ${runSummary(output)}`, accepted > 0 ? "n8n's Retry On Fail will not send the accepted ones again." : '']
 			.filter(Boolean)
 			.join(' ');
 		throw error;

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
+import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
+import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
@@ -101,7 +102,7 @@ const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicU
  * no button of the template carries a value.
  */
 function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
-	const takesValue = (button: IDataObject) => button.kind === 'quickReply' || button.kind === 'dynamicUrl';
+	const takesValue = (button: IDataObject) => TEMPLATE_BUTTON_KINDS[button.kind as TemplateButtonKind]?.takesValue === true;
 	const given = (button: IDataObject) => {
 		const value = buttonValue(button);
 		return value !== undefined && value !== null && value !== '';

@@ -97,8 +97,8 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 	});
 	buttons.forEach((button, index) => {
 		if (TEMPLATE_BUTTON_KINDS[button.kind].takesValue && !given.has(index)) {
-			const value = button.kind === 'quickReply' ? 'its payload' : 'the text appended to its URL';
-			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${TEMPLATE_BUTTON_KINDS[button.kind].inText} button with Index ${index} and ${value}`);
+			const { inText, value } = TEMPLATE_BUTTON_KINDS[button.kind];
+			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${inText} button with Index ${index} and ${value}`);
 		}
 	});
 }

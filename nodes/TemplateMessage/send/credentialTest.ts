@@ -38,6 +38,7 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 			return error(`No answer from ${at} within ${CREDENTIAL_TEST_TIMEOUT_MS / 1000} s (timeout): check the Base URL, and that no firewall drops n8n's requests to it`);
 		const tlsFix = TLS_FIXES[code] ?? (/CERT|TLS|SSL/.test(code) ? 'check the server\'s certificate' : undefined);
 		if (tlsFix) return error(`The https connection to ${at} failed (${code}): ${tlsFix}`);
+		if (code === 'ERR_INVALID_CHAR') return error('The JWT contains a character an HTTP header cannot carry: copy it again from the developer dashboard');
 		if (code === 'ECONNRESET') return error(`${at} closed the connection before answering (ECONNRESET): check the Base URL, and that it is the API's address`);
 		return error(`Could not reach ${at} (${code}: ${reason}): check the Base URL`);
 	}
@@ -58,10 +59,12 @@ export async function testCredential(this: ICredentialTestFunctions, credential:
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) return { status: 'Error', message: `The Base URL ${problem}` };
 	const token = String(credential.data?.token ?? '').trim();
-	if ([...token].some((character) => character < ' ' || character === '\u007f')) return { status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' };
-	const verdict = credentialTestVerdict(baseUrl, await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS));
-	// A network error's own text is shown for codes this does not know: it never carries the token.
-	return { ...verdict, message: new Redactor(token).text(verdict.message) };
+	if ([...token].some((character) => character < ' ' || character === '\u007f'))
+		return { status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' };
+	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
+	// A network error's own text is shown for codes this does not know: the token is taken out of
+	// it, and only of it (a short token would match pieces of the node's own words).
+	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
 }
 
 export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {

@@ -12,7 +12,7 @@ export function sendEndpoint(baseUrl: string): string {
 /**
  * What is wrong with a Base URL, or undefined. A `user:password@` would make the HTTP client send
  * Basic auth in place of the JWT; a Base URL that already holds the API's path would double it.
- * Both the credential (for every request, its test included) and the node (once a run, before
+ * The credential (for every request), its connection test and the node (once a run, before
  * anything is sent) refuse what this finds.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {

@@ -98,12 +98,12 @@ export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
  * The kinds of template button: the editor's name, how a message writes it, and whether a message
  * gives it a value (a quick reply its payload, a dynamic URL the text appended to its URL).
  */
-export const TEMPLATE_BUTTON_KINDS = {
+export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; takesValue: boolean; value?: string }> = {
 	callPhone: { name: 'Call Phone', inText: 'call phone', takesValue: false },
-	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', takesValue: true },
-	quickReply: { name: 'Quick Reply', inText: 'quick reply', takesValue: true },
+	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', takesValue: true, value: 'the text appended to its URL' },
+	quickReply: { name: 'Quick Reply', inText: 'quick reply', takesValue: true, value: 'its payload' },
 	staticUrl: { name: 'Static URL', inText: 'static URL', takesValue: false },
-} as const;
+};
 export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
 
 export interface TemplateButton {
