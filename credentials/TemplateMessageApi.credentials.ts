@@ -4,7 +4,7 @@ import { baseUrlProblem } from '../nodes/TemplateMessage/shared/baseUrl';
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
-		ICredentialType,
+	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';

@@ -256,18 +256,22 @@ test('the credential dialog tells the right token, a wrong token, a wrong Base U
 		await page.waitForLoadState('networkidle');
 		return sandbox.stats.received - received;
 	};
-	const field = (name: string) => dialog.getByTestId(`parameter-input-${name}`).locator('input');
+	/** Types into a field; n8n takes the value after a short debounce, and offers Save again once it has. */
+	const fill = async (name: string, value: string) => {
+		await dialog.getByTestId(`parameter-input-${name}`).locator('input').fill(value);
+		await dialog.getByTestId('credential-save-button').filter({ hasText: /^\s*Save\s*$/ }).waitFor({ timeout: 10_000 });
+	};
 
-	await field('token').fill('not-the-token');
+	await fill('token', 'not-the-token');
 	expect(await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token')).toBe(1);
-	await field('token').fill(sandbox.token);
-	await field('baseUrl').fill(`${sandbox.url}/nope`);
+	await fill('token', sandbox.token);
+	await fill('baseUrl', `${sandbox.url}/nope`);
 	// The sandbox counts only requests to the send endpoint; this one went elsewhere.
 	await saveAndExpect('No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)', '5-credential-wrong-url');
 	const closed = `http://127.0.0.1:${await stack.freePort()}`;
-	await field('baseUrl').fill(closed);
+	await fill('baseUrl', closed);
 	await saveAndExpect(`Nothing answers at ${closed} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`, '5-credential-refused');
-	await field('baseUrl').fill(sandbox.url);
+	await fill('baseUrl', sandbox.url);
 	expect(await saveAndExpect('Connection tested successfully', '5-credential-ok-again')).toBe(1);
 });
 
