@@ -1,6 +1,7 @@
 import { ApplicationError } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../nodes/TemplateMessage/shared/baseUrl';
+import { authorization } from '../nodes/TemplateMessage/shared/credentialValues';
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
@@ -49,7 +50,7 @@ export class TemplateMessageApi implements ICredentialType {
 		if (problem) throw new ApplicationError(`The Base URL ${problem}`);
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: String(credentials.token ?? '').trim() },
+			headers: { ...requestOptions.headers, Authorization: authorization(credentials.token) },
 		};
 	}
 

@@ -57,7 +57,7 @@ test('one click is one request: the token as the Authorization header, an empty 
 	]);
 });
 
-test('a wrong token is one request too, and the echoed token never reaches the dialog', async () => {
+test('a wrong token is one request too, and the dialog says to check the JWT', async () => {
 	const result = await test$(api.baseUrl, 'wrong-token-0123456789');
 	expect(result).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
 	expect(api.requests).toHaveLength(1);

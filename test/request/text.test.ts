@@ -1,4 +1,5 @@
-import { hasControlCharacter, quote } from '../../nodes/TemplateMessage/request/text';
+import { quote } from '../../nodes/TemplateMessage/request/text';
+import { hasControlCharacter } from '../../nodes/TemplateMessage/shared/controlCharacters';
 
 describe('quote, for error messages', () => {
 	test('shows line breaks, other control characters and backslashes escaped', () => {

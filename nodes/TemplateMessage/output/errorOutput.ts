@@ -67,10 +67,11 @@ const COLUMNS = [
 	'request',
 	'details',
 ] as const;
+const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS);
 
 function inColumnOrder(json: IDataObject, input: IDataObject | undefined): IDataObject {
 	const row: IDataObject = {};
-	if (input) for (const [name, value] of Object.entries(input)) if (!(COLUMNS as readonly string[]).includes(name)) row[name] = value;
+	if (input) for (const [name, value] of Object.entries(input)) if (!COLUMN_NAMES.has(name)) row[name] = value;
 	for (const column of COLUMNS) if (column in json || input) row[column] = json[column] ?? null;
 	for (const [name, value] of Object.entries(json)) if (!(name in row)) row[name] = value;
 	return row;

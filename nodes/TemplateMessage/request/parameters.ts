@@ -102,7 +102,7 @@ const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicU
  * no button of the template carries a value.
  */
 function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
-	const takesValue = (button: IDataObject) => TEMPLATE_BUTTON_KINDS[button.kind as TemplateButtonKind]?.takesValue === true;
+	const takesValue = (button: IDataObject) => TEMPLATE_BUTTON_KINDS[button.kind as TemplateButtonKind]?.value !== undefined;
 	const given = (button: IDataObject) => {
 		const value = buttonValue(button);
 		return value !== undefined && value !== null && value !== '';

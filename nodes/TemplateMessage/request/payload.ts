@@ -6,7 +6,8 @@ import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
 import { DEFAULT_COMPATIBILITY, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
-import { describeValue, hasControlCharacter, parseJson, quote, requiredText } from './text';
+import { hasControlCharacter } from '../shared/controlCharacters';
+import { describeValue, parseJson, quote, requiredText } from './text';
 
 /**
  * Builds and validates the request body for one item, and checks it against the template when

@@ -2,7 +2,7 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
-import { isControlCharacter } from './text';
+import { isControlCharacter } from '../shared/controlCharacters';
 
 
 /** The platform refuses these in template parameters; the provider answers code 39 for the row. */
@@ -87,7 +87,7 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 		}
 		const template = buttons[index];
 		const kind = buttonKind(value);
-		if (!TEMPLATE_BUTTON_KINDS[template.kind].takesValue) {
+		if (TEMPLATE_BUTTON_KINDS[template.kind].value === undefined) {
 			throw new InvalidFieldError(name, `gives a value to button ${index}, the template's ${describeButton(template)} button, which takes none`, 'Leave call phone and static URL buttons out of Buttons');
 		}
 		if (kind !== template.kind) {
@@ -96,7 +96,7 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 		given.add(index);
 	});
 	buttons.forEach((button, index) => {
-		if (TEMPLATE_BUTTON_KINDS[button.kind].takesValue && !given.has(index)) {
+		if (TEMPLATE_BUTTON_KINDS[button.kind].value !== undefined && !given.has(index)) {
 			const { inText, value } = TEMPLATE_BUTTON_KINDS[button.kind];
 			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${inText} button with Index ${index} and ${value}`);
 		}

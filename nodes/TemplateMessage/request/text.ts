@@ -1,5 +1,6 @@
 /** Turning mapped values into texts, and showing values in error messages. */
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { isControlCharacter } from '../shared/controlCharacters';
 
 /** Far above what any template field takes (a body is at most about 1,000 characters). */
 export const MAX_TEXT_LENGTH = 4096;
@@ -50,21 +51,9 @@ export function quote(text: string): string {
 	return text.length > MAX_QUOTED ? `"${escaped}…" (${text.length} characters)` : `"${escaped}"`;
 }
 
-export function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		if (isControlCharacter(text.charCodeAt(i))) return true;
-	}
-	return false;
-}
-
 /** As JSON writes it (\n, \t, \u0000, \\), and DEL, which JSON leaves as it is, as \u007f. */
 function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
-}
-
-/** A C0 control character or DEL. */
-export function isControlCharacter(code: number): boolean {
-	return code < 0x20 || code === 0x7f;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
-import { BASE_URL_ENDS, baseUrlProblem, sendEndpoint } from '../shared/baseUrl';
+import { BASE_URL_ENDS, sendEndpoint } from '../shared/baseUrl';
+import { authorization, credentialProblem } from '../shared/credentialValues';
 import { Redactor } from './redact';
 
 /** How long the credential dialog waits for the API's answer. */
@@ -9,6 +10,7 @@ export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 /** What one test request met: an HTTP answer, or a network error's code. */
 export type Probe = { status: number } | { code: string; reason: string };
 
+const PLAIN_HTTP = 'the address may speak plain http on this port: try its http:// form, or the https port';
 
 const TLS_FIXES: Record<string, string> = {
 	CERT_HAS_EXPIRED: "the server's certificate has expired: renew it, or ask the provider",
@@ -17,8 +19,8 @@ const TLS_FIXES: Record<string, string> = {
 	SELF_SIGNED_CERT_IN_CHAIN: "the server's certificate chain ends in an untrusted CA: give n8n that CA with NODE_EXTRA_CA_CERTS",
 	UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server sends its certificate without the intermediate ones: the server must send the full chain",
 	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "the certificate's issuer is not trusted by n8n: give n8n that CA with NODE_EXTRA_CA_CERTS",
-	EPROTO: 'the address may speak plain http on this port: try its http:// form, or the https port',
-	ERR_SSL_WRONG_VERSION_NUMBER: 'the address may speak plain http on this port: try its http:// form, or the https port',
+	EPROTO: PLAIN_HTTP,
+	ERR_SSL_WRONG_VERSION_NUMBER: PLAIN_HTTP,
 };
 
 /**
@@ -56,11 +58,9 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
  */
 export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = String(credential.data?.baseUrl ?? '');
-	const problem = baseUrlProblem(baseUrl);
-	if (problem) return { status: 'Error', message: `The Base URL ${problem}` };
-	const token = String(credential.data?.token ?? '').trim();
-	if ([...token].some((character) => character < ' ' || character === '\u007f'))
-		return { status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' };
+	const wrong = credentialProblem(baseUrl, credential.data?.token);
+	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${wrong.field === 'JWT' ? ': copy it again, as one line' : ''}` };
+	const token = authorization(credential.data?.token);
 	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
 	// A network error's own text is shown for codes this does not know: the token is taken out of
 	// it, and only of it (a short token would match pieces of the node's own words).

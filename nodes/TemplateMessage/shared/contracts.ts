@@ -95,14 +95,15 @@ export const TEMPLATE_HEADER_KINDS = ['none', 'text', 'image', 'video', 'documen
 export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
 
 /**
- * The kinds of template button: the editor's name, how a message writes it, and whether a message
- * gives it a value (a quick reply its payload, a dynamic URL the text appended to its URL).
+ * The kinds of template button: the editor's name, how a message writes it, and for those a
+ * message gives a value, what that value is (a quick reply its payload, a dynamic URL the text
+ * appended to its URL).
  */
-export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; takesValue: boolean; value?: string }> = {
-	callPhone: { name: 'Call Phone', inText: 'call phone', takesValue: false },
-	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', takesValue: true, value: 'the text appended to its URL' },
-	quickReply: { name: 'Quick Reply', inText: 'quick reply', takesValue: true, value: 'its payload' },
-	staticUrl: { name: 'Static URL', inText: 'static URL', takesValue: false },
+export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; value?: string }> = {
+	callPhone: { name: 'Call Phone', inText: 'call phone' },
+	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', value: 'the text appended to its URL' },
+	quickReply: { name: 'Quick Reply', inText: 'quick reply', value: 'its payload' },
+	staticUrl: { name: 'Static URL', inText: 'static URL' },
 };
 export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
 
