@@ -24,7 +24,7 @@ import { readRunOptions } from './request/runOptions';
 import { testCredential } from './send/credentialTest';
 import { forgetSent } from './send/forgetSent';
 import { sendAll } from './send/sendAll';
-import type { MessageInput, ReadMessage } from './shared/contracts';
+import type { ItemResult, MessageInput, ReadMessage } from './shared/contracts';
 import { FORGET_KEY_DEFAULT, isInvalid, optionPath } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
@@ -94,7 +94,12 @@ export class TemplateMessage implements INodeType {
 		const skipped = repeatsToSkip(valid, options.skipDuplicates);
 		const credentials = await readCredentials(this);
 		const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);
-		return [shapedForOnError(this, sendOutput(this, prepared, skipped, run, options.includeRequestPayload), items, options.includeInputFields)];
+		const results = prepared.map((message, itemIndex): ItemResult | undefined => {
+			if (isInvalid(message)) return { status: 'invalid', invalid: message };
+			const duplicate = skipped.get(itemIndex);
+			return duplicate ? { status: 'skipped', duplicate } : run.results[itemIndex];
+		});
+		return [shapedForOnError(this, sendOutput(this, prepared, results, run, options.includeRequestPayload), items, options.includeInputFields)];
 	}
 }
 

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { statusOf } from './runSummary';
 
 /**
  * With "On Error: Continue (using error output)", n8n moves a failed item to the error output
@@ -29,15 +28,14 @@ export function shapedForOnError(ctx: IExecuteFunctions, items: INodeExecutionDa
 	const node = ctx.getNode();
 	const withColumns = (item: INodeExecutionData): INodeExecutionData => {
 		const inputItem = includeInputFields ? input[(item.pairedItem as { item: number }).item] : undefined;
-		return { ...item, json: inColumnOrder({ status: statusOf(item.json), ...item.json }, inputItem?.json) };
+		return { ...item, json: inColumnOrder(item.json, inputItem?.json) };
 	};
 	if (node.onError !== 'continueErrorOutput') return items.map((item) => withColumns(readableFailure(item)));
+	// A routed row keeps its status under details (see failedItem): n8n merges the input item into
+	// it, and cannot add columns of its own to it.
 	const isError = (item: INodeExecutionData) => typeof item.json.error === 'string';
-	// n8n merges the input item into a routed row, whose own columns it cannot add to: its status
-	// goes under details, where a write-back step can read it.
-	const routed = (item: INodeExecutionData) => ({ ...item, json: { ...item.json, details: { status: statusOf(item.json), ...(item.json.details as IDataObject) } } });
-	if (hostRoutesItemsWithDetails) return items.map((item) => (isError(item) ? routed(item) : withColumns(item)));
-	return items.map((item, itemIndex) => (isError(item) ? { ...routed(item), error: new NodeOperationError(node, item.json.error as string, { itemIndex }) } : withColumns(item)));
+	if (hostRoutesItemsWithDetails) return items.map((item) => (isError(item) ? item : withColumns(item)));
+	return items.map((item, itemIndex) => (isError(item) ? { ...item, error: new NodeOperationError(node, item.json.error as string, { itemIndex }) } : withColumns(item)));
 }
 
 /**
@@ -80,11 +78,13 @@ function inColumnOrder(json: IDataObject, input: IDataObject | undefined): IData
 function readableFailure(item: INodeExecutionData): INodeExecutionData {
 	const { error, details } = item.json;
 	if (typeof error !== 'string' || typeof details !== 'object' || details === null) return item;
-	const { phone_number, template_code_id, messageKey, delivery } = details as IDataObject;
-	const json: IDataObject = { success: false };
+	// The status moves up to the row's own columns.
+	const { status, ...rest } = details as IDataObject;
+	const { phone_number, template_code_id, messageKey, delivery } = rest;
+	const json: IDataObject = { status, success: false };
 	if (phone_number !== undefined) json.phone_number = phone_number;
 	if (template_code_id !== undefined) json.template_code_id = template_code_id;
 	if (messageKey !== undefined) json.messageKey = messageKey;
-	Object.assign(json, { delivery, error, details });
+	Object.assign(json, { delivery, error, details: rest });
 	return { ...item, json };
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Outcome, Refusal, PreparedMessage, ReadMessage } from '../shared/contracts';
+import type { ItemStatus, Outcome, Refusal, PreparedMessage, ReadMessage } from '../shared/contracts';
 import { isInvalid } from '../shared/contracts';
 
 
@@ -17,9 +17,10 @@ export function itemSummary({ request, preview, key }: PreparedMessage, attempts
 	return summary;
 }
 
-/** An item not sent because it repeats an earlier item of the run, or a message sent by an earlier execution. */
-export function skippedItem({ request, preview, key }: PreparedMessage, itemIndex: number, reason: string, details: IDataObject): INodeExecutionData {
+/** An item not sent because it repeats an earlier item of the run, or a message sent by an earlier execution (or maybe sent: in doubt). */
+export function skippedItem({ request, preview, key }: PreparedMessage, itemIndex: number, status: 'skipped' | 'inDoubt', reason: string, details: IDataObject): INodeExecutionData {
 	const json: IDataObject = {
+		status,
 		success: false,
 		skipped: true,
 		reason,
@@ -33,7 +34,7 @@ export function skippedItem({ request, preview, key }: PreparedMessage, itemInde
 }
 
 export function sentItem(msgid: string, itemIndex: number, summary: IDataObject): INodeExecutionData {
-	return { json: { success: true, msgid, ...summary }, pairedItem: { item: itemIndex } };
+	return { json: { status: 'sent', success: true, msgid, ...summary }, pairedItem: { item: itemIndex } };
 }
 
 /**
@@ -42,9 +43,9 @@ export function sentItem(msgid: string, itemIndex: number, summary: IDataObject)
  * (`duplicateOf`). Nothing was sent, so `success` is false, as on every row not sent.
  */
 export function dryRunItem(prepared: ReadMessage, itemIndex: number, includeRequest: boolean, duplicateOf?: number): INodeExecutionData {
-	if (isInvalid(prepared)) return failedItem(prepared.invalid, itemIndex, { delivery: 'invalid', dryRun: true }, prepared.given);
+	if (isInvalid(prepared)) return failedItem(prepared.invalid, itemIndex, { ...deliveryOf('invalid'), dryRun: true }, prepared.given);
 	const { request, preview, key } = prepared;
-	const json: IDataObject = { success: false, dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
+	const json: IDataObject = { status: 'dryRun', success: false, dryRun: true, phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
 	if (key !== undefined) json.messageKey = key;
 	if (preview !== undefined) json.preview = preview;
 	if (duplicateOf !== undefined) json.duplicateOf = duplicateOf;
@@ -52,8 +53,16 @@ export function dryRunItem(prepared: ReadMessage, itemIndex: number, includeRequ
 	return { json, pairedItem: { item: itemIndex } };
 }
 
-export function failureDetails(outcome: Exclude<Outcome, { kind: 'accepted' }>, summary: IDataObject): IDataObject {
-	const details: IDataObject = { delivery: outcome.kind === 'unknown' ? 'unknown' : 'failed', ...summary };
+/**
+ * A failed row's status, first in its details, and its `delivery`: the same word, the column a
+ * failed row had before `status` was.
+ */
+export function deliveryOf(status: Exclude<ItemStatus, 'sent' | 'skipped' | 'inDoubt'>): IDataObject {
+	return { status, delivery: status };
+}
+
+export function failureDetails(status: 'failed' | 'unknown', outcome: Exclude<Outcome, { kind: 'accepted' }>, summary: IDataObject): IDataObject {
+	const details: IDataObject = { ...deliveryOf(status), ...summary };
 	if (outcome.statusCode !== undefined) details.httpCode = outcome.statusCode;
 	if (outcome.errorCode !== undefined) details.errorCode = outcome.errorCode;
 	if (outcome.apiCode !== undefined) details.apiCode = outcome.apiCode;
@@ -74,11 +83,12 @@ export function stoppedBy(refusal: Refusal): IDataObject {
  * would make the engine replace the json with the bare message.) `given`: an invalid item's phone
  * number and template code id as given.
  */
-export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, details: IDataObject, given: IDataObject = {}): INodeExecutionData {
+export function failedItem(error: NodeOperationError | NodeApiError, itemIndex: number, { status, ...details }: IDataObject, given: IDataObject = {}): INodeExecutionData {
 	return {
 		json: {
 			error: error.message,
-			details: { success: false, itemIndex, description: error.description ?? undefined, ...given, ...details },
+			// The status first, as on every row.
+			details: { ...(status === undefined ? {} : { status }), success: false, itemIndex, description: error.description ?? undefined, ...given, ...details },
 		},
 		pairedItem: { item: itemIndex },
 	};

@@ -78,20 +78,20 @@ export async function sendAll(
 			const delivery = await deliver(itemIndex, message, context);
 			if (!delivery) return undefined;
 			if ('sentElsewhere' in delivery) {
-				return delivery.sentElsewhere === 'inDoubt' ? { kind: 'inDoubt' } : { kind: 'sentBefore', concurrent: delivery.sentElsewhere === 'raced' };
+				return delivery.sentElsewhere === 'inDoubt' ? { status: 'inDoubt' } : { status: 'skipped', sentBefore: delivery.sentElsewhere === 'raced' ? 'concurrent' : 'earlier' };
 			}
 			if ('notRecorded' in delivery) {
 				failed(itemIndex);
-				return { kind: 'notRecorded', reason: truncate(redactor.text(delivery.notRecorded), 200) };
+				return { status: 'notSent', notRecorded: truncate(redactor.text(delivery.notRecorded), 200) };
 			}
-			if ('notSent' in delivery) return { kind: 'notSent', refusal: delivery.notSent, attempts: delivery.attempts };
+			if ('notSent' in delivery) return { status: 'notSent', heldBy: delivery.notSent, attempts: delivery.attempts };
 			const { outcome, attempts, remembered } = delivery;
 			// Only what the API answered in this run says anything about the rest of it.
 			const stop = remembered ? undefined : stopEarly.record(itemIndex, message.request.message.template.template_code_id, outcome, delivery.probe);
 			if (stop) stops.push(stop);
-			if (outcome.kind === 'accepted') return { kind: 'sent', msgid: outcome.msgid, attempts, sentInEarlierTry: remembered };
+			if (outcome.kind === 'accepted') return { status: 'sent', msgid: outcome.msgid, attempts, sentInEarlierTry: remembered };
 			failed(itemIndex);
-			return { kind: 'failed', outcome, attempts, sentInEarlierTry: remembered };
+			return { status: outcome.kind === 'unknown' ? 'unknown' : 'failed', outcome, attempts, sentInEarlierTry: remembered };
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.
 			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
@@ -99,7 +99,7 @@ export async function sendAll(
 			// request may have left, so it counts as possibly sent.
 			claims?.departing(itemIndex);
 			failed(itemIndex);
-			return { kind: 'fault', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
+			return { status: 'unknown', fault: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
 	};
 
@@ -117,7 +117,7 @@ export async function sendAll(
 		notice(ctx, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
 	}
 	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
-	if (stoppedAt === undefined && !results.some((result) => result !== undefined && result.kind !== 'sent' && result.kind !== 'sentBefore')) memory.clear();
+	if (stoppedAt === undefined && results.every((result) => result === undefined || result.status === 'sent' || result.status === 'skipped')) memory.clear();
 	return { results, stoppedAt, stops };
 }
 

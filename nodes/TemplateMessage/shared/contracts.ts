@@ -198,25 +198,35 @@ export interface Refusal {
 	apiCode?: number | string;
 }
 
+/** What became of one input item: the `status` column of every row, and what the run's summary counts. */
+export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
+
 /**
- * What became of one message given to the send stage (send/sendAll.ts); the node turns it into an
- * output item (output/items.ts). `sentInEarlierTry`: the outcome is the one an earlier try of this
- * node in the same execution got (n8n's Retry On Fail), and nothing was sent now.
+ * What became of one input item, decided once where it happened (reading it, the repeat check, the
+ * send stage) and put out as it is: output/ builds the item's row and the run's summary from it.
+ * `sentInEarlierTry`: the answer is the one an earlier try of this node in the same execution got
+ * (n8n's Retry On Fail), and nothing was sent now.
  */
-export type SendResult =
-	| { kind: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
-	/** Refused by the API, or "delivery unknown" (see Outcome). */
-	| { kind: 'failed'; outcome: FailedOutcome; attempts: number; sentInEarlierTry: boolean }
-	/** Held back by an earlier refusal, or given up while throttled: surely not sent. */
-	| { kind: 'notSent'; refusal: Refusal; attempts: number }
-	/** Send Once: recorded by an earlier execution, or by another at the same moment. */
-	| { kind: 'sentBefore'; concurrent: boolean }
-	/** Send Once: recorded by an earlier execution that never learnt whether the API took it: not sent. */
-	| { kind: 'inDoubt' }
-	/** Send Once could not record the message in n8n's database: not sent. */
-	| { kind: 'notRecorded'; reason: string }
+export type ItemResult =
+	| { status: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
+	/** Refused by the API ('failed'), or it may have taken the message ('unknown'): see Outcome. */
+	| { status: 'failed' | 'unknown'; outcome: FailedOutcome; attempts: number; sentInEarlierTry: boolean }
 	/** A fault of the node's own while handling the item, after the request may have left. */
-	| { kind: 'fault'; reason: string };
+	| { status: 'unknown'; fault: string }
+	/** Held back by an earlier refusal, or given up while throttled: surely not sent. */
+	| { status: 'notSent'; heldBy: Refusal; attempts: number }
+	/** Send Once could not record the message in n8n's database: not sent. */
+	| { status: 'notSent'; notRecorded: string }
+	/** Repeats an earlier item of the run (Skip Duplicate Messages). */
+	| { status: 'skipped'; duplicate: Skip }
+	/** Send Once: recorded by an earlier execution, or by another one at the same moment. */
+	| { status: 'skipped'; sentBefore: 'earlier' | 'concurrent' }
+	/** Send Once: recorded by an earlier execution that never learnt whether the API took it: not sent. */
+	| { status: 'inDoubt' }
+	| { status: 'invalid'; invalid: InvalidMessage };
+
+/** What the send stage did with one message: every result but those decided before it. */
+export type SendResult = Exclude<ItemResult, { status: 'invalid' } | { duplicate: Skip }>;
 
 /** A whole send: one result per message given, in item order. */
 export interface SendRun {
