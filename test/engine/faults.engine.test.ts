@@ -113,7 +113,7 @@ afterAll(() => {
 		'',
 		'## A whole run\'s bad days',
 		'',
-		'Tested in `test/engine/stopEarly.engine.test.ts` (n8n 2.41, 1.123 and 1.78) and `test/sandbox/sandbox.test.ts`, with *On Error: Continue*:',
+		'Tested with *On Error: Continue* in `test/engine/stopEarly.engine.test.ts` (the node in n8n 2.41, 1.123 and 1.78, against a local server), in `test/sandbox/sandbox.test.ts`, and, for every row that is about time (pauses, probes, waits, pace), in `test/send/flowControl.test.ts`: the send stage against a scripted API on a simulated clock, which moves only when every sender waits, so its timings are exact and never flake.',
 		'',
 		'| What the API does | What the run does |',
 		'|---|---|',
@@ -123,7 +123,7 @@ afterAll(() => {
 		'| Fails for 300 ms (500s in its own error shape) from message 100 of 400 | The messages that met it are tried again: all 400 sent. With *Max Attempts* 1, only the messages sent during the hiccup fail; sending pauses, one probe after 1 s is answered, every other row is sent, and a hint says the run paused. |',
 		'| 429s whose `X-RateLimit-Reset` lies in the past (its clock behind) | The node waits its own second before trying again, not zero. |',
 		'| Answers with its clock an hour ahead (its `Date` header) and a Reset a second later on that clock | The wait is measured on the server\'s own clock: the run waits about a second, not an hour. |',
-		'| Fails throughout | After 5 failures in a row, probes after 1, 2, 4… s (up to 30 s); the run stops once the API has failed for *Max Wait for the API to Recover* (120 s; tested at 3 s), and says for how long. |',
+		'| Fails throughout | After 5 failures in a row, probes after 1, 2, 4… s (up to 30 s), the last one when the API has failed for *Max Wait for the API to Recover* (120 s; tested at 3 s: probes at 1.16 s and 3 s); then the run stops, and says for how long. |',
 		'| 429s for 4 s (`Retry-After: 1`) over 40 items | All 40 sent once: a 429 pauses and slows the run, never stops it. |',
 		'| An account whose limit another sender mostly uses (85% of each second) | Every message sent, at the rate left. |',
 		'| Keeps throttling one recipient | That item alone comes out `notSent` after *Max Wait When Throttled*, with the reason; the others go. |',
@@ -134,7 +134,7 @@ afterAll(() => {
 		'| Asks for a wait of 5 s or more | One line in n8n\'s log and one hint in the output panel. |',
 		'| Announces `X-RateLimit-Limit: 2` in one execution | That execution goes at 2 a second; the next one starts at the setting again. |',
 		'| Lowers `X-RateLimit-Limit` to 2 mid-run, then raises it again | The pace follows it down, and back up to the setting. |',
-		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once | Every sender waits for the Reset, those already holding a slot too: no 429 but, at most, one request already on its way. |',
+		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once | Every sender waits for the Reset, those already holding a slot too: the only 429s are requests that left while the answer saying Remaining 0 was on its way back (none with one sender). |',
 		'',
 	].join('\n');
 	if (rows.length !== FAULTS.length) return;

@@ -17,7 +17,7 @@ import { readCredentials } from '../../nodes/TemplateMessage/request/credentials
 import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
-import { throttledByPause } from '../../nodes/TemplateMessage/send/delivery';
+import { throttledByPause } from '../../nodes/TemplateMessage/send/flowControl';
 import { credentialTestVerdict } from '../../nodes/TemplateMessage/send/credentialTest';
 import type { Probe } from '../../nodes/TemplateMessage/send/credentialTest';
 import { PACKAGE_ROOT } from '../helpers/engine';

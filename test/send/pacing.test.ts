@@ -2,7 +2,7 @@ import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
 import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/shared/contracts';
-import { backoffMs, decideRetry, throttleCharge } from '../../nodes/TemplateMessage/send/retry';
+import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ThrottleBudget } from '../../nodes/TemplateMessage/send/throttleBudget';
@@ -168,34 +168,12 @@ describe('decideRetry', () => {
 	const unknown: Outcome = { kind: 'unknown', reason: 'timeout' };
 
 	test('transient refusals are retried up to the attempt cap', () => {
-		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, 0, () => 0.5)).toEqual({ retry: true, delayMs: 250, rateLimited: false });
+		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ retry: true, delayMs: 250 });
 		expect(decideRetry(rejected(503, true), 5, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
 	});
 
-	test('a 429 honours Retry-After, or waits one window', () => {
-		expect(decideRetry(rejected(429, true, 3000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 3000, rateLimited: true });
-		expect(decideRetry(rejected(429, true), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 1000, rateLimited: true });
-	});
-
-	test('a 429 is retried whatever the try count, as long as the throttle budget lasts', () => {
-		expect(decideRetry(rejected(429, true, 1000), 50, DEFAULT_RETRY_POLICY, 60_000)).toMatchObject({ retry: true });
-		const spent = decideRetry(rejected(429, true, 5000), 1, DEFAULT_RETRY_POLICY, DEFAULT_RETRY_POLICY.maxThrottleWaitMs - 4000);
-		expect(spent).toEqual({ retry: false, pauseMs: 5000, throttled: expect.stringMatching(/^the API kept asking to slow down \(HTTP 429: r\): after waiting 116 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled \(120 s\)$/) });
-	});
-
-	test('a Retry-After of 0 still costs a quarter of a second of the budget, so 429s cannot loop for ever', () => {
-		let throttled = 0;
-		let tries = 0;
-		for (let decision = decideRetry(rejected(429, true, 0), 1, DEFAULT_RETRY_POLICY); decision.retry; decision = decideRetry(rejected(429, true, 0), 1, DEFAULT_RETRY_POLICY, throttled)) {
-			throttled += throttleCharge(decision.delayMs);
-			tries++;
-		}
-		expect(tries).toBe(DEFAULT_RETRY_POLICY.maxThrottleWaitMs / 250);
-	});
-
-	test('a 429 asking for longer than the budget gives the item up at once, with the reason', () => {
-		// Its 600 s still hold every sender: the pause is given with it (see delivery).
-		expect(decideRetry(rejected(429, true, 600_000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: false, pauseMs: 600_000, throttled: expect.stringMatching(/it asked for 600 s more/) });
+	test('a 503 with Retry-After waits what it asks', () => {
+		expect(decideRetry(rejected(503, true, 3000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 3000 });
 	});
 
 	test('a 503 asking for longer than the node waits gives the item up with the reason', () => {

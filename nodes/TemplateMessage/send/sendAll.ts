@@ -1,12 +1,12 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
 import { Claims } from './claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
-import type { PreparedMessage, Refusal, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
-import type { PauseCause } from './pacer';
+import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
+import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import { Redactor } from './redact';
@@ -14,7 +14,7 @@ import { notice } from '../shared/notice';
 import { fingerprint } from '../shared/fingerprint';
 import { MessageRecord } from './messageRecord';
 import { SentMemory } from './sentMemory';
-import { StopEarly } from './stopEarly';
+import { postMessage } from './transport';
 import { optionPath } from '../shared/contracts';
 
 /**
@@ -43,34 +43,46 @@ export async function sendAll(
 				});
 	const redactor = new Redactor(credentials.token);
 	const signal = ctx.getExecutionCancelSignal?.();
-	const pacer = sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond);
-
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
+	const flow = new FlowControl(
+		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond),
+		{ maxPerSecond: options.maxPerSecond, maxThrottleWaitMs: options.retry.maxThrottleWaitMs, maxOutageWaitMs: options.maxOutageWaitMs, continueOnFail },
+		{ log: (message) => ctx.logger.info(message, { nodeName: node.name }), hint: (message) => ctx.addExecutionHints?.({ message, location: 'outputPane' }) },
+		SYSTEM_CLOCK,
+		signal,
+	);
 	const memory = new SentMemory(ctx.getContext('node'), `sent-run-${runIndex}`);
-	const stopEarly = new StopEarly(options.maxOutageWaitMs);
-	const pauses = new PauseNotices(ctx);
-	const stops: Refusal[] = [];
-	let stoppedAt: number | undefined;
-	const failed = (itemIndex: number) => {
-		if (!continueOnFail && (stoppedAt === undefined || itemIndex < stoppedAt)) stoppedAt = itemIndex;
-	};
 	const context: DeliveryContext = {
-		ctx,
-		url: credentials.url,
-		credentials: credentials.decrypted,
-		redactor,
-		timeoutMs: options.timeoutMs,
-		pacer,
+		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeoutMs, credentials.decrypted, redactor),
+		flow,
 		retry: options.retry,
 		memory,
 		claims,
-		signal,
-		breaker: stopEarly.breaker,
-		holdBack: (templateCodeId) => (stoppedAt !== undefined ? 'stop' : stopEarly.blocking(templateCodeId)),
-		onLowerLimit: (limit) => lowerLimitNotice(ctx, limit, options.maxPerSecond),
-		onPause: (waitMs, cause) => pauses.pausing(waitMs, cause),
 	};
 
+	let results: Array<SendResult | undefined>;
+	try {
+		results = await sendEach(messages, context, { node, redactor, concurrency: options.maxConcurrency, signal });
+	} finally {
+		if (claims) await settleRecord(ctx, claims, options.maxRemembered);
+	}
+	flow.summarise();
+	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
+	if (!flow.stopping && results.every((result) => result === undefined || result.status === 'sent' || result.status === 'skipped')) memory.clear();
+	return { results, stoppedAt: flow.firstFailure, stops: flow.stops };
+}
+
+/**
+ * Sends the messages given (undefined: an item not to send) with at most `concurrency` on their way
+ * at once, as the flow lets them, and says what became of each: everything sendAll does but reading
+ * n8n's context, so that it runs on a simulated clock too.
+ */
+export async function sendEach(
+	messages: Array<PreparedMessage | undefined>,
+	context: DeliveryContext,
+	{ node, redactor, concurrency, signal }: { node: INode; redactor: Redactor; concurrency: number; signal?: AbortSignal },
+): Promise<Array<SendResult | undefined>> {
+	const { flow, claims } = context;
 	const sendOne = async (itemIndex: number): Promise<SendResult | undefined> => {
 		const message = messages[itemIndex];
 		if (message === undefined) return undefined;
@@ -81,16 +93,13 @@ export async function sendAll(
 				return delivery.sentElsewhere === 'inDoubt' ? { status: 'inDoubt' } : { status: 'skipped', sentBefore: delivery.sentElsewhere === 'raced' ? 'concurrent' : 'earlier' };
 			}
 			if ('notRecorded' in delivery) {
-				failed(itemIndex);
+				flow.failed(itemIndex);
 				return { status: 'notSent', notRecorded: truncate(redactor.text(delivery.notRecorded), 200) };
 			}
 			if ('notSent' in delivery) return { status: 'notSent', heldBy: delivery.notSent, attempts: delivery.attempts };
 			const { outcome, attempts, remembered } = delivery;
-			// Only what the API answered in this run says anything about the rest of it.
-			const stop = remembered ? undefined : stopEarly.record(itemIndex, message.request.message.template.template_code_id, outcome, delivery.probe);
-			if (stop) stops.push(stop);
 			if (outcome.kind === 'accepted') return { status: 'sent', msgid: outcome.msgid, attempts, sentInEarlierTry: remembered };
-			failed(itemIndex);
+			flow.failed(itemIndex);
 			return { status: outcome.kind === 'unknown' ? 'unknown' : 'failed', outcome, attempts, sentInEarlierTry: remembered };
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.
@@ -98,27 +107,16 @@ export async function sendAll(
 			// A fault of the node's own while handling this item fails this item, never the run. The
 			// request may have left, so it counts as possibly sent.
 			claims?.departing(itemIndex);
-			failed(itemIndex);
+			flow.failed(itemIndex);
 			return { status: 'unknown', fault: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
 	};
-
-	let results: Array<SendResult | undefined>;
-	pacer.join();
+	flow.begin();
 	try {
-		results = await runPool(messages.length, options.maxConcurrency, sendOne, () => stoppedAt !== undefined);
+		return await runPool(messages.length, concurrency, sendOne, () => flow.stopping);
 	} finally {
-		pacer.leave();
-		if (claims) await settleRecord(ctx, claims, options.maxRemembered);
+		flow.end();
 	}
-	pauses.summarise();
-	const { recoveries, probes } = stopEarly.breaker;
-	if (recoveries > 0) {
-		notice(ctx, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
-	}
-	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
-	if (stoppedAt === undefined && results.every((result) => result === undefined || result.status === 'sent' || result.status === 'skipped')) memory.clear();
-	return { results, stoppedAt, stops };
 }
 
 /** The Send Once key of each message to send. */
@@ -150,48 +148,3 @@ async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembere
 		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`, 'warn');
 	}
 }
-
-function lowerLimitNotice(ctx: IExecuteFunctions, limit: number, setting: number): void {
-	notice(ctx, `The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`);
-}
-
-/** Waits this long or longer are told: the run would otherwise seem to hang. */
-const LONG_WAIT_MS = 5000;
-
-/**
- * Tells the user when the API makes the run wait: one log line when a long pause begins (pauses
- * that overlap it are the same one), and one execution hint at the end of the run.
- */
-class PauseNotices {
-	private count = 0;
-
-	private longestMs = 0;
-
-	private lastCause: PauseCause = 'tooManyRequests';
-
-	private toldUntil = 0;
-
-	constructor(private readonly ctx: IExecuteFunctions) {}
-
-	pausing(waitMs: number, cause: PauseCause): void {
-		if (waitMs < LONG_WAIT_MS) return;
-		const now = Date.now();
-		if (now < this.toldUntil) return;
-		this.toldUntil = now + waitMs;
-		this.count++;
-		this.longestMs = Math.max(this.longestMs, waitMs);
-		this.lastCause = cause;
-		this.ctx.logger.info(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`, { nodeName: this.ctx.getNode().name });
-	}
-
-	summarise(): void {
-		if (this.count === 0) return;
-		const message = `The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`;
-		this.ctx.addExecutionHints?.({ message, location: 'outputPane' });
-	}
-}
-
-const PAUSE_TEXT: Record<PauseCause, string> = {
-	tooManyRequests: 'the API answered 429 (too many requests) and asked to wait',
-	windowUsedUp: "the API's rate-limit window has nothing left (X-RateLimit-Remaining: 0) until X-RateLimit-Reset",
-};

@@ -1,0 +1,310 @@
+import type { Outcome, Refusal } from '../shared/contracts';
+import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import { wait } from './deadline';
+import type { RateLimitState } from './outcome';
+import type { Pacer, PauseCause } from './pacer';
+import { StopEarly } from './stopEarly';
+import { ThrottleBudget } from './throttleBudget';
+
+/** The time the flow goes by: the system's, or a simulated one in tests. */
+export interface Clock {
+	now(): number;
+	/** Waits `ms`, or rejects as soon as `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: wait };
+
+/** Where the flow tells the user what it did: n8n's log, and the hints above the node's output. */
+export interface FlowNotices {
+	log(message: string): void;
+	hint(message: string): void;
+}
+
+export interface FlowSettings {
+	/** Options → Max Messages per Second (0: none), for what a lower announced limit says. */
+	maxPerSecond: number;
+	maxThrottleWaitMs: number;
+	maxOutageWaitMs: number;
+	continueOnFail: boolean;
+}
+
+/** Why a message does not leave: the refusal that holds it back, or 'stop' once the run is stopping. */
+export type Held = Refusal | 'stop';
+
+/** A 429 without a Retry-After pauses every sender for one rate-limit window. */
+export const THROTTLE_PAUSE_MS = 1000;
+
+/** However short a wait a 429 asks for, it costs the message at least this much of its budget. */
+const MIN_THROTTLE_CHARGE_MS = 250;
+
+/** Waits this long or longer are told: the run would otherwise seem to hang. */
+const LONG_WAIT_MS = 5000;
+
+/** One message on its way through the flow: what the API has kept it waiting, and its probe pass. */
+export class Turn {
+	readonly throttle: ThrottleBudget;
+
+	/** Set while this message is the one let through to see whether a failing API is back. */
+	probe: number | undefined;
+
+	/** Its last answer was reported (see FlowControl.settled). */
+	settled = false;
+
+	constructor(
+		readonly itemIndex: number,
+		readonly templateCodeId: string,
+		maxThrottleWaitMs: number,
+	) {
+		this.throttle = new ThrottleBudget(maxThrottleWaitMs);
+	}
+}
+
+/**
+ * One run's flow: when each message may leave and when none should any more. The senders ask it for
+ * a slot before every request and report each answer to it; it keeps the pace shared with every run
+ * on the account (Pacer), the waits the API asks for (429, Retry-After, a rate-limit window used up)
+ * against each message's budget (ThrottleBudget), the pause and probe while the API is failing
+ * (Breaker), and the refusals that hold for the messages after them (StopEarly), and it says what
+ * it did. Its time is the clock it is given.
+ */
+export class FlowControl {
+	/** The refusals that stopped further messages (all of them, or one template's). */
+	readonly stops: Refusal[] = [];
+
+	/** Without Continue On Fail: the first item whose failure stopped the run. */
+	firstFailure: number | undefined;
+
+	private readonly stopEarly: StopEarly;
+
+	private readonly pauses: PauseLog;
+
+	constructor(
+		private readonly pacer: Pacer,
+		private readonly settings: FlowSettings,
+		private readonly notices: FlowNotices,
+		private readonly clock: Clock = SYSTEM_CLOCK,
+		private readonly signal?: AbortSignal,
+	) {
+		this.stopEarly = new StopEarly(settings.maxOutageWaitMs, () => clock.now());
+		this.pauses = new PauseLog(notices, clock);
+	}
+
+	/** No message starts once the run is stopping. */
+	get stopping(): boolean {
+		return this.firstFailure !== undefined;
+	}
+
+	/** The run starts sending, on its account's pace. */
+	begin(): void {
+		this.pacer.join();
+	}
+
+	/** The run has stopped sending, however: its account's pace is no longer its own. */
+	end(): void {
+		this.pacer.leave();
+	}
+
+	/** Says how the API made the run wait, once it is over. */
+	summarise(): void {
+		this.pauses.summarise();
+		const { recoveries, probes } = this.stopEarly.breaker;
+		if (recoveries > 0) {
+			this.notice(`The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
+		}
+	}
+
+	start(itemIndex: number, templateCodeId: string): Turn {
+		return new Turn(itemIndex, templateCodeId, this.settings.maxThrottleWaitMs);
+	}
+
+	/**
+	 * Waits until this message may leave: through a pause while the API is failing, its paced slot,
+	 * and any pause the API asked every sender for. Resolves to undefined to send now, or to why not.
+	 */
+	async slot(turn: Turn): Promise<Held | undefined> {
+		// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
+		const held = this.heldBack(turn) ?? (turn.probe === undefined ? await this.passBreaker(turn) : undefined);
+		return held ?? (await this.waitForSlot(turn));
+	}
+
+	/**
+	 * What one attempt's answer says to every sender: its rate-limit headers, and a 429. 'again': the
+	 * API asked this message to wait, and it will (the wait is charged to its budget and holds its next
+	 * slot). A refusal: it asked for longer than the message may wait: not sent. undefined: the answer
+	 * is the message's own, for the sender to decide on.
+	 */
+	answered(turn: Turn, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
+		if (rateLimit) {
+			const lowered = this.pacer.rateLimitHeaders(rateLimit);
+			if (lowered !== undefined) this.lowerLimitNotice(lowered);
+		}
+		if (outcome.kind !== 'rejected' || outcome.statusCode !== 429) return undefined;
+		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
+		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
+		const waitedMs = turn.throttle.waitedMs;
+		if (waitedMs + chargeMs > this.settings.maxThrottleWaitMs) {
+			// Every sender waits as the API asked: one that may not wait that long gives up before its
+			// request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
+			this.pacer.tooManyRequests(chargeMs);
+			const waited = waitedMs > 0 ? `after waiting ${Math.round(waitedMs / 1000)} s on 429s, ` : '';
+			const reason = `the API kept asking to slow down (HTTP 429: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${seconds(this.settings.maxThrottleWaitMs)})`;
+			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: 429, apiCode: outcome.apiCode };
+		}
+		turn.throttle.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
+		return 'again';
+	}
+
+	/** Waits out a retry's backoff. */
+	async backoff(ms: number): Promise<void> {
+		await this.clock.sleep(ms, this.signal);
+	}
+
+	/** The message's last answer in this run, and what it says about the messages after it. */
+	settled(turn: Turn, outcome: Outcome): void {
+		turn.settled = true;
+		if (outcome.kind === 'accepted') this.pacer.accepted();
+		const stop = this.stopEarly.record(turn.itemIndex, turn.templateCodeId, outcome, turn.probe);
+		if (stop) this.stops.push(stop);
+	}
+
+	/** An item failed: without Continue On Fail, the run stops sending. */
+	failed(itemIndex: number): void {
+		if (!this.settings.continueOnFail && (this.firstFailure === undefined || itemIndex < this.firstFailure)) this.firstFailure = itemIndex;
+	}
+
+	/** The message is done with the flow, however it ended: a probe pass it did not report on goes to another sender. */
+	done(turn: Turn): void {
+		if (turn.probe !== undefined && !turn.settled) this.stopEarly.breaker.probeNotSent(turn.probe);
+	}
+
+	private heldBack(turn: Turn): Held | undefined {
+		return this.stopping ? 'stop' : this.stopEarly.blocking(turn.templateCodeId);
+	}
+
+	/** Waits while the API is failing; takes the probe pass when it is this message's turn to probe. */
+	private async passBreaker(turn: Turn): Promise<Held | undefined> {
+		for (;;) {
+			const gate = this.stopEarly.breaker.gate();
+			if ('pass' in gate) {
+				turn.probe = gate.probe;
+				return undefined;
+			}
+			const held = this.heldBack(turn);
+			if (held) return held;
+			// StopEarly holds the give-up back as the run's refusal; this is its stand-in.
+			if ('gaveUp' in gate) return { scope: 'server', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason: gate.gaveUp };
+			await this.clock.sleep(gate.waitMs, this.signal);
+		}
+	}
+
+	/**
+	 * Waits for this sender's paced slot, and through any pause the API asked every sender for; says
+	 * why not to send if the run says so meanwhile, or if the pause is longer than the message's
+	 * throttle budget has left.
+	 */
+	private async waitForSlot(turn: Turn): Promise<Held | undefined> {
+		const { pacer } = this;
+		let reserved = false;
+		let sending = false;
+		const heldOrTooLong = () => {
+			const held = this.heldBack(turn);
+			if (held) return held;
+			const pause = pacer.pause();
+			if (pause.ms === 0) return undefined;
+			if (!turn.throttle.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, turn);
+			this.pauses.pausing(pause.ms, pause.cause);
+			return undefined;
+		};
+		try {
+			const first = heldOrTooLong();
+			if (first) return first;
+			// Even a 0 ms wait goes through a timer on purpose: without that yield between a response and
+			// the next request, unthrottled runs were measured about 20% slower (n8n's helper opens a new
+			// connection for every request; see docs/benchmarks.md).
+			const slotIn = pacer.reserve();
+			reserved = true;
+			await this.clock.sleep(slotIn, this.signal);
+			for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) {
+				const held = heldOrTooLong();
+				if (held) return held;
+				await this.clock.sleep(delay, this.signal);
+			}
+			const held = this.heldBack(turn);
+			sending = held === undefined;
+			return held;
+		} finally {
+			// Cancelled, stopping or held back: the slot is given back.
+			if (reserved && !sending) pacer.release();
+		}
+	}
+
+	private lowerLimitNotice(limit: number): void {
+		const setting = this.settings.maxPerSecond;
+		this.notice(
+			`The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`,
+		);
+	}
+
+	private notice(message: string): void {
+		this.notices.log(message);
+		this.notices.hint(message);
+	}
+}
+
+/** A message that would wait through a pause of every sender for longer than its budget has left. */
+export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: number, item: { itemIndex: number; templateCodeId: string }): Refusal {
+	const why = cause === 'windowUsedUp' ? "the API's rate-limit window (X-RateLimit-Remaining: 0) resets" : 'the API asked every sender to wait (429)';
+	return {
+		scope: 'throttled',
+		itemIndex: item.itemIndex,
+		templateCodeId: item.templateCodeId,
+		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${seconds(budgetMs)})`,
+	};
+}
+
+function seconds(ms: number): string {
+	return `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Tells the user when the API makes the run wait: one log line when a long pause begins (pauses
+ * that overlap it are the same one), and one hint at the end of the run.
+ */
+class PauseLog {
+	private count = 0;
+
+	private longestMs = 0;
+
+	private lastCause: PauseCause = 'tooManyRequests';
+
+	private toldUntil = 0;
+
+	constructor(
+		private readonly notices: FlowNotices,
+		private readonly clock: Clock,
+	) {}
+
+	pausing(waitMs: number, cause: PauseCause): void {
+		if (waitMs < LONG_WAIT_MS) return;
+		const now = this.clock.now();
+		if (now < this.toldUntil) return;
+		this.toldUntil = now + waitMs;
+		this.count++;
+		this.longestMs = Math.max(this.longestMs, waitMs);
+		this.lastCause = cause;
+		this.notices.log(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`);
+	}
+
+	summarise(): void {
+		if (this.count === 0) return;
+		this.notices.hint(
+			`The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`,
+		);
+	}
+}
+
+const PAUSE_TEXT: Record<PauseCause, string> = {
+	tooManyRequests: 'the API answered 429 (too many requests) and asked to wait',
+	windowUsedUp: "the API's rate-limit window has nothing left (X-RateLimit-Remaining: 0) until X-RateLimit-Reset",
+};

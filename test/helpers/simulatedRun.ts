@@ -1,0 +1,107 @@
+import type { INode } from 'n8n-workflow';
+
+import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
+import { classifyResponse, readRateLimit } from '../../nodes/TemplateMessage/send/outcome';
+import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import { Redactor } from '../../nodes/TemplateMessage/send/redact';
+import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
+import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';
+import { DEFAULT_RETRY_POLICY, RUN_OPTIONS } from '../../nodes/TemplateMessage/shared/contracts';
+import { SimulatedClock } from './simulatedClock';
+
+/** What the scripted API answers one request. */
+export interface SimulatedAnswer {
+	status: number;
+	headers?: Record<string, string>;
+	body?: unknown;
+}
+
+/** One request as the scripted API received it: the item, when (on the simulated clock), its answer's status. */
+export interface SimulatedRequest {
+	itemIndex: number;
+	templateCodeId: string;
+	at: number;
+	answer: number;
+}
+
+export type Script = (request: { itemIndex: number; templateCodeId: string; index: number; now: number }) => SimulatedAnswer;
+
+export const accepted = (itemIndex: number): SimulatedAnswer => ({ status: 200, body: { msgid: `m-${itemIndex}`, success: true } });
+export const tooManyRequests = (headers: Record<string, string> = {}): SimulatedAnswer => ({ status: 429, headers, body: { errors: [{ message: 'Too many requests', code: 9 }] } });
+export const internalError: SimulatedAnswer = { status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } };
+
+export interface SimulatedSettings {
+	items: number;
+	script?: Script;
+	/** The template of each item (default tpl-a). */
+	templateOf?: (itemIndex: number) => string;
+	maxPerSecond?: number;
+	maxConcurrency?: number;
+	maxAttempts?: number;
+	/** Seconds. */
+	maxThrottleWait?: number;
+	/** Seconds. */
+	maxOutageWait?: number;
+	continueOnFail?: boolean;
+	/** How long each answer takes, in ms. */
+	latencyMs?: number;
+}
+
+const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessage', typeVersion: 2, position: [0, 0], parameters: {} };
+
+/**
+ * The node's send stage (sendEach, deliver, FlowControl and its pacer) against a scripted API on a
+ * simulated clock: the answers go through the same classification as a real answer's, and nothing
+ * but the HTTP call itself and the clock is a stand-in.
+ */
+export async function simulateRun(settings: SimulatedSettings) {
+	const clock = new SimulatedClock();
+	const start = clock.now();
+	const { items, script = ({ itemIndex }) => accepted(itemIndex), templateOf = () => 'tpl-a', latencyMs = 20 } = settings;
+	const maxPerSecond = settings.maxPerSecond ?? RUN_OPTIONS.maxPerSecond.default;
+	const retry = {
+		...DEFAULT_RETRY_POLICY,
+		maxAttempts: settings.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
+		maxThrottleWaitMs: (settings.maxThrottleWait ?? RUN_OPTIONS.maxThrottleWait.default) * 1000,
+	};
+	const logs: string[] = [];
+	const hints: string[] = [];
+	const flow = new FlowControl(
+		new Pacer(maxPerSecond, clock.now),
+		{ maxPerSecond, maxThrottleWaitMs: retry.maxThrottleWaitMs, maxOutageWaitMs: (settings.maxOutageWait ?? RUN_OPTIONS.maxOutageWait.default) * 1000, continueOnFail: settings.continueOnFail ?? true },
+		{ log: (message) => logs.push(message), hint: (message) => hints.push(message) },
+		clock,
+	);
+	const messages: PreparedMessage[] = Array.from({ length: items }, (_, itemIndex) => ({
+		request: { phone_number: String(itemIndex), message: { type: 'template', template: { template_code_id: templateOf(itemIndex), payload: [] } } },
+		tryKey: String(itemIndex),
+	}));
+	const requests: SimulatedRequest[] = [];
+	const post = async (request: PreparedMessage['request']) => {
+		const itemIndex = Number(request.phone_number);
+		const templateCodeId = request.message.template.template_code_id;
+		const at = clock.now();
+		const answer = script({ itemIndex, templateCodeId, index: requests.length, now: at });
+		requests.push({ itemIndex, templateCodeId, at, answer: answer.status });
+		await clock.sleep(latencyMs);
+		const headers = answer.headers ?? {};
+		return { outcome: classifyResponse({ statusCode: answer.status, headers, body: answer.body }, clock.now()), rateLimit: readRateLimit(headers, clock.now()) };
+	};
+	const results = await clock.run(
+		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run') }, { node: NODE, redactor: new Redactor('token'), concurrency: settings.maxConcurrency ?? RUN_OPTIONS.maxConcurrency.default }),
+	);
+	flow.summarise();
+	return {
+		results: results as Array<SendResult | undefined>,
+		statuses: results.map((result) => result?.status),
+		requests,
+		/** Ms from the start of the run, on the simulated clock. */
+		elapsedMs: clock.now() - start,
+		since: (at: number) => at - start,
+		stops: flow.stops,
+		firstFailure: flow.firstFailure,
+		logs,
+		hints,
+	};
+}

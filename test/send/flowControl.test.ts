@@ -1,0 +1,238 @@
+/**
+ * The send stage's timing, on a simulated clock: pace, 429s and rate-limit windows, a failing API's
+ * pause and probes, stopping. Exact figures, every time: the clock moves only when every sender waits.
+ */
+import { FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
+import type { SimulatedAnswer } from '../helpers/simulatedRun';
+import { accepted, internalError, simulateRun, tooManyRequests } from '../helpers/simulatedRun';
+
+const all = (count: number, status: string) => Array.from({ length: count }, () => status);
+
+/** The most requests that arrived in any one second. */
+function busiestSecond(times: number[]): number {
+	let most = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
+
+describe('the pace', () => {
+	test('25 a second: starts 40 ms apart, never 26 in a second, whatever the concurrency', async () => {
+		const run = await simulateRun({ items: 100, maxPerSecond: 25, maxConcurrency: 10 });
+		expect(run.statuses).toEqual(all(100, 'sent'));
+		const times = run.requests.map((request) => request.at);
+		const gaps = times.slice(1).map((at, i) => at - times[i]);
+		// Each 26th start waits 10 ms more: room for requests that reach the API later than they leave.
+		expect(gaps.filter((gap) => gap !== 40)).toEqual([50, 50, 50]);
+		expect(busiestSecond(times)).toBe(25);
+	});
+
+	test('a Limit lower than the setting becomes the pace, and the run says so once', async () => {
+		const run = await simulateRun({ items: 30, maxPerSecond: 25, script: ({ itemIndex }) => ({ ...accepted(itemIndex), headers: { 'X-RateLimit-Limit': '5' } }) });
+		expect(run.statuses).toEqual(all(30, 'sent'));
+		expect(busiestSecond(run.requests.slice(10).map((request) => request.at))).toBe(5);
+		expect(run.hints).toEqual(['The API announced a limit of 5 messages per second (X-RateLimit-Limit), lower than the 25 set in Options → Max Messages per Second: messages are sent at 5 per second.']);
+	});
+
+	test.each([1, 5, 10])('Remaining 0 holds every sender until Reset, at Max Concurrent Requests %p: the only 429s are requests already on their way', async (maxConcurrency) => {
+		// The provider allows 10 a second and says what is left of its window, without a Limit header.
+		const latencyMs = 20;
+		let windowStart: number | undefined;
+		let used = 0;
+		const remainingZeroSent: number[] = [];
+		const run = await simulateRun({
+			items: 30,
+			maxPerSecond: 50,
+			maxConcurrency,
+			latencyMs,
+			script: ({ itemIndex, now }) => {
+				if (windowStart === undefined || now - windowStart >= 1000) [windowStart, used] = [now, 0];
+				const headers = { 'X-RateLimit-Reset': ((windowStart + 1000 - now) / 1000).toFixed(3) };
+				if (used >= 10) return tooManyRequests({ ...headers, 'X-RateLimit-Remaining': '0' });
+				if (++used === 10) remainingZeroSent.push(now);
+				return { ...accepted(itemIndex), headers: { ...headers, 'X-RateLimit-Remaining': String(10 - used) } };
+			},
+		});
+		expect(run.statuses).toEqual(all(30, 'sent'));
+		const throttled = run.requests.filter((request) => request.answer === 429);
+		// Each left while the answer saying Remaining 0 was on its way back.
+		for (const { at } of throttled) expect(remainingZeroSent.some((sent) => sent <= at && at <= sent + latencyMs)).toBe(true);
+		if (maxConcurrency === 1) expect(throttled).toEqual([]);
+	});
+
+	test('a Limit lowered mid-run and raised again: the pace follows it down and back up', async () => {
+		const limitAt = (index: number) => (index >= 40 && index < 80 ? '5' : '25');
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: { 'X-RateLimit-Limit': limitAt(index) } }) });
+		expect(run.statuses).toEqual(all(200, 'sent'));
+		const times = run.requests.map((request) => request.at);
+		expect(busiestSecond(times.slice(50, 80))).toBeLessThanOrEqual(5);
+		expect(busiestSecond(times.slice(-25))).toBeGreaterThan(20);
+	});
+});
+
+describe('429 is flow control, not failure', () => {
+	test('4 s of 429s with Retry-After: 1 over 40 items: every item is sent once, nothing stops', async () => {
+		let throttledUntil: number | undefined;
+		const run = await simulateRun({
+			items: 40,
+			script: ({ itemIndex, now }) => {
+				throttledUntil ??= now + 4000;
+				return now < throttledUntil ? tooManyRequests({ 'Retry-After': '1' }) : accepted(itemIndex);
+			},
+		});
+		expect(run.statuses).toEqual(all(40, 'sent'));
+		expect(run.requests.filter((request) => request.answer === 200)).toHaveLength(40);
+		expect(run.stops).toEqual([]);
+	});
+
+	test('Retry-After: 0 on every answer and no pace: each 429 costs 250 ms of a 2 s budget, so 9 tries 250 ms apart, then not sent', async () => {
+		const run = await simulateRun({ items: 1, maxPerSecond: 0, maxThrottleWait: 2, latencyMs: 0, script: () => tooManyRequests({ 'Retry-After': '0' }) });
+		expect(run.statuses).toEqual(['notSent']);
+		expect(run.requests.map((request) => run.since(request.at))).toEqual([0, 250, 500, 750, 1000, 1250, 1500, 1750, 2000]);
+		expect(run.results[0]).toMatchObject({ heldBy: { scope: 'throttled', statusCode: 429, apiCode: 9, reason: expect.stringMatching(/after waiting 2 s on 429s, it asked for 0 s more, beyond Max Wait When Throttled \(2 s\)$/) } });
+	});
+
+	test("429s whose X-RateLimit-Reset lies in the past (the server's clock an hour behind): the node waits its own second, not zero", async () => {
+		const run = await simulateRun({
+			items: 1,
+			latencyMs: 0,
+			script: ({ itemIndex, index, now }) => (index < 2 ? tooManyRequests({ 'X-RateLimit-Reset': String(Math.floor(now / 1000) - 3600) }) : accepted(itemIndex)),
+		});
+		expect(run.statuses).toEqual(['sent']);
+		expect(run.requests.map((request) => run.since(request.at))).toEqual([0, 1000, 2000]);
+	});
+
+	test("a server clock an hour ahead: a Reset on its clock (its Date header) makes the run wait a second, not an hour", async () => {
+		const run = await simulateRun({
+			items: 1,
+			latencyMs: 0,
+			script: ({ itemIndex, index, now }) => {
+				const serverNow = now + 3600_000;
+				return index === 0 ? tooManyRequests({ Date: new Date(serverNow).toUTCString(), 'X-RateLimit-Reset': String(Math.floor(serverNow / 1000) + 1) }) : accepted(itemIndex);
+			},
+		});
+		expect(run.statuses).toEqual(['sent']);
+		expect(run.since(run.requests[1].at)).toBeGreaterThanOrEqual(1000);
+		expect(run.since(run.requests[1].at)).toBeLessThanOrEqual(2000);
+	});
+
+	test('an account shared with another sender that takes 85% of each second: every message still goes, at the rate left', async () => {
+		// The provider allows 20 a second; the other sender takes 17 at the start of each second.
+		let windowStart: number | undefined;
+		let used = 0;
+		const run = await simulateRun({
+			items: 30,
+			script: ({ itemIndex, now }) => {
+				if (windowStart === undefined || now - windowStart >= 1000) [windowStart, used] = [now, 17];
+				if (used >= 20) return tooManyRequests({ 'X-RateLimit-Reset': ((windowStart + 1000 - now) / 1000).toFixed(3) });
+				used++;
+				return accepted(itemIndex);
+			},
+		});
+		expect(run.statuses).toEqual(all(30, 'sent'));
+		expect(run.requests.filter((request) => request.answer === 200)).toHaveLength(30);
+		expect(run.requests.some((request) => request.answer === 429)).toBe(true);
+	});
+
+	test('an item the API keeps throttling beyond Max Wait When Throttled comes out not sent, with the reason; the others go', async () => {
+		const run = await simulateRun({ items: 10, maxThrottleWait: 2, script: ({ itemIndex }) => (itemIndex === 3 ? tooManyRequests({ 'Retry-After': '1' }) : accepted(itemIndex)) });
+		expect(run.statuses).toEqual(all(10, 'sent').map((status, i) => (i === 3 ? 'notSent' : status)));
+		expect(run.requests.filter((request) => request.answer === 429)).toHaveLength(3);
+		expect(run.results[3]).toEqual({
+			status: 'notSent',
+			attempts: 3,
+			heldBy: {
+				scope: 'throttled',
+				itemIndex: 3,
+				templateCodeId: 'tpl-a',
+				statusCode: 429,
+				apiCode: 9,
+				reason: 'the API kept asking to slow down (HTTP 429: Too many requests (code 9)): after waiting 2 s on 429s, it asked for 1 s more, beyond Max Wait When Throttled (2 s)',
+			},
+		});
+	});
+
+	test.each([
+		['Retry-After: 300 with Max Wait When Throttled 5 s', () => tooManyRequests({ 'Retry-After': '300' }), 5],
+		['a window with nothing left resetting in two hours, with the default 120 s', (now: number) => ({ ...accepted(0), headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(now / 1000) + 7200) } }), 120],
+	])('a wait the run cannot afford (%s) stops the requests: only those already on their way went', async (_, answer: (now: number) => SimulatedAnswer, maxThrottleWait) => {
+		const run = await simulateRun({ items: 200, maxPerSecond: 0, maxConcurrency: 10, maxThrottleWait, script: ({ now }) => answer(now) });
+		expect(run.requests.length).toBeLessThanOrEqual(10);
+		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(200 - run.requests.filter((request) => request.answer === 200).length);
+		expect(run.elapsedMs).toBeLessThan(1000);
+	});
+
+	test('a wait of 5 s or more leaves one log line when it begins and one hint at the end', async () => {
+		const run = await simulateRun({ items: 20, script: ({ itemIndex, index }) => (index === 3 ? tooManyRequests({ 'Retry-After': '6' }) : accepted(itemIndex)) });
+		expect(run.statuses).toEqual(all(20, 'sent'));
+		expect(run.logs).toEqual(['Template Message is waiting 6 s: the API answered 429 (too many requests) and asked to wait']);
+		expect(run.hints).toEqual([expect.stringMatching(/^The API made this run wait 1 time\(s\) for 5 s or more \(the longest 6 s\)/)]);
+	});
+});
+
+describe('a failing API pauses the run, which comes back when the API does', () => {
+	const hiccup = (from: number, lastsMs: number) => {
+		let until: number | undefined;
+		return ({ itemIndex, index, now }: { itemIndex: number; index: number; now: number }) => {
+			if (index === from) until = now + lastsMs;
+			return until !== undefined && now < until ? internalError : accepted(itemIndex);
+		};
+	};
+
+	test('500s for 300 ms from message 100 of 400: the messages that met them are tried again, and every row is sent', async () => {
+		const run = await simulateRun({ items: 400, maxPerSecond: 0, script: hiccup(100, 300) });
+		expect(run.statuses).toEqual(all(400, 'sent'));
+		expect(run.requests.some((request) => request.answer === 500)).toBe(true);
+		expect(run.requests.filter((request) => request.answer === 200)).toHaveLength(400);
+	});
+
+	test('the same hiccup with Max Attempts 1: only the messages sent during it fail; sending pauses, probes and resumes', async () => {
+		const run = await simulateRun({ items: 400, maxPerSecond: 0, maxAttempts: 1, script: hiccup(100, 300) });
+		const failed = run.requests.filter((request) => request.answer === 500).length;
+		expect(run.statuses.filter((status) => status === 'failed')).toHaveLength(failed);
+		expect(run.statuses.filter((status) => status === 'sent')).toHaveLength(400 - failed);
+		// The 10 on their way when the breaker opened, and one probe after its first pause.
+		expect(failed).toBe(10);
+		expect(run.stops).toEqual([]);
+		expect(run.hints).toEqual(['The API failed once during this run: sending paused and resumed once it answered again (1 probe message(s)).']);
+	});
+
+	test('an API that keeps failing: 5 in a row, a probe after 1 s, the last one when it has failed for Max Wait for the API to Recover, then the run stops', async () => {
+		const run = await simulateRun({ items: 50, maxConcurrency: 1, maxAttempts: 1, maxOutageWait: 3, latencyMs: 0, script: () => internalError });
+		// The second pause would be 2 s; it is cut to end at the 3 s bound.
+		expect(run.requests.map((request) => run.since(request.at))).toEqual([0, 40, 80, 120, 160, 160 + FIRST_COOL_DOWN_MS, 3000]);
+		expect(run.statuses).toEqual([...all(7, 'failed'), ...all(43, 'notSent')]);
+		expect(run.stops).toEqual([
+			{ scope: 'server', itemIndex: 6, templateCodeId: 'tpl-a', statusCode: 500, apiCode: 13, reason: "7 messages in a row failed on the API's side over 3 s, 2 of them after pauses to let it recover, the last one with: Internal error (code 13)" },
+		]);
+	});
+
+	test('with Max Wait for the API to Recover at 0, five 500s in a row stop the run at once', async () => {
+		const run = await simulateRun({ items: 20, maxConcurrency: 1, maxAttempts: 1, maxOutageWait: 0, script: () => internalError });
+		expect(run.requests).toHaveLength(5);
+		expect(run.statuses).toEqual([...all(5, 'failed'), ...all(15, 'notSent')]);
+	});
+});
+
+describe('stopping', () => {
+	test('without Continue On Fail, the first failure stops new sends: no sender waiting for its slot sends after it', async () => {
+		const run = await simulateRun({ items: 20, continueOnFail: false, script: ({ itemIndex }) => (itemIndex === 0 ? { status: 400, body: { errors: [{ message: 'bad', code: 39 }] } } : accepted(itemIndex)) });
+		expect(run.firstFailure).toBe(0);
+		// Item 0's answer comes 20 ms after it left: only item 1 (40 ms later) had not left yet, and it did not.
+		expect(run.requests.map((request) => request.itemIndex)).toEqual([0]);
+		expect(run.statuses.slice(1).every((status) => status === undefined)).toBe(true);
+	});
+
+	test('a template that does not exist stops that template only: the other template is all sent', async () => {
+		const run = await simulateRun({
+			items: 40,
+			templateOf: (itemIndex) => (itemIndex % 2 === 0 ? 'tpl-missing' : 'tpl-b'),
+			script: ({ itemIndex, templateCodeId }) => (templateCodeId === 'tpl-missing' ? { status: 406, body: { errors: [{ message: 'Template does not exist', code: 59 }] } } : accepted(itemIndex)),
+		});
+		expect(run.statuses.filter((_, i) => i % 2 === 1)).toEqual(all(20, 'sent'));
+		expect(run.statuses.filter((_, i) => i % 2 === 0 && run.statuses[i] === 'failed').length).toBe(run.requests.filter((request) => request.answer === 406).length);
+		expect(run.stops).toEqual([expect.objectContaining({ scope: 'template', templateCodeId: 'tpl-missing', apiCode: 59 })]);
+	});
+});
