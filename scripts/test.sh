@@ -36,13 +36,16 @@ bash scripts/engines.sh
 bash scripts/n8n-app.sh
 bash scripts/chromium.sh >/dev/null
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
-# Arguments come before --selectProjects, which would take them as more project names.
-"${jest[@]}" "$@" --selectProjects unit
+# Arguments come before --selectProjects, which would take them as more project names. Both cores
+# for the unit and engine suites (jest takes one less than there are by default): their timing
+# scenarios run on a simulated clock (test/send/flowControl.test.ts), and the real-clock ones that
+# are left have bounds that hold under load.
+"${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
 # n8n 1.x before 1.8x cannot abort its sleep timers: they run out by themselves after the last
 # test, so this run ends without waiting for them.
 older=$(cd engines && echo *)
 echo "The engine suite again, on older n8n: $older"
-"${jest[@]}" "$@" --forceExit --selectProjects $older
+"${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older
 # One real n8n set-up at a time: together they would share two cores with each other's load.
 "${jest[@]}" "$@" --runInBand --selectProjects e2e
 "${jest[@]}" "$@" --runInBand --selectProjects browser
