@@ -89,7 +89,7 @@ export async function simulateRun(settings: SimulatedSettings) {
 		return { outcome: classifyResponse({ statusCode: answer.status, headers, body: answer.body }, clock.now()), rateLimit: readRateLimit(headers, clock.now()) };
 	};
 	const results = await clock.run(
-		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run') }, { node: NODE, redactor: new Redactor('token'), concurrency: settings.maxConcurrency ?? RUN_OPTIONS.maxConcurrency.default }),
+		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: settings.maxConcurrency ?? RUN_OPTIONS.maxConcurrency.default }),
 	);
 	flow.summarise();
 	return {

@@ -1,8 +1,10 @@
+import { truncate } from '../shared/bounded';
 import type { Claim, Claims } from './claims';
-import type { Outcome, PreparedMessage, Refusal, RetryPolicy, SendRequestBody } from '../shared/contracts';
+import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
 import type { FlowControl, Held } from './flowControl';
+import type { Redactor } from './redact';
 import { decideRetry } from './retry';
-import type { Remembered, SentMemory } from './sentMemory';
+import type { SentMemory } from './sentMemory';
 import type { Attempt } from './transport';
 
 export interface DeliveryContext {
@@ -14,13 +16,9 @@ export interface DeliveryContext {
 	memory: SentMemory;
 	/** Send Once: the workflow's record of messages sent by earlier executions. */
 	claims?: Claims;
+	/** Takes the token out of texts the node did not write. */
+	redactor: Redactor;
 }
-
-export type Delivery =
-	| { outcome: Outcome; attempts: number; remembered: boolean }
-	| { notSent: Refusal; attempts: number }
-	| { sentElsewhere: Exclude<Claim, 'send'> }
-	| { notRecorded: string };
 
 /**
  * Sends one item's message: when the flow lets it, retried while it was certainly not accepted,
@@ -28,19 +26,21 @@ export type Delivery =
  * accepted (or may have), nor, with Send Once, if an earlier execution recorded it. Resolves to
  * undefined when the run started stopping before this message was sent.
  */
-export async function deliver(itemIndex: number, { request, tryKey }: PreparedMessage, { post, flow, retry, memory, claims }: DeliveryContext): Promise<Delivery | undefined> {
+export async function deliver(itemIndex: number, { request, tryKey }: PreparedMessage, { post, flow, retry, memory, claims, redactor }: DeliveryContext): Promise<SendResult | undefined> {
 	// n8n's Retry On Fail runs the node again on the same input items: the same item is the same
 	// message in every try (see PreparedMessage.tryKey).
 	const earlier = memory.recall(itemIndex, tryKey);
-	if (earlier) return { outcome: outcomeOf(earlier), attempts: earlier.attempts, remembered: true };
+	if (earlier?.kind === 'accepted') return { status: 'sent', msgid: earlier.msgid, attempts: earlier.attempts, sentInEarlierTry: true };
+	if (earlier) return { status: 'unknown', outcome: { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)` }, attempts: earlier.attempts, sentInEarlierTry: true };
 	if (claims) {
 		let claim: Claim;
 		try {
 			claim = await claims.claim(itemIndex);
 		} catch (error) {
-			return { notRecorded: error instanceof Error ? error.message : String(error) };
+			return { status: 'notSent', notRecorded: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
-		if (claim !== 'send') return { sentElsewhere: claim };
+		if (claim === 'inDoubt') return { status: 'inDoubt' };
+		if (claim !== 'send') return { status: 'skipped', sentBefore: claim === 'raced' ? 'concurrent' : 'earlier' };
 	}
 
 	const turn = flow.start(itemIndex, request.message.template.template_code_id);
@@ -48,9 +48,9 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 	// Whether an earlier attempt may have been taken (retried only with Retry Unknown Deliveries):
 	// then Send Once keeps the key, whatever the later attempts say.
 	let uncertain = false;
-	const notSent = (held: Held, attempts: number): Delivery | undefined => {
+	const notSent = (held: Held, attempts: number): SendResult | undefined => {
 		if (!uncertain) claims?.refused(itemIndex);
-		return held === 'stop' ? undefined : { notSent: held, attempts };
+		return held === 'stop' ? undefined : { status: 'notSent', heldBy: held, attempts };
 	};
 	try {
 		for (let attempt = 1; ; attempt++) {
@@ -73,19 +73,14 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 			if (final.kind === 'accepted') {
 				claims?.accepted(itemIndex);
 				memory.remember(itemIndex, tryKey, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
-			} else if (final.kind === 'unknown') {
-				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
-			} else if (!uncertain) claims?.refused(itemIndex);
-			return { outcome: final, attempts: attempt, remembered: false };
+				return { status: 'sent', msgid: final.msgid, attempts: attempt, sentInEarlierTry: false };
+			}
+			if (final.kind === 'unknown') memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
+			else if (!uncertain) claims?.refused(itemIndex);
+			return { status: final.kind === 'unknown' ? 'unknown' : 'failed', outcome: final, attempts: attempt, sentInEarlierTry: false };
 		}
 	} finally {
 		// Whatever ended this item's sending (held back, a cancel, a fault of the node's own).
 		flow.done(turn);
 	}
-}
-
-function outcomeOf(remembered: Remembered): Outcome {
-	return remembered.kind === 'accepted'
-		? { kind: 'accepted', msgid: remembered.msgid, statusCode: 200 }
-		: { kind: 'unknown', reason: `${remembered.reason} (in an earlier try of this node)` };
 }

@@ -58,11 +58,12 @@ export async function sendAll(
 		retry: options.retry,
 		memory,
 		claims,
+		redactor,
 	};
 
 	let results: Array<SendResult | undefined>;
 	try {
-		results = await sendEach(messages, context, { node, redactor, concurrency: options.maxConcurrency, signal });
+		results = await sendEach(messages, context, { node, concurrency: options.maxConcurrency, signal });
 	} finally {
 		if (claims) await settleRecord(ctx, claims, options.maxRemembered);
 	}
@@ -80,27 +81,16 @@ export async function sendAll(
 export async function sendEach(
 	messages: Array<PreparedMessage | undefined>,
 	context: DeliveryContext,
-	{ node, redactor, concurrency, signal }: { node: INode; redactor: Redactor; concurrency: number; signal?: AbortSignal },
+	{ node, concurrency, signal }: { node: INode; concurrency: number; signal?: AbortSignal },
 ): Promise<Array<SendResult | undefined>> {
-	const { flow, claims } = context;
+	const { flow, claims, redactor } = context;
 	const sendOne = async (itemIndex: number): Promise<SendResult | undefined> => {
 		const message = messages[itemIndex];
 		if (message === undefined) return undefined;
 		try {
-			const delivery = await deliver(itemIndex, message, context);
-			if (!delivery) return undefined;
-			if ('sentElsewhere' in delivery) {
-				return delivery.sentElsewhere === 'inDoubt' ? { status: 'inDoubt' } : { status: 'skipped', sentBefore: delivery.sentElsewhere === 'raced' ? 'concurrent' : 'earlier' };
-			}
-			if ('notRecorded' in delivery) {
-				flow.failed(itemIndex);
-				return { status: 'notSent', notRecorded: truncate(redactor.text(delivery.notRecorded), 200) };
-			}
-			if ('notSent' in delivery) return { status: 'notSent', heldBy: delivery.notSent, attempts: delivery.attempts };
-			const { outcome, attempts, remembered } = delivery;
-			if (outcome.kind === 'accepted') return { status: 'sent', msgid: outcome.msgid, attempts, sentInEarlierTry: remembered };
-			flow.failed(itemIndex);
-			return { status: outcome.kind === 'unknown' ? 'unknown' : 'failed', outcome, attempts, sentInEarlierTry: remembered };
+			const result = await deliver(itemIndex, message, context);
+			if (result?.status === 'failed' || result?.status === 'unknown' || (result?.status === 'notSent' && 'notRecorded' in result)) flow.failed(itemIndex);
+			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.
 			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
