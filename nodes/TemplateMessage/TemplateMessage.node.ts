@@ -22,7 +22,7 @@ import { buildSendRequest } from './request/payload';
 import { renderPreview } from './request/preview';
 import { readRunOptions } from './request/runOptions';
 import { testCredential } from './send/credentialTest';
-import { forgetSent } from './send/forgetSent';
+import { forgetSent } from './send/sendOnce/forget';
 import { sendAll } from './send/sendAll';
 import type { ItemResult, MessageInput, ReadMessage } from './shared/contracts';
 import { FORGET_KEY_DEFAULT, isInvalid, optionPath } from './shared/contracts';

@@ -1,5 +1,5 @@
 import { truncate } from '../shared/bounded';
-import type { Claim, Claims } from './claims';
+import type { Claim, Claims } from './sendOnce/claims';
 import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
 import type { FlowControl, Held } from './flowControl';
 import type { Redactor } from './redact';

@@ -66,7 +66,7 @@ export class Turn {
  * on the account (Pacer), the waits the API asks for (429, Retry-After, a rate-limit window used up)
  * against each message's budget (ThrottleBudget), the pause and probe while the API is failing
  * (Breaker), and the refusals that hold for the messages after them (StopEarly), and it says what
- * it did. Its time is the clock it is given.
+ * it did. Its time is the clock it is given, which the pacer it is given must share.
  */
 export class FlowControl {
 	/** The refusals that stopped further messages (all of them, or one template's). */

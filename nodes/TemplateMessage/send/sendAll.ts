@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
-import { Claims } from './claims';
+import { Claims } from './sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
@@ -12,7 +12,7 @@ import { runPool } from './pool';
 import { Redactor } from './redact';
 import { notice } from '../shared/notice';
 import { fingerprint } from '../shared/fingerprint';
-import { MessageRecord } from './messageRecord';
+import { MessageRecord } from './sendOnce/record';
 import { SentMemory } from './sentMemory';
 import { postMessage } from './transport';
 import { optionPath } from '../shared/contracts';

@@ -20,7 +20,7 @@ export class ThrottleBudget {
 		return this.waited;
 	}
 
-	/** The item's own 429: `delayMs` is charged (see throttleCharge), its pause ends at `until`. */
+	/** The item's own 429: `delayMs` is charged (at least a quarter of a second: see FlowControl.answered), its pause ends at `until`. */
 	chargeOwn429(delayMs: number, until: number): void {
 		this.waited += delayMs;
 		this.chargedUntil = Math.max(this.chargedUntil, until);

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { MessageRecord } from './messageRecord';
+import { MessageRecord } from './record';
 
 /**
  * The Forget Sent Messages operation: removes the keys from the workflow's Send Once record in one

@@ -1,4 +1,4 @@
-import type { BlockClaim, MessageRecord, Tidy } from './messageRecord';
+import type { BlockClaim, MessageRecord, Tidy } from './record';
 
 /**
  * 'send': this run recorded the message (or sends one in doubt, when asked to); 'sentBefore': an
