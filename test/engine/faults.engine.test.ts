@@ -113,7 +113,7 @@ afterAll(() => {
 		'',
 		'## A whole run\'s bad days',
 		'',
-		'Tested with *On Error: Continue* in `test/engine/stopEarly.engine.test.ts` (the node in n8n 2.41, 1.123 and 1.78, against a local server), in `test/sandbox/sandbox.test.ts`, and, for every row that is about time (pauses, probes, waits, pace), in `test/send/flowControl.test.ts`: the send stage against a scripted API on a simulated clock, which moves only when every sender waits, so its timings are exact and never flake.',
+		'Tested in `test/engine/stopEarly.engine.test.ts` (the node in n8n 2.41, 1.123 and 1.78, with *On Error: Continue*, against a local server), in `test/sandbox/sandbox.test.ts`, and, for every row that is about time (pauses, probes, waits, pace), in `test/send/flowControl.test.ts`: the send stage against a scripted API on a simulated clock, which moves only when every sender waits, so its timings are exact and never flake.',
 		'',
 		'| What the API does | What the run does |',
 		'|---|---|',
@@ -133,7 +133,7 @@ afterAll(() => {
 		'| Answers 2xx with `success: true` and a numeric `msgid` | Sent; the msgid is kept as its text. A 2xx the node cannot read as accepted is `unknown` for that item, but never counts as the API failing. |',
 		'| Asks for a wait of 5 s or more | One line in n8n\'s log and one hint in the output panel. |',
 		'| Announces `X-RateLimit-Limit: 2` in one execution | That execution goes at 2 a second; the next one starts at the setting again. |',
-		'| Lowers `X-RateLimit-Limit` to 2 mid-run, then raises it again | The pace follows it down, and back up to the setting. |',
+		'| Lowers `X-RateLimit-Limit` to 5 mid-run, then raises it again | The pace follows it down, and back up to the setting. |',
 		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once | Every sender waits for the Reset, those already holding a slot too: the only 429s are requests that left while the answer saying Remaining 0 was on its way back (none with one sender). |',
 		'',
 	].join('\n');

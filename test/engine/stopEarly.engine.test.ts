@@ -172,9 +172,6 @@ describe('a failing API pauses the run, which comes back when the API does', () 
 
 });
 
-describe('429 is flow control, not failure', () => {
-});
-
 describe('a wait the run cannot afford stops the requests, not just the items', () => {
 	const tooManyRequests = (headers: Record<string, string>) => () => ({ status: 429, headers, body: { errors: [{ message: 'Too many requests', code: 9 }] } });
 

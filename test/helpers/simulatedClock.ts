@@ -1,9 +1,14 @@
 import type { Clock } from '../../nodes/TemplateMessage/send/flowControl';
 
+/** More timer wake-ups than any scenario needs: a run that gets this far is looping, not waiting. */
+const MAX_WAKE_UPS = 1_000_000;
+
 /**
  * A clock whose time moves only when everything that runs on it is waiting: `run` lets the work
  * go on until every promise is waiting for a timer, moves the time to the earliest one and wakes
- * it. Timing scenarios of minutes run in milliseconds and give the same answer every time.
+ * it, one timer at a time, each one's continuations run to their end before the next wakes (as
+ * Node's own timers do). Timing scenarios of minutes run in milliseconds and give the same answer
+ * every time.
  */
 export class SimulatedClock implements Clock {
 	private time: number;
@@ -20,8 +25,19 @@ export class SimulatedClock implements Clock {
 
 	readonly sleep = async (ms: number, signal?: AbortSignal): Promise<void> =>
 		await new Promise<void>((resolve, reject) => {
-			if (signal?.aborted) return reject(new Error('aborted'));
-			this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake: resolve });
+			const aborted = () => new Error('aborted');
+			if (signal?.aborted) return reject(aborted());
+			const timer = { at: this.time + Math.max(0, ms), order: this.order++, wake: resolve };
+			this.timers.push(timer);
+			signal?.addEventListener(
+				'abort',
+				() => {
+					const index = this.timers.indexOf(timer);
+					if (index !== -1) this.timers.splice(index, 1);
+					reject(aborted());
+				},
+				{ once: true },
+			);
 		});
 
 	/** Runs `work` to its end on this clock; fails if it waits for something no timer will bring. */
@@ -31,14 +47,15 @@ export class SimulatedClock implements Clock {
 			settled = true;
 		});
 		done.catch(() => undefined);
-		for (;;) {
+		for (let wakeUps = 0; ; wakeUps++) {
 			await new Promise((resolve) => setImmediate(resolve));
 			if (settled) return await work;
 			if (this.timers.length === 0) throw new Error('The work waits for something that never comes: no timer is set');
+			if (wakeUps > MAX_WAKE_UPS) throw new Error(`The work is still running after ${MAX_WAKE_UPS} timers`);
 			this.timers.sort((a, b) => a.at - b.at || a.order - b.order);
-			const next = this.timers[0].at;
-			this.time = Math.max(this.time, next);
-			while (this.timers.length > 0 && this.timers[0].at <= this.time) this.timers.shift()!.wake();
+			const next = this.timers.shift()!;
+			this.time = Math.max(this.time, next.at);
+			next.wake();
 		}
 	}
 }

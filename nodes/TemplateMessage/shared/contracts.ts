@@ -198,7 +198,7 @@ export interface Refusal {
 	apiCode?: number | string;
 }
 
-/** What became of one input item: the `status` column of every row, and what the run's summary counts. */
+/** What became of one input item: the `status` column of a real run's rows (a dry run's say `dryRun`), and what the run's summary counts. */
 export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
 
 /**
