@@ -6,7 +6,7 @@ import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import { Redactor } from '../../nodes/TemplateMessage/send/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
-import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';
+import type { PreparedMessage } from '../../nodes/TemplateMessage/shared/contracts';
 import { DEFAULT_RETRY_POLICY, RUN_OPTIONS } from '../../nodes/TemplateMessage/shared/contracts';
 import { SimulatedClock } from './simulatedClock';
 
@@ -93,7 +93,7 @@ export async function simulateRun(settings: SimulatedSettings) {
 	);
 	flow.summarise();
 	return {
-		results: results as Array<SendResult | undefined>,
+		results,
 		statuses: results.map((result) => result?.status),
 		requests,
 		/** Ms from the start of the run, on the simulated clock. */

@@ -1,5 +1,7 @@
 import type { Outcome, Refusal } from '../shared/contracts';
 import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import type { Notices } from '../shared/notice';
+import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import type { RateLimitState } from './outcome';
 import type { Pacer, PauseCause } from './pacer';
@@ -14,12 +16,6 @@ export interface Clock {
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: wait };
-
-/** Where the flow tells the user what it did: n8n's log, and the hints above the node's output. */
-export interface FlowNotices {
-	log(message: string): void;
-	hint(message: string): void;
-}
 
 export interface FlowSettings {
 	/** Options → Max Messages per Second (0: none), for what a lower announced limit says. */
@@ -82,7 +78,7 @@ export class FlowControl {
 	constructor(
 		private readonly pacer: Pacer,
 		private readonly settings: FlowSettings,
-		private readonly notices: FlowNotices,
+		private readonly notices: Notices,
 		private readonly clock: Clock = SYSTEM_CLOCK,
 		private readonly signal?: AbortSignal,
 	) {
@@ -110,7 +106,7 @@ export class FlowControl {
 		this.pauses.summarise();
 		const { recoveries, probes } = this.stopEarly.breaker;
 		if (recoveries > 0) {
-			this.notice(`The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
+			notice(this.notices, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
 		}
 	}
 
@@ -241,14 +237,10 @@ export class FlowControl {
 
 	private lowerLimitNotice(limit: number): void {
 		const setting = this.settings.maxPerSecond;
-		this.notice(
+		notice(
+			this.notices,
 			`The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`,
 		);
-	}
-
-	private notice(message: string): void {
-		this.notices.log(message);
-		this.notices.hint(message);
 	}
 }
 
@@ -281,7 +273,7 @@ class PauseLog {
 	private toldUntil = 0;
 
 	constructor(
-		private readonly notices: FlowNotices,
+		private readonly notices: Notices,
 		private readonly clock: Clock,
 	) {}
 

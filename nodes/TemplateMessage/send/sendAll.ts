@@ -10,7 +10,7 @@ import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import { Redactor } from './redact';
-import { notice } from '../shared/notice';
+import { notice, noticesOf } from '../shared/notice';
 import { fingerprint } from '../shared/fingerprint';
 import { MessageRecord } from './sendOnce/record';
 import { SentMemory } from './sentMemory';
@@ -47,7 +47,7 @@ export async function sendAll(
 	const flow = new FlowControl(
 		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond),
 		{ maxPerSecond: options.maxPerSecond, maxThrottleWaitMs: options.retry.maxThrottleWaitMs, maxOutageWaitMs: options.maxOutageWaitMs, continueOnFail },
-		{ log: (message) => ctx.logger.info(message, { nodeName: node.name }), hint: (message) => ctx.addExecutionHints?.({ message, location: 'outputPane' }) },
+		noticesOf(ctx),
 		SYSTEM_CLOCK,
 		signal,
 	);
