@@ -6,15 +6,16 @@
 # SEND_ONCE_ROWS and SEND_ONCE_ROUNDS scale the Send Once runs in the real n8n (bench/sendOnceReal.js).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/install.sh
+source scripts/setup.sh
+install_dev_dependencies
 npm run build
-bash scripts/n8n-app.sh
+install_n8n_app
 rm -rf .bench-build
-node_modules/.bin/tsc -p tsconfig.bench.json
+node_modules/.bin/tsc -p tsconfig.json --outDir .bench-build
 echo "Making a self-signed certificate for the HTTPS sandbox…"
 NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
-node24="$(bash scripts/node24.sh)"
+node24="$(node24)"
 echo "Send Once in the real n8n: SQLite, then PostgreSQL in queue mode (about 12 minutes)…"
 "$node24" bench/sendOnceReal.js .bench-build/send-once-sqlite.json
 "$node24" bench/sendOnceReal.js .bench-build/send-once-queue.json --queue

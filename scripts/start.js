@@ -3,10 +3,17 @@
  * `npm start`: real n8n with this package and the example workflows, against the local sandbox
  * API, or against the real API when TEMPLATE_MESSAGE_BASE_URL and TEMPLATE_MESSAGE_JWT are set.
  * n8n's data (SQLite, encryption key) stays in .n8n-data/, so a second start reuses it.
+ *
+ * `--queue` (`npm run start:queue`): n8n in queue mode with this package, for trying scale-out:
+ * Redis and PostgreSQL on 127.0.0.1 (throwaway, fresh each start), n8n main, two workers, the
+ * sandbox API, and a webhook workflow whose rows each become a message, paced at 10 per second per
+ * worker.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack');
+const queue = require('./queue');
 
 // Each n8n line keeps its own data: n8n 1.x cannot open a database that 2.x has migrated.
 const userFolder = path.join(stack.ROOT, stack.APP_DIR.endsWith('n8n-app') ? '.n8n-data' : `.n8n-data-${path.basename(stack.APP_DIR)}`);
@@ -67,6 +74,40 @@ ${sandbox ? `  Sent messages:       ${sandbox.url}/\n` : ''}  n8n's log:        
 	});
 }
 
+async function startQueueMode() {
+	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-demo-'));
+	const logDir = path.join(stack.ROOT, '.n8n-data', 'queue-logs');
+	fs.mkdirSync(logDir, { recursive: true });
+	const sandbox = await stack.startSandbox({ port: Number(process.env.SANDBOX_PORT || 5680), rateLimit: 20 });
+	console.log('Starting Redis, PostgreSQL, n8n main and two workers…');
+	const workflow = queue.bulkWorkflow(10);
+	const handles = await queue.startQueueMode({
+		userFolder,
+		logDir,
+		mainPort: Number(process.env.N8N_PORT || 5678),
+		credential: { baseUrl: sandbox.url, token: sandbox.token },
+		workflows: [workflow],
+		publishIds: [workflow.id],
+	});
+	console.log(`
+  n8n (queue mode):  ${handles.main.url}   (first visit: create the owner account)
+  Send 100 rows:     curl -X POST ${handles.main.url}/webhook/queue-bulk -H 'content-type: application/json' \\
+                       -d "{\\"rows\\":[$(seq -s, 1 100 | sed -E 's/([0-9]+)/{\\"phone\\":\\"62812000\\1\\",\\"name\\":\\"Row \\1\\"}/g')]}"
+  Sent messages:     ${sandbox.url}/   (the sandbox allows 20 per second: 10 per worker)
+  Logs:              ${logDir}
+  Stop with Ctrl-C.
+`);
+	const stop = async () => {
+		console.log('Stopping…');
+		await queue.stopQueueMode(handles);
+		await sandbox.stop();
+		fs.rmSync(userFolder, { recursive: true, force: true });
+		process.exit(0);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
 /** Says what is being done, a line every 15 s while it lasts, and how long it took. */
 async function step(label, run) {
 	const started = Date.now();
@@ -82,7 +123,7 @@ async function step(label, run) {
 	}
 }
 
-main().catch((error) => {
+(process.argv.includes('--queue') ? startQueueMode() : main()).catch((error) => {
 	console.error(error.message);
 	process.exit(1);
 });

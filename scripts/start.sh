@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `npm start`: install what is missing, build, then run n8n with this package (scripts/start.js).
+# `npm run start:queue` passes --queue: the same in queue mode. N8N_APP=n8n-app-1.x: the newest 1.x.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/install.sh
+source scripts/setup.sh
+install_dev_dependencies
 npm run build
-bash scripts/n8n-app.sh
-exec "$(bash scripts/node24.sh)" scripts/start.js
+install_n8n_app "${N8N_APP:-n8n-app}"
+exec "$(node24)" scripts/start.js "$@"

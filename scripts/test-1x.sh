@@ -3,7 +3,8 @@
 # `npm test`: installing a second n8n app adds about 5 minutes to every CI run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/install.sh
+source scripts/setup.sh
+install_dev_dependencies
 npm run build
-N8N_APP=n8n-app-1.x bash scripts/n8n-app.sh
-"$(bash scripts/node24.sh)" node_modules/jest/bin/jest.js --selectProjects e2e-1x --runInBand "$@"
+install_n8n_app n8n-app-1.x
+"$(node24)" node_modules/jest/bin/jest.js --selectProjects e2e-1x --runInBand "$@"

@@ -8,8 +8,9 @@
 #   npm test -- payload      extra arguments go to jest
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-bash scripts/install.sh
-node24="$(bash scripts/node24.sh)"
+source scripts/setup.sh
+install_dev_dependencies
+node24="$(node24)"
 jest=("$node24" node_modules/jest/bin/jest.js)
 
 if [ "${1:-}" = "--unit" ]; then
@@ -32,9 +33,9 @@ npm run build
 npm run lint
 npm run lint:package                               # the packed tarball, as n8n's scanner lints it
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
-bash scripts/engines.sh
-bash scripts/n8n-app.sh
-bash scripts/chromium.sh >/dev/null
+install_engines
+install_n8n_app
+chromium >/dev/null
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
 # Arguments come before --selectProjects, which would take them as more project names. Both cores
 # for the unit and engine suites (jest takes one less than there are by default): their timing

