@@ -5,47 +5,29 @@ export const BREAKER_THRESHOLD = 5;
 export const FIRST_COOL_DOWN_MS = 1000;
 const LAST_COOL_DOWN_MS = 30_000;
 
-/** How often a sender waiting for a probe's answer looks again. */
 const PROBE_POLL_MS = 100;
 
 /** Which probe a message is: only the probe out now may report on the breaker's behalf. */
 export type ProbeToken = number;
 
-export type Gate =
-	/** Send; `probe` marks the one message let through to see whether the API is back. */
-	| { pass: true; probe?: ProbeToken }
-	| { waitMs: number }
-	/** The API kept failing for longer than the run waits: why. */
-	| { gaveUp: string };
+export type Gate = { pass: true; probe?: ProbeToken } | { waitMs: number } | { gaveUp: string };
 
 /**
- * A circuit breaker that comes back. After BREAKER_THRESHOLD failures in a row on the API's side,
- * nothing is sent for a cool-down; then one message goes as a probe. An answer from the API (an
- * accepted message, or any refusal that is not the API failing) closes the breaker and the run
- * resumes at its pace; a failed probe doubles the cool-down. Once the API has been failing for
- * `giveUpAfterMs` (0: at once), the breaker gives up for good and every further message of the run
- * is held back. One instance per run.
+ * After BREAKER_THRESHOLD failures in a row on the API's side, nothing is sent for a cool-down; then
+ * one message goes as a probe. Any answer from the API closes the breaker; a failed probe doubles the
+ * cool-down. Once the API has been failing for `giveUpAfterMs` (0: at once), it gives up for good.
+ * One instance per run.
  */
 export class Breaker {
 	private failuresInARow = 0;
-
-	/** When the current run of failures began. */
 	private failingSince: number | undefined;
-
 	private openUntil: number | undefined;
-
 	private coolDownMs = FIRST_COOL_DOWN_MS;
-
-	/** The probe out now, if any. */
 	private probing: ProbeToken | undefined;
-
 	private lastToken = 0;
-
 	private gaveUp: string | undefined;
-
 	/** Probes that got an answer or a failure while the breaker was open. */
 	probes = 0;
-
 	/** Times the breaker closed again after a probe was answered. */
 	recoveries = 0;
 
@@ -65,12 +47,11 @@ export class Breaker {
 		return { pass: true, probe: this.probing };
 	}
 
-	/** A probe let through was not sent after all (its run stopped, or it was held back). */
 	probeNotSent(probe: ProbeToken): void {
 		if (probe === this.probing) this.probing = undefined;
 	}
 
-	/** The API answered (accepted, or refused for a reason of the message's own). */
+	/** Accepted, or refused for a reason of the message's own. */
 	answered(probe?: ProbeToken): void {
 		if (this.openUntil !== undefined && probe !== undefined && probe === this.probing) {
 			this.probes++;

@@ -5,23 +5,18 @@ import { MAX_TIMEOUT_MS } from '../shared/contracts';
 type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 /**
- * A sleep that clears its timer when its signal aborts: `sleepWithAbort` where the host's
- * n8n-workflow has it (1.120 and 2.0 do), else `sleep`, which takes a signal in 2.41 and ignores
- * it in 1.77 (n8n 1.78): there the timer runs out by itself, and nothing waits for it.
+ * `sleepWithAbort` where the host's n8n-workflow has it (1.120 and 2.0 do), else `sleep`, which takes a
+ * signal in 2.41 and ignores it in 1.77 (n8n 1.78): there the timer runs out by itself, unawaited.
  */
 const abortableSleep: AbortableSleep = (n8nWorkflow as { sleepWithAbort?: AbortableSleep }).sleepWithAbort ?? sleep;
 
 const WAIT_OVER = new Error('The wait is over');
 
-/**
- * Waits `ms`, or less if `signal` aborts (then it rejects with the abort reason). The abort is
- * raced here as well as passed down, so the wait ends on cancel on every n8n version.
- */
+/** Rejects with the abort reason as soon as `signal` aborts: raced here, not only passed down, as 1.77's sleep ignores it. */
 export async function wait(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) throw abortReason(signal);
-	// The sleep gets a signal of its own: listeners added to the execution's signal by a sleep
-	// that does not remove them would pile up, one per wait.
+	// A signal of its own: listeners a sleep adds to the execution's signal and never removes would pile up.
 	const sleeping = new AbortController();
 	let onAbort!: () => void;
 	const aborted = new Promise<never>((_, reject) => {
@@ -43,17 +38,13 @@ function abortReason(signal: AbortSignal): Error {
 const ATTEMPT_OVER = new Error('The attempt is over');
 
 /**
- * One attempt's deadline, from the start of the request to the last byte of the answer, joined
- * with the execution's cancel signal: `signal` aborts at whichever comes first. `end()` must be
- * called when the attempt is over; it stops the deadline's timer.
+ * One attempt's deadline, up to the answer's last byte, joined with the execution's cancel signal:
+ * `signal` aborts at whichever comes first. `end()` must be called when the attempt is over.
  */
 export class AttemptDeadline {
 	private readonly controller = new AbortController();
-
 	private readonly timer = new AbortController();
-
-	private expiredAt: number | undefined;
-
+	private timedOut = false;
 	private readonly onCancel = () => this.controller.abort(this.cancel?.reason);
 
 	constructor(
@@ -67,7 +58,7 @@ export class AttemptDeadline {
 		abortableSleep(Math.min(Math.max(1, timeoutMs), MAX_TIMEOUT_MS), this.timer.signal).then(
 			() => {
 				if (this.timer.signal.aborted) return;
-				this.expiredAt = Date.now();
+				this.timedOut = true;
 				this.controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
 			},
 			() => undefined,
@@ -78,9 +69,9 @@ export class AttemptDeadline {
 		return this.controller.signal;
 	}
 
-	/** True when the attempt was ended by its deadline (not by a cancel). */
+	/** Ended by its deadline, not by a cancel. */
 	get expired(): boolean {
-		return this.expiredAt !== undefined;
+		return this.timedOut;
 	}
 
 	end(): void {

@@ -8,28 +8,28 @@ import type { Pacer, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
 import { ThrottleBudget } from './throttleBudget';
 
-/** The time the flow goes by: the system's, or a simulated one in tests. */
+/** The system's time, or a simulated one in tests. */
 export interface Clock {
 	now(): number;
-	/** Waits `ms`, or rejects as soon as `signal` aborts. */
+	/** Rejects as soon as `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: wait };
 
 export interface FlowSettings {
-	/** Options → Max Messages per Second (0: none), for what a lower announced limit says. */
+	/** 0: none. */
 	maxPerSecond: number;
 	maxThrottleWaitMs: number;
 	maxOutageWaitMs: number;
 	continueOnFail: boolean;
 }
 
-/** Why a message does not leave: the refusal that holds it back, or 'stop' once the run is stopping. */
+/** Why a message does not leave; 'stop' once the run is stopping. */
 export type Held = Refusal | 'stop';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
-export const THROTTLE_PAUSE_MS = 1000;
+const THROTTLE_PAUSE_MS = 1000;
 
 /** However short a wait a 429 asks for, it costs the message at least this much of its budget. */
 const MIN_THROTTLE_CHARGE_MS = 250;
@@ -37,14 +37,10 @@ const MIN_THROTTLE_CHARGE_MS = 250;
 /** Waits this long or longer are told: the run would otherwise seem to hang. */
 const LONG_WAIT_MS = 5000;
 
-/** One message on its way through the flow: what the API has kept it waiting, and its probe pass. */
 export class Turn {
 	readonly throttle: ThrottleBudget;
-
-	/** Set while this message is the one let through to see whether a failing API is back. */
+	/** Set while this message is the breaker's probe. */
 	probe: number | undefined;
-
-	/** Its last answer was reported (see FlowControl.settled). */
 	settled = false;
 
 	constructor(
@@ -57,22 +53,15 @@ export class Turn {
 }
 
 /**
- * One run's flow: when each message may leave and when none should any more. The senders ask it for
- * a slot before every request and report each answer to it; it keeps the pace shared with every run
- * on the account (Pacer), the waits the API asks for (429, Retry-After, a rate-limit window used up)
- * against each message's budget (ThrottleBudget), the pause and probe while the API is failing
- * (Breaker), and the refusals that hold for the messages after them (StopEarly), and it says what
- * it did. Its time is the clock it is given, which the pacer it is given must share.
+ * One run's flow: when each message may leave and when none should any more. Senders ask it for a
+ * slot before every request and report each answer to it. The pacer it is given must share its clock.
  */
 export class FlowControl {
 	/** The refusals that stopped further messages (all of them, or one template's). */
 	readonly stops: Refusal[] = [];
-
 	/** Without Continue On Fail: the first item whose failure stopped the run. */
 	firstFailure: number | undefined;
-
 	private readonly stopEarly: StopEarly;
-
 	private readonly pauses: PauseLog;
 
 	constructor(
@@ -86,22 +75,18 @@ export class FlowControl {
 		this.pauses = new PauseLog(notices, clock);
 	}
 
-	/** No message starts once the run is stopping. */
 	get stopping(): boolean {
 		return this.firstFailure !== undefined;
 	}
 
-	/** The run starts sending, on its account's pace. */
 	begin(): void {
 		this.pacer.join();
 	}
 
-	/** The run has stopped sending, however: its account's pace is no longer its own. */
 	end(): void {
 		this.pacer.leave();
 	}
 
-	/** Says how the API made the run wait, once it is over. */
 	summarise(): void {
 		this.pauses.summarise();
 		const { recoveries, probes } = this.stopEarly.breaker;
@@ -114,10 +99,7 @@ export class FlowControl {
 		return new Turn(itemIndex, templateCodeId, this.settings.maxThrottleWaitMs);
 	}
 
-	/**
-	 * Waits until this message may leave: through a pause while the API is failing, its paced slot,
-	 * and any pause the API asked every sender for. Resolves to undefined to send now, or to why not.
-	 */
+	/** Waits until this message may leave; resolves to undefined to send now, or to why not. */
 	async slot(turn: Turn): Promise<Held | undefined> {
 		// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
 		const held = this.heldBack(turn) ?? (turn.probe === undefined ? await this.passBreaker(turn) : undefined);
@@ -125,10 +107,8 @@ export class FlowControl {
 	}
 
 	/**
-	 * What one attempt's answer says to every sender: its rate-limit headers, and a 429. 'again': the
-	 * API asked this message to wait, and it will (the wait is charged to its budget and holds its next
-	 * slot). A refusal: it asked for longer than the message may wait: not sent. undefined: the answer
-	 * is the message's own, for the sender to decide on.
+	 * What one attempt's answer says to every sender. 'again': a 429 this message waits out (charged to
+	 * its budget). A refusal: the wait is beyond its budget. undefined: the answer is for the sender.
 	 */
 	answered(turn: Turn, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
 		if (rateLimit) {
@@ -151,12 +131,11 @@ export class FlowControl {
 		return 'again';
 	}
 
-	/** Waits out a retry's backoff. */
 	async backoff(ms: number): Promise<void> {
 		await this.clock.sleep(ms, this.signal);
 	}
 
-	/** The message's last answer in this run, and what it says about the messages after it. */
+	/** The message's last answer in this run. */
 	settled(turn: Turn, outcome: Outcome): void {
 		turn.settled = true;
 		if (outcome.kind === 'accepted') this.pacer.accepted();
@@ -164,12 +143,11 @@ export class FlowControl {
 		if (stop) this.stops.push(stop);
 	}
 
-	/** An item failed: without Continue On Fail, the run stops sending. */
 	failed(itemIndex: number): void {
 		if (!this.settings.continueOnFail && (this.firstFailure === undefined || itemIndex < this.firstFailure)) this.firstFailure = itemIndex;
 	}
 
-	/** The message is done with the flow, however it ended: a probe pass it did not report on goes to another sender. */
+	/** However the message ended: a probe pass it did not report on goes to another sender. */
 	done(turn: Turn): void {
 		if (turn.probe !== undefined && !turn.settled) this.stopEarly.breaker.probeNotSent(turn.probe);
 	}
@@ -178,7 +156,6 @@ export class FlowControl {
 		return this.stopping ? 'stop' : this.stopEarly.blocking(turn.templateCodeId);
 	}
 
-	/** Waits while the API is failing; takes the probe pass when it is this message's turn to probe. */
 	private async passBreaker(turn: Turn): Promise<Held | undefined> {
 		for (;;) {
 			const gate = this.stopEarly.breaker.gate();
@@ -194,11 +171,6 @@ export class FlowControl {
 		}
 	}
 
-	/**
-	 * Waits for this sender's paced slot, and through any pause the API asked every sender for; says
-	 * why not to send if the run says so meanwhile, or if the pause is longer than the message's
-	 * throttle budget has left.
-	 */
 	private async waitForSlot(turn: Turn): Promise<Held | undefined> {
 		const { pacer } = this;
 		let reserved = false;
@@ -215,12 +187,10 @@ export class FlowControl {
 		try {
 			const first = heldOrTooLong();
 			if (first) return first;
-			// Even a 0 ms wait goes through a timer on purpose: without that yield between a response and
-			// the next request, unthrottled runs were measured about 20% slower (n8n's helper opens a new
-			// connection for every request; see docs/benchmarks.md).
-			const slotIn = pacer.reserve();
+			// Even a 0 ms wait goes through a timer on purpose: without that yield, unthrottled runs were
+			// measured about 20% slower (n8n's helper opens a new connection per request; docs/benchmarks.md).
 			reserved = true;
-			await this.clock.sleep(slotIn, this.signal);
+			await this.clock.sleep(pacer.reserve(), this.signal);
 			for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) {
 				const held = heldOrTooLong();
 				if (held) return held;
@@ -230,7 +200,6 @@ export class FlowControl {
 			sending = held === undefined;
 			return held;
 		} finally {
-			// Cancelled, stopping or held back: the slot is given back.
 			if (reserved && !sending) pacer.release();
 		}
 	}
@@ -244,7 +213,6 @@ export class FlowControl {
 	}
 }
 
-/** A message that would wait through a pause of every sender for longer than its budget has left. */
 export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: number, item: { itemIndex: number; templateCodeId: string }): Refusal {
 	const why = cause === 'windowUsedUp' ? "the API's rate-limit window (X-RateLimit-Remaining: 0) resets" : 'the API asked every sender to wait (429)';
 	return {
@@ -259,17 +227,11 @@ function seconds(ms: number): string {
 	return `${Math.round(ms / 1000)} s`;
 }
 
-/**
- * Tells the user when the API makes the run wait: one log line when a long pause begins (pauses
- * that overlap it are the same one), and one hint at the end of the run.
- */
+/** One log line when a long pause begins (overlapping pauses are the same one), one hint at the end. */
 class PauseLog {
 	private count = 0;
-
 	private longestMs = 0;
-
 	private lastCause: PauseCause = 'tooManyRequests';
-
 	private toldUntil = 0;
 
 	constructor(

@@ -4,35 +4,27 @@ import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 
 /**
- * Decides, from the final outcome of each message of one run, when the rest would fail the same
- * way: after a refusal that holds for the account nothing more is sent, after one that holds for a
- * template nothing more with that template. Failures on the API's side pause the run instead (see
- * Breaker); it stops only once the API has kept failing for `giveUpAfterMs`. A 429 counts neither
- * way: the API is there and asks to slow down. One instance per run: a later run starts fresh.
+ * Decides, from each message's final outcome, when the rest of the run would fail the same way: after
+ * a refusal that holds for the account nothing more is sent, after one for a template nothing more
+ * with it. Failures on the API's side go to the Breaker instead. A 429 counts neither way: the API is
+ * there and asks to slow down. One instance per run.
  */
 export class StopEarly {
 	private account: Refusal | undefined;
-
 	/** Refusals in a row whose code says "this recipient" while their status says "this account". */
 	private contradictions: { count: number; signature: string } = { count: 0, signature: '' };
-
 	private readonly templates = new Map<string, Refusal>();
-
 	readonly breaker: Breaker;
 
 	constructor(giveUpAfterMs: number, now: () => number = Date.now) {
 		this.breaker = new Breaker(giveUpAfterMs, now);
 	}
 
-	/** Why a message with this template must not be sent, if it must not. */
 	blocking(templateCodeId: string): Refusal | undefined {
 		return this.account ?? this.templates.get(templateCodeId);
 	}
 
-	/**
-	 * Records a message's final outcome (`probe`: it was let through as the breaker's probe);
-	 * returns the refusal when it is the one that stops others.
-	 */
+	/** Returns the refusal when it is the one that stops others. */
 	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe?: ProbeToken): Refusal | undefined {
 		if (outcome.kind === 'accepted') {
 			this.breaker.answered(probe);
@@ -64,10 +56,9 @@ export class StopEarly {
 	}
 
 	/**
-	 * The provider's code decides a refusal's scope before the HTTP status (see refusalScope). But a
-	 * 401 or 403 says the account, and when CONTRADICTIONS_TO_STOP such refusals come in a row,
-	 * identical, from as many recipients, with nothing accepted between, the recipients are not
-	 * what is wrong: the run stops as for the account (docs/reliability.md).
+	 * The provider's code decides a refusal's scope before the HTTP status (see refusalScope), but after
+	 * CONTRADICTIONS_TO_STOP identical 401/403 "recipient" refusals in a row, with nothing accepted
+	 * between, the recipients are not what is wrong: stop as for the account (docs/reliability.md).
 	 */
 	private believedScope(outcome: Exclude<Outcome, { kind: 'accepted' }>): ReturnType<typeof refusalScope> {
 		const scope = refusalScope(outcome);
@@ -81,7 +72,6 @@ export class StopEarly {
 	}
 }
 
-/** See StopEarly.believedScope. */
 const CONTRADICTIONS_TO_STOP = 3;
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */

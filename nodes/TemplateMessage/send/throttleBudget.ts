@@ -5,10 +5,9 @@ export interface Pause {
 }
 
 /**
- * How long the API has kept one item waiting (its own 429s and the pauses every sender waits
- * through) against Options → Max Wait When Throttled. A wait is counted once: a pause that
- * covers time already charged for the item's own 429 costs only the part beyond it. All times are
- * on the pacer's clock, so a pause and the 429 that caused it end at the same instant.
+ * How long the API has kept one item waiting (its own 429s and pauses of every sender) against Max
+ * Wait When Throttled. A pause covering time already charged for the item's own 429 costs only the
+ * part beyond it; all times are on the pacer's clock, so a pause and its 429 end at the same instant.
  */
 export class ThrottleBudget {
 	private waited = 0;
@@ -20,13 +19,13 @@ export class ThrottleBudget {
 		return this.waited;
 	}
 
-	/** The item's own 429: `delayMs` is charged (at least a quarter of a second: see FlowControl.answered), its pause ends at `until`. */
+	/** The item's own 429: its pause ends at `until`. */
 	chargeOwn429(delayMs: number, until: number): void {
 		this.waited += delayMs;
 		this.chargedUntil = Math.max(this.chargedUntil, until);
 	}
 
-	/** Charges the part of `pause` not counted yet; false (and nothing charged) when that is beyond the budget. */
+	/** Charges the part of `pause` not counted yet; false (nothing charged) when that is beyond the budget. */
 	chargePause(pause: Pause): boolean {
 		const start = pause.until - pause.ms;
 		const uncharged = Math.max(0, pause.until - Math.max(start, this.chargedUntil));
