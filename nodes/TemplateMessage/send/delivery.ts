@@ -10,25 +10,22 @@ import type { Attempt } from './transport';
 export interface DeliveryContext {
 	/** One POST of a request (see transport.ts); never throws. */
 	post: (request: SendRequestBody) => Promise<Attempt>;
-	/** When a message may leave, and when none should any more. */
 	flow: FlowControl;
 	retry: RetryPolicy;
 	memory: SentMemory;
-	/** Send Once: the workflow's record of messages sent by earlier executions. */
+	/** Send Once only. */
 	claims?: Claims;
 	/** Takes the token out of texts the node did not write. */
 	redactor: Redactor;
 }
 
 /**
- * Sends one item's message: when the flow lets it, retried while it was certainly not accepted,
- * and never sent again if an earlier try of this node in the same execution already got it
- * accepted (or may have), nor, with Send Once, if an earlier execution recorded it. Resolves to
- * undefined when the run started stopping before this message was sent.
+ * Sends one item's message when the flow lets it, retried while certainly not accepted; never again if an earlier
+ * try of this node in this execution got it (perhaps) accepted, nor, with Send Once, if an earlier execution
+ * recorded it. Undefined when the run began stopping before it was sent.
  */
 export async function deliver(itemIndex: number, { request, tryKey }: PreparedMessage, { post, flow, retry, memory, claims, redactor }: DeliveryContext): Promise<SendResult | undefined> {
-	// n8n's Retry On Fail runs the node again on the same input items: the same item is the same
-	// message in every try (see PreparedMessage.tryKey).
+	// Retry On Fail runs the node again on the same items: same item, same message (see PreparedMessage.tryKey).
 	const earlier = memory.recall(itemIndex, tryKey);
 	if (earlier?.kind === 'accepted') return { status: 'sent', msgid: earlier.msgid, attempts: earlier.attempts, sentInEarlierTry: true };
 	if (earlier) return { status: 'unknown', outcome: { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)` }, attempts: earlier.attempts, sentInEarlierTry: true };
@@ -45,8 +42,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 
 	const turn = flow.start(itemIndex, request.message.template.template_code_id);
 	let tries = 0;
-	// Whether an earlier attempt may have been taken (retried only with Retry Unknown Deliveries):
-	// then Send Once keeps the key, whatever the later attempts say.
+	// An earlier attempt may have been taken (retried only with Retry Unknown Deliveries): Send Once keeps the key.
 	let uncertain = false;
 	const notSent = (held: Held, attempts: number): SendResult | undefined => {
 		if (!uncertain) claims?.refused(itemIndex);

@@ -1,8 +1,6 @@
 /**
- * Runs `task` for indexes 0..count-1 with at most `concurrency` at once; results keep index
- * order. Once `stop()` says so, or a task has thrown, no new task starts. It settles only when
- * every task it started has settled, so nothing a task does outlives the pool; then it returns
- * the results, or rejects with the first task's error.
+ * Runs `task` for 0..count-1, at most `concurrency` at once. Once `stop()` says so, or a task has thrown, no new
+ * task starts. It settles only when every task it started has, so nothing a task does outlives the pool.
  */
 export async function runPool<T>(
 	count: number,

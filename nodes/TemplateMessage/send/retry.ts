@@ -3,13 +3,11 @@ import type { Outcome, RetryPolicy } from '../shared/contracts';
 export type RetryDecision = { retry: false; outcome: Outcome } | { retry: true; delayMs: number };
 
 /**
- * Whether to try an item again after `outcome`, on try number `tries` (1-based, 429s not counted:
- * they are the flow's, see FlowControl.answered). Only outcomes where the message was certainly
- * not accepted are retried, unless the policy explicitly allows retrying unknown deliveries.
+ * `tries` is 1-based, 429s not counted (they are the flow's, see FlowControl.answered). Only outcomes certainly
+ * not accepted are retried, unless the policy allows retrying unknown deliveries.
  */
 export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy, random = Math.random): RetryDecision {
-	if (outcome.kind === 'accepted') return { retry: false, outcome };
-	if (tries >= policy.maxAttempts) return { retry: false, outcome };
+	if (outcome.kind === 'accepted' || tries >= policy.maxAttempts) return { retry: false, outcome };
 	const retryable = outcome.kind === 'rejected' ? outcome.transient : policy.retryUnknownDelivery;
 	if (!retryable) return { retry: false, outcome };
 

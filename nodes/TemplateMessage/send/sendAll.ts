@@ -18,12 +18,9 @@ import { postMessage } from './transport';
 import { optionPath } from '../shared/contracts';
 
 /**
- * Sends every message given (undefined: an item not to send), paced, with bounded concurrency,
- * and says what became of each. Without Continue On Fail the first failure stops further sends
- * (`stoppedAt`) once every request on the wire has come back; with it, refusals that hold for
- * every message stop further sends (see StopEarly). With Send Once, each message is recorded in
- * the workflow's record before it is sent, and its record is forgotten again when the API surely
- * did not take it. The results are plain: the node turns them into output items and errors.
+ * Sends the messages (undefined: an item not to send). Without Continue On Fail the first failure stops further
+ * sends (`stoppedAt`) once every request on the wire has come back; with it, refusals that hold for every message
+ * do (see StopEarly). The node turns the plain results into output items and errors.
  */
 export async function sendAll(
 	ctx: IExecuteFunctions,
@@ -73,11 +70,7 @@ export async function sendAll(
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops };
 }
 
-/**
- * Sends the messages given (undefined: an item not to send) with at most `concurrency` on their way
- * at once, as the flow lets them, and says what became of each: everything sendAll does but reading
- * n8n's context, so that it runs on a simulated clock too.
- */
+/** Everything sendAll does but reading n8n's context, so that it runs on a simulated clock too. */
 export async function sendEach(
 	messages: Array<PreparedMessage | undefined>,
 	context: DeliveryContext,
@@ -109,7 +102,6 @@ export async function sendEach(
 	}
 }
 
-/** The Send Once key of each message to send. */
 function keysToSend(messages: Array<PreparedMessage | undefined>): Map<number, string> {
 	const keys = new Map<number, string>();
 	messages.forEach((message, itemIndex) => {
@@ -118,11 +110,7 @@ function keysToSend(messages: Array<PreparedMessage | undefined>): Map<number, s
 	return keys;
 }
 
-/**
- * Settles the run's record (see Claims.release); tells the user when keeping the record to its size
- * pushed keys out, since a later run would send those messages again. If settling fails, says so
- * without failing the run.
- */
+/** Warns when keeping the record to its size pushed keys out (a later run would send them again); never fails the run. */
 async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembered: number): Promise<void> {
 	try {
 		const { pushedOut } = await claims.release();

@@ -4,13 +4,9 @@ import type { IDataObject } from 'n8n-workflow';
 export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number };
 
 /**
- * Remembers, for one run of the node within one execution, which items were accepted (or may
- * have been), so that n8n's node-level "Retry On Fail" (which runs the node again with all its
- * items) does not send them twice.
- *
- * It lives in the node's execution context (n8n's per-execution `contextData`): it goes away with
- * the execution, cannot reach another one, and holds at most one short entry per item. A run of
- * the node that ends with every item sent clears it, since n8n will not retry that run.
+ * Remembers, for one run of the node in one execution, which items were (or may have been) accepted, so that
+ * n8n's Retry On Fail, which runs the node again with all its items, does not send them twice. It lives in n8n's
+ * per-execution contextData: gone with the execution, unseen by others, at most one short entry per item.
  */
 export class SentMemory {
 	constructor(

@@ -1,9 +1,9 @@
 import type { BlockClaim, MessageRecord, Tidy } from './record';
 
 /**
- * 'send': this run recorded the message (or sends one in doubt, when asked to); 'sentBefore': an
- * earlier execution recorded it and the API took it; 'inDoubt': an earlier execution recorded it
- * and never learnt whether the API took it; 'raced': another execution recorded it at the same moment.
+ * 'send': this run recorded it (or sends one in doubt, when asked to); 'sentBefore': an earlier execution recorded
+ * it and the API took it; 'inDoubt': one recorded it and never learnt whether the API took it; 'raced': another
+ * execution recorded it at the same moment.
  */
 export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced';
 
@@ -11,55 +11,35 @@ export interface ClaimSizing {
 	concurrency: number;
 	/** Max Messages per Second; 0: unpaced, the blocks follow what the run sends. */
 	maxPerSecond: number;
-	/** Options → Send Messages in Doubt. */
 	sendInDoubt: boolean;
 }
 
 /**
- * Records the keys of a run's messages in the workflow's record just before they are sent, a
- * block at a time: the first sender to reach a block records the whole block in one claim, the
- * others wait for it, and the next block is claimed once the senders are half way through this
- * one, so that the record's calls and pauses stay off the send path.
- *
- * A block is what the run sends in about a second (the pace, or what it sent in its last second
- * when unpaced; the concurrency at least), so a killed worker leaves about a second of messages in
- * doubt. It is also at least 1/RECORD_SHARE of the record: n8n's store rewrites the whole record
- * on every call, so each message recorded costs a bounded number of values written, however long
- * the run.
+ * Records a run's keys just before they are sent, a block at a time: the first sender to reach a block claims
+ * all of it, the others wait, and the next block is claimed once senders are half way through this one, so the
+ * record's calls and pauses stay off the send path. A block is about a second of sending (the pace, or the last
+ * second's sends when unpaced; the concurrency at least), so a killed worker leaves about a second in doubt; and
+ * at least 1/RECORD_SHARE of the record: the store rewrites the whole record on every call, so each message
+ * recorded costs a bounded number of values written, however long the run.
  */
 export class Claims {
-	/** The items to send, in the order the senders take them. */
 	private readonly order: number[];
-
 	private readonly positions = new Map<number, number>();
-
 	private readonly blocks: Array<{ end: number; claim: Promise<BlockClaim> }> = [];
-
 	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
 	private readonly recorded = new Set<number>();
-
 	/** Items in doubt that this run sends again (Send Messages in Doubt). */
 	private readonly resent = new Set<number>();
-
 	private readonly mayHaveGone = new Set<number>();
-
 	private readonly acceptedItems = new Set<number>();
-
 	private readonly sentBefore = new Set<number>();
-
-	/** What the next write tidies (see Tidy). */
 	private tidy: Tidy = { refresh: [], settled: [] };
-
 	/** Keys sent before that the next write refreshes, and those an earlier write refreshed: their marks can go. */
 	private refreshing: string[] = [];
-
 	private refreshed: string[] = [];
-
 	/** Each block's claim runs after the one before: the tidying goes with the block that carries it. */
 	private chain: Promise<unknown> = Promise.resolve();
-
 	private readonly departures: number[] = [];
-
 	private recordSize = 0;
 
 	constructor(
@@ -71,14 +51,10 @@ export class Claims {
 		this.order = [...keys.keys()].sort((a, b) => a - b);
 		this.order.forEach((itemIndex, position) => this.positions.set(itemIndex, position));
 		if (this.order.length > sizing.concurrency) {
-			this.chain = record.size().then(
-				(size) => void (this.recordSize = size),
-				() => undefined,
-			);
+			this.chain = record.size().then((size) => void (this.recordSize = size)).catch(() => undefined);
 		}
 	}
 
-	/** Whether this run may send the message, or what an earlier or concurrent execution made of it. */
 	async claim(itemIndex: number): Promise<Claim> {
 		const position = this.positions.get(itemIndex);
 		if (position === undefined) return 'send';
@@ -107,7 +83,6 @@ export class Claims {
 		this.mayHaveGone.delete(itemIndex);
 	}
 
-	/** The API took the message: it is no longer in doubt. */
 	accepted(itemIndex: number): void {
 		const key = this.keys.get(itemIndex);
 		if (key === undefined) return;
@@ -115,10 +90,7 @@ export class Claims {
 		this.tidy.settled.push(key);
 	}
 
-	/**
-	 * At the end of the run: settles the record (see MessageRecord.settleRun). Says how many values
-	 * keeping the record to its size pushed out.
-	 */
+	/** At the end of the run (see MessageRecord.settleRun). */
 	async release(): Promise<{ pushedOut: number }> {
 		await Promise.allSettled(this.blocks.map((block) => block.claim));
 		const keysOf = (items: Iterable<number>) => [...items].map((itemIndex) => this.keys.get(itemIndex)!);
@@ -141,8 +113,7 @@ export class Claims {
 
 	private claimNextBlock(): void {
 		const start = this.claimedUpTo();
-		const size = this.nextBlockSize();
-		const items = this.order.slice(start, start + size);
+		const items = this.order.slice(start, start + this.nextBlockSize());
 		const keys = items.map((itemIndex) => this.keys.get(itemIndex)!);
 		const claim = this.chain.then(async () => {
 			const tidy = this.takeTidy();
@@ -165,8 +136,7 @@ export class Claims {
 			for (const itemIndex of items) this.sort(itemIndex, found);
 			return found;
 		});
-		// A block claimed ahead may be reached by no sender (the run stopped): its failure is theirs to see.
-		claim.catch(() => undefined);
+		// A block claimed ahead may be reached by no sender (the run stopped): this catch keeps its failure handled.
 		this.chain = claim.catch(() => undefined);
 		this.blocks.push({ end: start + items.length, claim });
 	}
@@ -176,8 +146,7 @@ export class Claims {
 		if (found.raced.has(key)) return;
 		if (found.sentBefore.has(key)) {
 			this.sentBefore.add(itemIndex);
-			// Its mark was made by this claim: the key moves to the newest end in the next write, and
-			// the mark goes in the write after that.
+			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
 			this.tidy.refresh.push(key);
 			this.refreshing.push(key);
 		} else if (found.inDoubt.has(key)) {

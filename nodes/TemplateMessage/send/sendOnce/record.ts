@@ -2,39 +2,29 @@ import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
- * The record of messages sent by earlier executions, kept in n8n's own database through the
- * deduplication store every node is given (the one n8n's Remove Duplicates node uses). It survives
- * restarts and is shared by every worker of a queue-mode set-up. It belongs to the workflow, so a
- * Template Message node set to "Forget Sent Messages" reaches what the sending nodes recorded. Its
- * values carry a prefix of their own, so they do not meet those of a Remove Duplicates node.
- *
- * It holds two kinds of value:
- * - a message's key: the message may have reached its recipient;
- * - the key's pending mark: recorded, but not known to be taken by the API yet. The mark goes once
- *   the API accepted the message; a refused message loses its key and its mark in one write. A mark
- *   that stays says the message is in doubt: the execution that recorded it was killed, crashed, was
- *   cancelled mid-request or got no readable answer (or is sending it right now).
- *
- * n8n's store keeps md5 hashes in one row per workflow, read and written whole by every call: it can
- * tell whether it holds a value, never what it holds, and one call's write is all or nothing.
+ * The record of messages sent by earlier executions, in the deduplication store n8n gives nodes (as Remove Duplicates):
+ * it survives restarts, is shared by queue-mode workers and belongs to the workflow, so Forget Sent Messages
+ * reaches it. PREFIX keeps its values apart from a Remove Duplicates node's.
+ * A message's key: it may have reached its recipient. The key's pending mark: not yet known taken by the API;
+ * it goes once the API accepted, and a refusal removes key and mark in one write. A mark that stays means in
+ * doubt: its execution was killed, crashed, was cancelled mid-request, got no readable answer, or is sending it now.
+ * The store keeps md5 hashes in one row per workflow, read and written whole by every call: it tells whether
+ * it holds a value, never what it holds, and each write is all or nothing.
  */
 export class MessageRecord {
 	/** Tells this run's block markers from any other run's (see claim). */
 	private readonly runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
-
 	private markers = 0;
-
-	/** The keys this run recorded, while it runs (see liveKeys). */
+	/** The keys this run recorded (see liveKeys). */
 	private readonly live: string[] = [];
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly workflowId: string,
-		/** How many values the record keeps once a run is over (Max Messages Remembered). */
+		/** Max Messages Remembered: applied when a run settles. */
 		private readonly maxEntries: number | undefined,
 	) {}
 
-	/** The workflow's record, or an error that says why this n8n or this run cannot keep one. */
 	static open(ctx: IExecuteFunctions, maxEntries?: number): MessageRecord {
 		const node = ctx.getNode();
 		if (typeof ctx.helpers.checkProcessedAndRecord !== 'function' || typeof ctx.helpers.removeProcessed !== 'function') {
@@ -51,24 +41,19 @@ export class MessageRecord {
 		return new MessageRecord(ctx, String(workflowId), maxEntries);
 	}
 
-	/** How many values the record holds now (a read: it writes nothing). */
 	async size(): Promise<number> {
 		return await this.retried(() => this.ctx.helpers.getProcessedDataCount(SCOPE, ENTRIES));
 	}
 
 	/**
-	 * Records the keys of messages about to be sent, each with its pending mark, and tells what
-	 * earlier executions left: keys settled (`sentBefore`), keys whose mark is still there
-	 * (`inDoubt`), keys another execution recorded at the same moment (`raced`). The rest are this
-	 * run's to send. The same call first tidies what earlier blocks left to do (see Tidy).
-	 *
-	 * n8n's store reads the record, then writes it back, with no lock: two queue-mode workers
-	 * recording at once can both find a key new, and the later write replaces the earlier. So the
-	 * block goes in with a marker of this run, and after a pause longer than a store call the keys
-	 * and the marker are looked up again. The marker there: this run's write stands (the row is
-	 * written whole). The marker gone and a key there: another execution recorded that key at the same
-	 * moment, the message is left to it. Both gone: a write about other keys replaced this one; the
-	 * lookup has recorded them again, and they are looked up once more. Markers go when the run settles.
+	 * Tidies what earlier blocks left (see Tidy), records the keys about to be sent, each with its pending
+	 * mark, and tells what others left: settled (`sentBefore`), marked (`inDoubt`), recorded by another
+	 * execution at the same moment (`raced`). The rest are this run's to send.
+	 * The store reads, then writes back the record with no lock: two queue-mode workers can both find a key
+	 * new, the later write replacing the earlier. So the block goes in with a marker of this run and, after a
+	 * pause longer than a store call, is looked up again. Marker there: this write stands (the row is written
+	 * whole). Marker gone, key there: another execution recorded it at the same moment: left to it.
+	 * Both gone: a write about other keys replaced this one; the lookup recorded them again, so look once more.
 	 */
 	async claim(keys: string[], tidy: Tidy): Promise<BlockClaim> {
 		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set() };
@@ -104,14 +89,11 @@ export class MessageRecord {
 	}
 
 	/**
-	 * At the end of a run, in three writes. First it forgets the keys of messages that surely did not
-	 * go out (each with its mark, in one write), the run's markers, the marks of settled messages and
-	 * the keys to refresh. Then it records again the keys of messages that may have gone out or were
-	 * sent before (another worker's write may have replaced them), the marks of those still in doubt,
-	 * and the refreshed keys at the newest end, and only then keeps the record to Max Messages
-	 * Remembered, the oldest values going first. Last go the marks of the keys it refreshed. A crash
-	 * between two writes leaves marks, never a key without its mark: a message is then in doubt, never
-	 * sent twice. Says how many values keeping the size pushed out.
+	 * Three writes. 1: forget the keys that surely did not go out (each with its mark), the run's markers,
+	 * settled marks and the keys to refresh. 2: record again keys that may have gone out or were sent before
+	 * (another worker's write may have replaced them), marks still in doubt and the refreshed keys at the
+	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the refreshed keys' marks.
+	 * A crash between writes leaves marks, never a key without its mark: in doubt, never sent twice.
 	 */
 	async settleRun({ forget, keep, inDoubt, tidy }: { forget: string[]; keep: string[]; inDoubt: string[]; tidy: Tidy }): Promise<{ pushedOut: number }> {
 		return await this.serialized(async () => {
@@ -138,12 +120,10 @@ export class MessageRecord {
 		});
 	}
 
-	/** Forgets keys, with their pending marks (Forget Sent Messages). */
 	async forget(keys: string[]): Promise<void> {
 		await this.serialized(() => this.remove([...keys, ...keys.map(pending)]));
 	}
 
-	/** Forgets everything the workflow's record holds; says how many values there were. */
 	async forgetAll(): Promise<number> {
 		return await this.serialized(async () => {
 			const count = await this.size();
@@ -152,11 +132,7 @@ export class MessageRecord {
 		});
 	}
 
-	/**
-	 * One call to n8n's store: records the values, returns those recorded already. During a run the
-	 * record is not kept to its size (no `maxEntries`): a run's own writes never push out a key it has
-	 * yet to look up. settleRun keeps it to its size, once.
-	 */
+	/** Returns the values recorded already. Kept to size only in settleRun: a run must not push out keys it has yet to look up. */
 	private async record(values: string[], maxEntries?: number): Promise<string[]> {
 		if (values.length === 0) return [];
 		const options: ICheckProcessedOptions = maxEntries === undefined ? ENTRIES : { ...ENTRIES, maxEntries };
@@ -168,10 +144,7 @@ export class MessageRecord {
 		if (values.length > 0) await this.retried(() => this.ctx.helpers.removeProcessed(values.map(stored), SCOPE, ENTRIES));
 	}
 
-	/**
-	 * Tried again after a failure: two workers creating the workflow's record at the same moment make
-	 * one insert fail, and the failed call wrote nothing.
-	 */
+	/** Two workers creating the workflow's record at the same moment make one insert fail; the failed call wrote nothing. */
 	private async retried<T>(call: () => Promise<T>): Promise<T> {
 		for (let attempt = 1; ; attempt++) {
 			try {
@@ -183,18 +156,12 @@ export class MessageRecord {
 		}
 	}
 
-	/**
-	 * n8n's store reads the record, then writes it back, with no lock: two executions of one
-	 * workflow recording at the same moment could both find a key new. Within one n8n process
-	 * (regular mode, or one queue-mode worker) the calls for a workflow go one at a time.
-	 */
+	// The store has no lock (see claim): within one n8n process (regular mode, or one queue-mode worker)
+	// a workflow's calls go one at a time.
 	private serialized<T>(task: () => Promise<T>): Promise<T> {
 		const previous = queues.get(this.workflowId) ?? Promise.resolve();
 		const run = previous.then(task, task);
-		const settled = run.then(
-			() => undefined,
-			() => undefined,
-		);
+		const settled = run.then(ignore, ignore);
 		queues.set(this.workflowId, settled);
 		void settled.then(() => {
 			if (queues.get(this.workflowId) === settled) queues.delete(this.workflowId);
@@ -211,11 +178,10 @@ export interface BlockClaim {
 }
 
 /**
- * What earlier blocks of a run leave for a later write: `refresh`, keys sent before and seen again,
- * removed and recorded again so that they move to the newest end of the record (a key seen again is
- * as recent as its last run; their pending marks, made by the claim that saw them, stay meanwhile,
- * so another execution finds them in doubt, never new); `settled`, keys whose marks can go (accepted
- * by the API, or refreshed by an earlier write).
+ * What a run's earlier blocks leave for a later write. `refresh`: keys sent before and seen again, removed and
+ * recorded again to move to the newest end (a key seen again is as recent as its last run); their marks, made by
+ * the claim that saw them, stay meanwhile, so another execution finds them in doubt, never new. `settled`: keys
+ * whose marks can go (accepted by the API, or refreshed by an earlier write).
  */
 export interface Tidy {
 	refresh: string[];
@@ -233,6 +199,7 @@ const MARKER = '\u0000run:';
 const PREFIX = 'template-message:';
 const queues = new Map<string, Promise<void>>();
 const liveByWorkflow = new Map<string, Map<string, string>>();
+const ignore = (): undefined => undefined;
 
 /** The keys the runs of this n8n process are sending now, each with its run: their marks are no doubt. */
 function liveKeys(workflowId: string): Map<string, string> {
@@ -245,7 +212,6 @@ function stored(value: string): string {
 	return PREFIX + value;
 }
 
-/** A key's pending mark (see MessageRecord). */
 function pending(key: string): string {
 	return `${key}\u0000pending`;
 }
