@@ -1,4 +1,4 @@
-/** The largest answer the node reads: the API's answers are a few hundred bytes. */
+/** The API's answers are a few hundred bytes. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
 export type Answer = { text: string } | { tooLarge: true; bytesRead: number; declaredBytes?: number };
@@ -15,11 +15,9 @@ function isReadable(body: unknown): body is ReadableLike {
 }
 
 /**
- * Reads an answer body (a stream, as asked of n8n's helper) as text, keeping at most `maxBytes`:
- * past that the stream is destroyed and the size is reported instead. Stops (and rejects) when
- * `signal` aborts, so a server sending one byte a second cannot outlast the attempt's deadline.
- * A body that is already text or data (an n8n version that ignored the stream request) is taken
- * as it is, within the same size bound.
+ * Past `maxBytes` the stream is destroyed and only the size reported. Rejects when `signal` aborts,
+ * so a server sending one byte a second cannot outlast the deadline. A body already text or data
+ * (an n8n version that ignored `encoding: 'stream'`) gets the same size bound.
  */
 export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = MAX_ANSWER_BYTES, declaredBytes?: number): Promise<Answer> {
 	if (!isReadable(body)) return fromValue(body, maxBytes);
@@ -64,8 +62,7 @@ function fromValue(body: unknown, maxBytes: number): Answer {
 	if (body instanceof Uint8Array) {
 		return body.length > maxBytes ? { tooLarge: true, bytesRead: body.length } : { text: Buffer.from(body).toString('utf8') };
 	}
-	// Already parsed by the helper: serialise it back within the bound (a structure too deep to
-	// serialise is as unreadable as one too large).
+	// Parsed by the helper: re-serialised within the bound (one too deep to serialise is unreadable).
 	try {
 		const text = JSON.stringify(body) ?? '';
 		return text.length > maxBytes ? { tooLarge: true, bytesRead: text.length } : { text };

@@ -4,10 +4,8 @@ import { BASE_URL_ENDS, sendEndpoint } from '../shared/baseUrl';
 import { authorization, credentialProblem } from '../shared/credentialValues';
 import { Redactor } from './redact';
 
-/** How long the credential dialog waits for the API's answer. */
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 
-/** What one test request met: an HTTP answer, or a network error's code. */
 export type Probe = { status: number } | { code: string; reason: string };
 
 const PLAIN_HTTP = 'the address may speak plain http on this port: try its http:// form, or the https port';
@@ -24,10 +22,8 @@ const TLS_FIXES: Record<string, string> = {
 };
 
 /**
- * What the credential dialog says about one test request, naming the Base URL and the fix. The API
- * has only the send endpoint: an empty body carries no recipient, so nothing can be sent. A server
- * that checks the token first answers 401/403 for a bad one and another 4xx for the missing
- * content, which means the token was accepted.
+ * The API has only the send endpoint: an empty body has no recipient, so nothing is sent. A server
+ * checks the token first: 401/403 for a bad one, another 4xx (missing content) means it was accepted.
  */
 export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCredentialTestResult {
 	const at = baseUrl.trim();
@@ -52,18 +48,15 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
 }
 
-/**
- * The credential's connection test (the node's `testedBy`): one request, the token in the
- * Authorization header as every send has it, no redirect followed, the answer's body never read.
- */
+/** The node's `testedBy`: one request with the token as every send has it, no redirect followed, the body never read. */
 export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = String(credential.data?.baseUrl ?? '');
 	const wrong = credentialProblem(baseUrl, credential.data?.token);
 	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${wrong.field === 'JWT' ? ': copy it again, as one line' : ''}` };
 	const token = authorization(credential.data?.token);
 	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
-	// A network error's own text is shown for codes this does not know: the token is taken out of
-	// it, and only of it (a short token would match pieces of the node's own words).
+	// An unknown code shows the error's own text: the token is redacted from it, and only from it
+	// (a short token would match pieces of the node's own words).
 	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
 }
 
@@ -89,7 +82,6 @@ export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, toke
 	}
 }
 
-/** The network error's code, on the error or on what caused it. */
 function networkCode(error: unknown): string | undefined {
 	for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
 		const { code } = cause as { code?: unknown };

@@ -1,11 +1,9 @@
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 
-
 export interface HttpResponse {
 	statusCode: number;
 	headers: Record<string, unknown>;
-	/** The answer as the transport made it safe to keep: bounded, token redacted (see answer.ts). */
-	body: unknown;
+	body: unknown; // bounded and token-redacted by the transport
 }
 
 export function classifyResponse(response: HttpResponse, now = Date.now()): Outcome {
@@ -34,58 +32,36 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 	// 429 and 503 are the server itself saying it did not take the request, and so is the provider's
 	// documented internal error (a 500 with code 13, "try again later"): worth trying again.
 	const transient = statusCode === 429 || statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
-	return {
-		kind: 'rejected',
-		statusCode,
-		body,
-		apiCode: code,
-		reason,
-		transient,
-		retryAfterMs: transient ? retryAfterMs(headers, now) : undefined,
-	};
+	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
+	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
 }
 
-/** The provider's code for "an internal error of the API" (docs/api.md). */
 const INTERNAL_ERROR_CODE = 13;
 
 /**
- * Error statuses a proxy or gateway in front of the API can give after it passed the request on:
- * 502 and 504, Cloudflare's 520 to 527 (the origin answered wrongly, timed out or could not be
- * read after receiving the request), and a 500 that is not in the provider's own error shape
- * (an HTML or text page from whatever sits in front). A 500 in the provider's shape is the API
- * itself saying it failed the request. See docs/reliability.md.
+ * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
+ * 520 to 527, and a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
+ * front). A 500 in that shape is the API itself failing the request. See docs/reliability.md.
  */
 function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 	if (statusCode === 502 || statusCode === 504 || (statusCode >= 520 && statusCode <= 527)) return true;
-	return statusCode === 500 && !isProviderError(body);
-}
-
-/** The provider's documented error shape: `{"errors": [{"message", "code"}]}`. */
-export function isProviderError(body: unknown): boolean {
-	return apiCode(body) !== undefined;
+	return statusCode === 500 && apiCode(body) === undefined;
 }
 
 /**
- * Redirects are never followed (that would re-post the message, token included, wherever the
- * server points). A 303 is how a server says it handled a POST and shows the result elsewhere,
- * so the message may have been taken: delivery unknown. Every other 3xx says the endpoint is
- * not here: nothing was taken, and the Base URL needs fixing.
+ * Never followed: that would re-post the message, token included, wherever the server points.
+ * A 303 follows a handled POST (delivery unknown); any other 3xx means a wrong Base URL.
  */
 function classifyRedirect(statusCode: number, location: string | undefined): Outcome {
 	const target = location ? ` to ${originOf(location)}` : '';
 	if (statusCode === 303) {
 		return { kind: 'unknown', statusCode, reason: `the API answered with a redirect (HTTP 303 See Other${target}), which follows a handled request; redirects are not followed` };
 	}
-	return {
-		kind: 'rejected',
-		statusCode,
-		transient: false,
-		redirect: true,
-		reason: `the API answered with a redirect (HTTP ${statusCode}${target}); redirects are not followed`,
-	};
+	const reason = `the API answered with a redirect (HTTP ${statusCode}${target}); redirects are not followed`;
+	return { kind: 'rejected', statusCode, transient: false, redirect: true, reason };
 }
 
-/** Only the origin of a redirect target is shown: its path and query are the server's to fill. */
+/** Only the origin is shown: a redirect's path and query are the server's to fill. */
 function originOf(location: string): string {
 	try {
 		const url = new URL(location);
@@ -111,11 +87,7 @@ const CODE_TEXT: Record<string, string> = {
 	ERR_CANCELED: 'the execution was cancelled',
 };
 
-/**
- * An error thrown by the HTTP helper (no HTTP status came back). Whether the request was
- * written is read from the client request itself where the error carries it. The code stays
- * out of the reason text: n8n's NodeApiError replaces any message naming one with a generic line.
- */
+/** The code stays out of the reason: n8n's NodeApiError replaces any message naming one with a generic line. */
 export function classifyTransportError(error: unknown): FailedOutcome {
 	const code = errorCode(error);
 	const reason = (code && CODE_TEXT[code]) ?? 'network error';
@@ -132,10 +104,7 @@ export function classifyTransportError(error: unknown): FailedOutcome {
 	return { kind: 'unknown', errorCode: code, reason };
 }
 
-/**
- * The transport's error code (ECONNREFUSED, ETIMEDOUT…), wherever this n8n version keeps it: on the
- * error or its causes, or, where NodeApiError drops its cause (n8n 1.99 to 1.123), in its httpCode.
- */
+/** On the error or its causes, or in httpCode where NodeApiError drops its cause (n8n 1.99 to 1.123). */
 function errorCode(error: unknown): string | undefined {
 	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
 		for (const code of [current.code, current.httpCode]) {
@@ -146,10 +115,8 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /**
- * false when Node's ClientRequest behind the error shows its body was not fully written.
- * axios hands over follow-redirects' wrapper, whose own state says nothing: the ClientRequest is
- * inside it. Anything that cannot be read as a ClientRequest gives undefined, which counts as
- * "may have been sent".
+ * false when the ClientRequest behind the error was not fully written; undefined ("may have been
+ * sent") when none is found. axios hands over follow-redirects' wrapper, with the ClientRequest inside.
  */
 export function requestWritten(error: unknown): boolean | undefined {
 	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
@@ -175,33 +142,26 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
 }
 
 /**
- * The time on the server's clock when it answered: its `Date` header, else ours. A time the server
- * names (a Reset epoch, a Retry-After date) is on its clock, so the wait is measured from its
- * `Date`: a server clock an hour ahead or behind does not make the node wait an hour or not at
- * all. `Date` counts whole seconds, so a wait comes out up to a second long, never short.
+ * The server's `Date`, else our clock: a time the server names is on its clock, so one an hour off
+ * does not make the node wait an hour or not at all. Whole seconds: a wait is up to 1 s long, never short.
  */
 function serverNow(headers: Record<string, unknown>, now: number): number {
 	const date = Date.parse(header(headers, 'date') ?? '');
 	return Number.isNaN(date) ? now : date;
 }
 
-/**
- * `X-RateLimit-Reset`, in ms from now, read by its size: a Unix time in milliseconds (13 digits
- * and more), a Unix time in seconds (10 digits and more), or else a delay in seconds.
- */
+/** `X-RateLimit-Reset` read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. */
 function rateLimitResetMs(headers: Record<string, unknown>, now: number): number | undefined {
 	const reset = header(headers, 'x-ratelimit-reset');
 	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
 	const value = Number(reset);
 	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
 	if (at === undefined) return Math.round(value * 1000);
-	// A reset time already past, even on the server's own clock, says nothing about when to try
-	// again (read as "now", every 429 would be retried at once).
+	// A reset already past says nothing (read as "now", every 429 would be retried at once).
 	const from = serverNow(headers, now);
 	return at > from ? Math.round(at - from) : undefined;
 }
 
-/** What the provider's rate-limit headers say about the current window (any may be missing). */
 export interface RateLimitState {
 	limit?: number;
 	remaining?: number;
@@ -232,7 +192,6 @@ export function header(headers: Record<string, unknown>, name: string): string |
 	return undefined;
 }
 
-/** The API's own words: `{errors:[{message, code}]}`, or a message/error field. */
 export function apiReason(body: unknown): string | undefined {
 	if (!isObject(body)) return undefined;
 	if (Array.isArray(body.errors) && body.errors.length > 0) {
@@ -252,7 +211,6 @@ export function apiReason(body: unknown): string | undefined {
 	return undefined;
 }
 
-/** The API's error code, `errors[0].code` (the provider's documented numbers). */
 export function apiCode(body: unknown): number | string | undefined {
 	if (!isObject(body) || !Array.isArray(body.errors) || !isObject(body.errors[0])) return undefined;
 	const code = body.errors[0].code;

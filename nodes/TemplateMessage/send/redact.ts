@@ -1,21 +1,15 @@
-/**
- * Removes the credential's token from text the server sent back, however it was echoed: as
- * entered or without its "Bearer " prefix; JSON-escaped, or with every character a \uXXXX
- * escape; URL-encoded, or with every byte %-encoded; HTML-escaped, or with every character a
- * numeric entity (decimal or hex); or in base64 (at any byte alignment, standard or URL-safe);
- * in any letter case (a host name is lower-cased), whole or in part. A text mixing forms within
- * the token (some characters escaped, others not) is not recognised.
- *
- * A token of RUN characters or more is matched by any RUN consecutive characters of any of
- * those forms, so an echo the server (or the node) cut short is still caught; a shorter token
- * is matched whole. Apply it before anything is truncated.
- */
 export const REDACTED = '[redacted]';
 const RUN = 12;
 
+/**
+ * Removes the token from text the server sent back, however echoed: with or without "Bearer ";
+ * JSON-, URL- or HTML-escaped, or every character as \uXXXX, %XX or a numeric entity; in base64
+ * (any alignment, standard or URL-safe); in any letter case (a host name is lower-cased). Forms mixed
+ * within the token are not recognised. Any RUN consecutive characters of a form match, so an echo
+ * cut short is still caught (a shorter token is matched whole): apply it before truncating.
+ */
 export class Redactor {
 	private readonly runs = new Set<string>();
-
 	private readonly whole: string[] = [];
 
 	constructor(token: string) {
@@ -75,7 +69,10 @@ function maskWhole(text: string, secret: string): string {
 function encodedForms(secret: string): string[] {
 	const json = JSON.stringify(secret).slice(1, -1);
 	const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-	const forms = [
+	// JSON's \uXXXX escapes UTF-16 units; HTML's numeric entities, code points.
+	const units = secret.split('').map((unit) => unit.charCodeAt(0));
+	const codePoints = [...secret].map((character) => character.codePointAt(0)!);
+	return [
 		secret,
 		json,
 		json.replace(/\//g, '\\/'),
@@ -85,19 +82,17 @@ function encodedForms(secret: string): string[] {
 		html,
 		html.replace(/'/g, '&#39;'),
 		html.replace(/'/g, '&#x27;'),
-		everyCharacter(secret, (code) => `\\u${code.toString(16).padStart(4, '0')}`),
+		units.map((code) => `\\u${code.toString(16).padStart(4, '0')}`).join(''),
 		[...Buffer.from(secret, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
-		everyCodePoint(secret, (code) => `&#${code};`),
-		everyCodePoint(secret, (code) => `&#x${code.toString(16)};`),
+		codePoints.map((code) => `&#${code};`).join(''),
+		codePoints.map((code) => `&#x${code.toString(16)};`).join(''),
 		...base64Forms(secret),
 	];
-	return [...new Set(forms)];
 }
 
 /**
- * base64 of the secret as it appears inside a longer encoded text: the secret can start at any
- * of three byte offsets, and the four characters at either end also depend on the bytes around
- * it, so only the middle part, which is the same whatever surrounds it, is kept.
+ * base64 of the secret inside a longer text: it can start at any of three byte offsets, and the four
+ * characters at either end depend on the bytes around it, so only the middle part is kept.
  */
 function base64Forms(secret: string): string[] {
 	const bytes = Buffer.from(secret, 'utf8');
@@ -109,18 +104,4 @@ function base64Forms(secret: string): string[] {
 		if (middle.length > 0) forms.push(middle);
 	}
 	return forms.flatMap((form) => [form, form.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]);
-}
-
-/** Each UTF-16 unit of the text, written by `write` (as JSON's \\uXXXX does). */
-function everyCharacter(text: string, write: (code: number) => string): string {
-	let out = '';
-	for (let i = 0; i < text.length; i++) out += write(text.charCodeAt(i));
-	return out;
-}
-
-/** Each code point of the text, written by `write` (as HTML's numeric entities do). */
-function everyCodePoint(text: string, write: (code: number) => string): string {
-	let out = '';
-	for (const character of text) out += write(character.codePointAt(0)!);
-	return out;
 }

@@ -11,22 +11,17 @@ import type { Redactor } from './redact';
 
 export interface Attempt {
 	outcome: Outcome;
-	/** The provider's rate-limit headers, when the answer had them. */
 	rateLimit?: RateLimitState;
 }
 
-/** Longest reason kept from an answer, cut after the token was redacted from it. */
+/** Cut only after the token was redacted, so no piece of it is left. */
 const MAX_REASON_LENGTH = 300;
 
 /**
- * One POST, never retried here and never redirected. Every HTTP status comes back as a response
- * (not a throw) so that the outcome is decided in one place; n8n's helper adds the credential's
- * Authorization header, proxy and SSRF handling. The credential read once for the run is handed
- * over, so that n8n does not decrypt it again for every message.
- *
- * The whole attempt, from the request to the answer's last byte, is bounded by `timeoutMs`, and
- * the answer by its size. Whatever the server sends, this resolves to an outcome whose texts
- * have the token redacted and are cut short: it never throws.
+ * One POST, never retried or redirected; every status comes back as a response, so the outcome is
+ * decided in one place. The run's decrypted credential is passed so n8n does not decrypt it per message.
+ * `timeoutMs` bounds the whole attempt up to the answer's last byte. Never throws: whatever the server
+ * sends becomes an outcome with the token redacted and texts cut short.
  */
 export async function postMessage(
 	ctx: IExecuteFunctions,
@@ -72,9 +67,8 @@ export async function postMessage(
 }
 
 /**
- * n8n's helper sends each request with the execution's cancel signal, read from the context it is
- * called on, and replaces any `abortSignal` given. Called on this view of the context, it uses the
- * attempt's own signal instead, which aborts on cancel and at the deadline.
+ * n8n's helper replaces any `abortSignal` with the context's execution cancel signal: this view makes
+ * that the attempt's own signal, which aborts on cancel and at the deadline.
  */
 function withCancelSignal(ctx: IExecuteFunctions, signal: AbortSignal): IExecuteFunctions {
 	return Object.create(ctx, { getExecutionCancelSignal: { value: () => signal } }) as IExecuteFunctions;
@@ -85,16 +79,14 @@ function declaredLength(headers: Record<string, unknown>): number | undefined {
 	return length !== undefined && /^\d{1,15}$/.test(length) ? Number(length) : undefined;
 }
 
-/** Parsed JSON when it parses, the text otherwise; bounded and redacted either way. */
 function safeAnswerBody(text: string, redactor: Redactor): unknown {
-	const clean = (value: string) => redactor.text(value);
-	let parsed: unknown = text;
+	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);
 	} catch {
-		return boundedCopy(text, clean);
+		parsed = text;
 	}
-	return boundedCopy(parsed, clean);
+	return boundedCopy(parsed, (value) => redactor.text(value));
 }
 
 /** The token out of the reason and msgid (again: a reason can join several texts), then cut. */
@@ -110,9 +102,8 @@ function tooLargeOutcome(statusCode: number, declaredBytes: number | undefined):
 }
 
 /**
- * The request failed, or its answer could not be read to the end. An expired deadline makes the
- * delivery unknown unless the request certainly never left; once an answer had begun, a failure
- * while reading it does too (the status alone does not say whether a 2xx was coming).
+ * An expired deadline makes delivery unknown unless the request certainly never left; so does a failure
+ * while reading an answer that had begun (the status alone does not say whether a 2xx was coming).
  */
 function failedAttempt(error: unknown, deadline: AttemptDeadline, statusCode: number | undefined): Attempt {
 	if (deadline.expired) {

@@ -1,8 +1,4 @@
-/**
- * A problem with one field of one item, found before anything is sent.
- * Kept free of n8n types so the payload builder stays a pure function; the node turns it into
- * a NodeOperationError that carries the item index.
- */
+/** Free of n8n types so the payload builder stays pure; the node makes it a NodeOperationError with the item index. */
 export class InvalidFieldError extends Error {
 	constructor(
 		readonly field: string,

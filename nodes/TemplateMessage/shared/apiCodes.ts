@@ -7,10 +7,7 @@ interface ApiCode {
 	scope: RefusalScope;
 }
 
-/**
- * The error codes the provider behind the spec documents (`{"errors":[{"message","code"}]}`).
- * Any other server keeps the node's generic texts; an unknown code is treated as the item's.
- */
+/** The codes the provider behind the spec documents; other servers keep the generic texts. */
 export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
 	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item' },
@@ -29,14 +26,10 @@ export function apiCodeInfo(code: number | string | undefined): ApiCode | undefi
 }
 
 /**
- * Whether a final failure holds for every message of the run (a rejected token, a wrong Base URL,
- * an empty balance), for every message with the same template, or for this item only. A code the
- * provider documents decides first, whatever the HTTP status: it sends 404 with code 33 for a
- * recipient that does not exist, and with code 59 for a missing template. An answer in the
- * provider's error shape with a code it does not document is the API refusing this message (a 403
- * for a recipient who blocked the business), unless it is a 401: the credential failed, and so
- * would every message. Without the provider's shape the status decides: a 401, 403 or 404 of
- * anything else (an HTML 404 is a wrong Base URL) holds for every message.
+ * A documented code decides first, whatever the status: the provider sends 404 with code 33 for a
+ * missing recipient and with 59 for a missing template. An undocumented code in its error shape is
+ * this message refused (a 403 for a recipient who blocked the business), unless a 401: the credential
+ * failed. Without that shape, a 401, 403 or 404 (an HTML 404 is a wrong Base URL) holds for every message.
  */
 export function refusalScope(outcome: Outcome): RefusalScope {
 	if (outcome.kind !== 'rejected') return 'item';

@@ -1,20 +1,12 @@
-/** The API's only endpoint, below the credential's Base URL. */
 export const SEND_PATH = '/api/v2/push/message';
 
-/** What a right Base URL looks like, for the messages that say it is wrong. */
 export const BASE_URL_ENDS = 'ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
 
-/** `{base_url}/api/v2/push/message`, tolerating a trailing slash on the base URL. */
 export function sendEndpoint(baseUrl: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
 }
 
-/**
- * What is wrong with a Base URL, or undefined. A `user:password@` would make the HTTP client send
- * Basic auth in place of the JWT; a Base URL that already holds the API's path would double it.
- * The credential (for every request), its connection test and the node (once a run, before
- * anything is sent) refuse what this finds.
- */
+/** A `user:password@` would make the HTTP client send Basic auth in place of the JWT; a path with /api/v2 would double it. */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	let url: URL;
 	try {

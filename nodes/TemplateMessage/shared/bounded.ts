@@ -1,9 +1,3 @@
-/**
- * Copies data the node did not make (an API answer) into something small and flat enough to
- * keep, show and serialise: depth, entries and string lengths are capped, and every string
- * goes through `clean` (the token's redaction) before it is cut, so a cut never leaves part of
- * an echoed secret behind. Recursion never goes deeper than `maxDepth`.
- */
 export interface Bounds {
 	maxDepth: number;
 	maxEntries: number;
@@ -12,6 +6,7 @@ export interface Bounds {
 
 export const ANSWER_BOUNDS: Bounds = { maxDepth: 6, maxEntries: 30, maxStringLength: 1000 };
 
+/** An API answer, capped to keep: each string is `clean`ed (redacted) before it is cut, so a cut leaves no piece of a secret. */
 export function boundedCopy(value: unknown, clean: (text: string) => string, bounds: Bounds = ANSWER_BOUNDS, depth = 0): unknown {
 	if (typeof value === 'string') return truncate(clean(value), bounds.maxStringLength);
 	if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;

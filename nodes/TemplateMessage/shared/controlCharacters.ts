@@ -1,4 +1,3 @@
-/** A C0 control character or DEL. */
 export function isControlCharacter(code: number): boolean {
 	return code < 0x20 || code === 0x7f;
 }

@@ -1,10 +1,6 @@
-/**
- * The node's fields as the editor shows them: the description's display names, and the start of
- * every message about a field. A field under the template's collection is named with it.
- */
+/** Display names, also the start of every message about a field; one under the template's collection is named with it. */
 const TEMPLATE = 'Template (Checks and Preview)';
 
-/** The fields inside Template (Checks and Preview). */
 export const TEMPLATE_FIELD = {
 	bodyText: 'Body Text',
 	header: 'Header',

@@ -13,7 +13,6 @@ export function noticesOf(ctx: IExecuteFunctions): Notices {
 	};
 }
 
-/** Says something about the whole run twice: in n8n's log, and as a hint above the node's output. */
 export function notice(to: IExecuteFunctions | Notices, message: string, level: 'info' | 'warn' = 'info'): void {
 	const notices = 'logger' in to ? noticesOf(to) : to;
 	notices.log(message, level);
