@@ -3,7 +3,6 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, requiredText } from './text';
 
-/** The button component's parameters: quick reply and dynamic URL buttons, by their template index. */
 export function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {
 	const seen = new Set<number>();
 	return buttons.map((button, position) => {

@@ -12,7 +12,6 @@ const FIXES = {
 	JWT: 'Copy the token again from the developer dashboard into the Template Message API credential, as one line.',
 };
 
-/** The run's credential, read once and checked before anything is sent. */
 export async function readCredentials(ctx: IExecuteFunctions): Promise<SendCredentials> {
 	const data = await ctx.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
 	const baseUrl = String(data.baseUrl ?? '');

@@ -1,16 +1,12 @@
 import type { PreparedMessage, Skip } from '../shared/contracts';
 import { optionPath } from '../shared/contracts';
 
-/** Each message's whole request as text, in item order (the same text is the same message); none for the invalid items. */
+/** Each message's whole request as text (the same text is the same message); none for an invalid item. */
 export function requestKeysOf(messages: Array<PreparedMessage | undefined>): Array<string | undefined> {
 	return messages.map((message) => message && JSON.stringify(message.request));
 }
 
-/**
- * For each item whose key repeats an earlier item's, the index of the first. Keys are what makes
- * two messages the same: the whole request (same recipient, template and values), or the Send
- * Once key.
- */
+/** For each item whose key repeats an earlier item's, the index of the first. */
 export function findRepeats(keys: Array<string | undefined>): Map<number, number> {
 	const first = new Map<string, number>();
 	const repeats = new Map<number, number>();
@@ -23,10 +19,7 @@ export function findRepeats(keys: Array<string | undefined>): Map<number, number
 	return repeats;
 }
 
-/**
- * The items to skip as repeats of an earlier item of the run: the same Send Once key, or, with
- * Skip Duplicate Messages, the same request. One entry per item, undefined for an invalid item.
- */
+/** Repeats of an earlier item: the same Send Once key, or, with Skip Duplicate Messages, the same request. */
 export function repeatsToSkip(messages: Array<PreparedMessage | undefined>, skipDuplicates: boolean): Map<number, Skip> {
 	const skip = new Map<number, Skip>();
 	if (skipDuplicates) {

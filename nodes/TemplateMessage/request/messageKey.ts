@@ -5,11 +5,7 @@ import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
 const MAX_KEY_LENGTH = 500;
 
-/**
- * The identity of one message. The recipient is the normalised number the API gets, so
- * "+62 812-3456" and "628123456" are the same recipient. Values are taken as the request carries
- * them; a key of the user's own is taken as given, trimmed.
- */
+/** The recipient is the normalised number the API gets, so "+62 812-3456" and "628123456" are one recipient. */
 export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce, 'off'>, customKey?: unknown): string {
 	const recipientAndTemplate = `${request.phone_number}|${request.message.template.template_code_id}`;
 	if (sendOnce === 'recipientTemplate') return recipientAndTemplate;

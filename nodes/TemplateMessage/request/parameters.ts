@@ -9,23 +9,20 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
-/** One item's Send Once key, when Send Once is on. */
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
 	if (sendOnce === 'off') return undefined;
 	return messageKey(request, sendOnce, sendOnce === 'customKey' ? ctx.getNodeParameter('messageKey', itemIndex, '') : undefined);
 }
 
-/** Forget Sent Messages: the key one item names (an InvalidFieldError when it names none). */
 export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
 	return customMessageKey(ctx.getNodeParameter('forgetKey', itemIndex, ''));
 }
 
-/** Forget Sent Messages: whether to forget everything the workflow's record holds. */
 export function readForgetAll(ctx: IExecuteFunctions): boolean {
 	return ctx.getNodeParameter('forget', 0, 'keys') === 'all';
 }
 
-/** Reads one item's parameters as they are, leaving every check to the payload builder. */
+/** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
 	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
 	const options = get('options', {}) as IDataObject;
@@ -96,11 +93,7 @@ const templateButtonsOf = (fields: IDataObject): IDataObject[] => ((fields.butto
 
 const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload);
 
-/**
- * The node's buttons from the template's list, when its buttons carry their values there (so that
- * they are entered once): each quick reply and dynamic URL button at its position. Undefined when
- * no button of the template carries a value.
- */
+/** The buttons from the template's list when they carry their values there, so that they are entered once. */
 function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 	const takesValue = (button: IDataObject) => TEMPLATE_BUTTON_KINDS[button.kind as TemplateButtonKind]?.value !== undefined;
 	const given = (button: IDataObject) => {
@@ -123,10 +116,7 @@ function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 const shapes = new Map<string, TemplateShape | undefined>();
 const MAX_SHAPES = 64;
 
-/**
- * The Template fields, parsed once per distinct content: they are read for every item (they may
- * be expressions, for a sheet that sends several templates) but are the same for most.
- */
+/** Parsed once per distinct content: read for every item (they may be expressions) but the same for most. */
 function templateShape(fields: IDataObject): TemplateShape | undefined {
 	if (Object.keys(fields).length === 0) return undefined;
 	const buttons = templateButtonsOf(fields).map(({ kind, label }) => ({ kind, label }));

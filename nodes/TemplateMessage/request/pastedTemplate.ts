@@ -1,15 +1,12 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 
-/** An n8n expression's `{{ … }}` part. */
 const EXPRESSION_PART = /\{\{([\s\S]*?)\}\}/g;
 const BARE_PLACEHOLDER = /^\s*\d+\s*$/;
 
 /**
- * A template text as the user wrote it. The template's placeholders are n8n's expression syntax:
- * pasting `Hi {{1}}` into a field switches it to Expression mode, and n8n then computes `{{1}}` as
- * `1`. `written` is the field's stored value (`=Hi {{1}}` in Expression mode), `computed` what n8n
- * made of it. A text whose only expressions are bare placeholders is taken as written; one that
- * mixes placeholders with real expressions cannot be read either way, and is refused with the fix.
+ * Pasting `Hi {{1}}` switches a field to Expression mode, where n8n computes `{{1}}` as `1`. So a text whose only
+ * expressions are bare placeholders is taken as written (`written` is the stored `=Hi {{1}}`); one that mixes them
+ * with real expressions cannot be read either way, and is refused.
  */
 export function templateTextAsWritten(written: unknown, computed: unknown, field: string): unknown {
 	if (typeof written !== 'string' || !written.startsWith('=')) return computed;

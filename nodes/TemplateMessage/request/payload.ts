@@ -9,11 +9,7 @@ import { DEFAULT_COMPATIBILITY, TEMPLATE_HEADER_KINDS } from '../shared/contract
 import { hasControlCharacter } from '../shared/controlCharacters';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
-/**
- * Builds and validates the request body for one item, and checks it against the template when
- * the item gives one. Pure: same input, same output, no I/O. Throws InvalidFieldError naming the
- * field at the first problem found.
- */
+/** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
 	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
 	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped);
@@ -76,10 +72,9 @@ function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unk
 }
 
 /** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
-export function mediaUrl(raw: unknown): string {
+function mediaUrl(raw: unknown): string {
 	const text = requiredText(raw, FIELD.headerMediaUrl, 'Give the public http(s) address of the image, video or document').trim();
-	// The text is sent as it is, so it must be what the URL parser understood: the parser drops
-	// tabs and line breaks and reads a backslash as a slash, which the API's parser may not.
+	// Sent as it is, so it must be what the parser understood: it drops tabs and line breaks and reads \ as /; the API may not.
 	if (/[\s\\]/.test(text) || hasControlCharacter(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} contains a space, tab, line break, control character or backslash`, 'Write spaces in a URL as %20, and use / between its parts');
 	}

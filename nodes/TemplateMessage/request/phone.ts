@@ -3,29 +3,22 @@ import { describeValue, quote, visible } from './text';
 import { optionPath, RUN_OPTIONS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 
-// E.164 allows at most 15 digits including the country code; the shortest real numbers
-// (small countries) are about 7 digits with their code.
+// E.164: at most 15 digits with the country code; the shortest real numbers (small countries) have about 7.
 const MIN_DIGITS = 7;
 const MAX_DIGITS = 15;
-// Separators included, no real number is longer.
+// No real number is longer, separators included.
 const MAX_TEXT_LENGTH = 40;
-// Characters people, phones and spreadsheets put between digits: any Unicode space, every dash
-// (hyphens, en and em dashes, the minus sign, full-width forms), dots, slashes and parentheses.
+// What people, phones and spreadsheets put between digits: any Unicode space, every dash (minus, full-width), . / ( )
 const SEPARATORS = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d.()/]/g;
-// Marks nobody sees that a phone or a chat app copies along with a number: direction marks,
-// embeddings, overrides and isolates, zero-width characters, the byte order mark. Dropped.
+// Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped.
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-// "+62 (0)812…", "0044 (0)20…", "62 (0) 812…": the country code, then a trunk 0 in brackets.
+// "+62 (0)812…", "0044 (0)20…": a country code, then a trunk 0 in brackets, as Indonesian and British numbers are often written.
 const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
 
 /**
- * Turns what a user or a spreadsheet gives as a phone number into the digits the API expects:
- * country code followed by the number, no "+" (the spec accepts both; one canonical form keeps
- * outputs comparable). The digits sent are the cell's own digits, in their order, changed only by
- * these rules: a leading + or 00 is dropped; a trunk 0 written in brackets after the country code
- * ("+62 (0)812…") is dropped; a leading 0 is replaced by Default Country Code; a spreadsheet's
- * ".0" after a whole number is dropped. Anything else that is not a separator is refused, naming
- * what was found: never a digit added or lost.
+ * Country code and number, no "+" (the spec accepts both; one form keeps outputs comparable). The cell's own digits, changed
+ * only by: a leading + or 00, a bracketed trunk 0 and a spreadsheet's ".0" dropped; a leading 0 replaced by Default Country
+ * Code. Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
@@ -35,7 +28,6 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
 	refuseWhatIsNotANumber(text, given);
-	// A trunk 0 in brackets after the country code, as Indonesian and British numbers are often written.
 	const compact = wholeNumber(text, given).replace(TRUNK_ZERO, '$1$2').replace(SEPARATORS, '');
 	if (compact === '') {
 		throw new InvalidFieldError(
@@ -91,10 +83,7 @@ function phoneText(raw: unknown): string {
 	throw new InvalidFieldError(FIELD.phoneNumber, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
 }
 
-/**
- * A number a spreadsheet exported as a decimal: "6281234567890.0" is the whole number with a ".0"
- * after it. Scientific notation has lost its last digits, and another fraction is no phone number.
- */
+/** A spreadsheet's "6281234567890.0" is the whole number; scientific notation has lost digits; other fractions are no number. */
 function wholeNumber(text: string, given: string): string {
 	if (/^\+?\d+(\.\d+)?e\+?\d+$/i.test(text)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
@@ -105,7 +94,6 @@ function wholeNumber(text: string, given: string): string {
 	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 }
 
-/** Two numbers in one cell, and a number with an extension: refused, naming what was found. */
 function refuseWhatIsNotANumber(text: string, given: string): void {
 	const twoNumbers =
 		(text.match(/\+/g) ?? []).length > 1 ||
@@ -128,14 +116,13 @@ function slashedNumbers(text: string): boolean {
 	return parts.reduce((sum, part) => sum + digits(part), 0) > MAX_DIGITS + 2 || parts.slice(1).some((part) => part.startsWith('+'));
 }
 
-/** What is neither a digit nor a separator, as the user can see it: letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
+/** Letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
 function describeOthers(digits: string, text: string): string {
 	const others = digits.replace(/\d/g, '');
 	if (/^\p{L}+$/u.test(others)) return `letters (${(text.match(/\p{L}+/gu) ?? []).join(' ')})`;
 	return `characters other than digits (${visible([...new Set(others)].join(''))})`;
 }
 
-/** The value as given, with what does not show written as ⟨U+XXXX⟩. */
 function shown(given: string): string {
 	return quote(visible(given));
 }

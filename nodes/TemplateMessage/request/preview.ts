@@ -2,18 +2,10 @@ import type { SendRequestBody, Segment, TemplateShape } from '../shared/contract
 import { componentParameters } from './templateCheck';
 import { visible } from './text';
 
-/**
- * The message as the recipient will read it, from the template's text and the item's values:
- * the header, the body with its placeholders filled in, and the buttons' labels where the
- * template gives them. Only with the body text known; the request must have passed the template
- * check (one value for each placeholder).
- */
-/**
- * The longest preview kept on an output item. A template body is at most 1,024 characters, a text
- * header 60; a value repeated by many placeholders could otherwise make every item megabytes.
- */
+/** A body is at most 1,024 characters, a text header 60; a value repeated by many placeholders could make every item megabytes. */
 export const MAX_PREVIEW_LENGTH = 1500;
 
+/** The message as the recipient reads it; the request must have passed the template check (one value per placeholder). */
 export function renderPreview(request: SendRequestBody, shape: TemplateShape): string | undefined {
 	if (!shape.body) return undefined;
 	const { payload } = request.message.template;

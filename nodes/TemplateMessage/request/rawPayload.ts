@@ -56,11 +56,7 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 const MAX_RAW_PAYLOAD_DEPTH = 8;
 const MAX_RAW_PAYLOAD_LENGTH = 64 * 1024;
 
-/**
- * Depth and approximate serialised length of a value, walked without recursion and given up
- * as soon as either passes its limit, so that no structure can overflow the stack here or later
- * (the request is serialised to be sent).
- */
+/** Walked without recursion and given up at either limit, so that nothing overflows the stack here or when sent. */
 function measure(value: unknown): { depth: number; length: number } {
 	const stack: Array<[unknown, number]> = [[value, 1]];
 	let depth = 0;

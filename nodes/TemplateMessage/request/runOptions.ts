@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { RunOptions, SendOnce } from '../shared/contracts';
 import { DEFAULT_RETRY_POLICY, MAX_TIMEOUT_MS, RUN_OPTIONS } from '../shared/contracts';
 
-/** Reads the options that hold for the whole run, once, from the first item. */
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const options = ctx.getNodeParameter('options', 0, {}) as IDataObject;
 	const number = (value: unknown, fallback: number, min: number) =>

@@ -4,11 +4,10 @@ import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateSha
 import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { isControlCharacter } from '../shared/controlCharacters';
 
-
-/** The platform refuses these in template parameters; the provider answers code 39 for the row. */
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
 const INVISIBLE_HINT = 'Remove it from the value, e.g. with .replace(/[\\u0000-\\u001f\\u007f\\u202d\\u202e]/g, "") in the expression';
 
+// The platform refuses these in template parameters; the provider answers code 39 for the row.
 const REFUSED_CHARACTERS: Array<[(text: string) => boolean, string, string]> = [
 	[(text) => /[\r\n\u2028\u2029]/.test(text), 'a line break', SPACES_HINT],
 	[(text) => text.includes('\t'), 'a tab', SPACES_HINT],
@@ -18,7 +17,7 @@ const REFUSED_CHARACTERS: Array<[(text: string) => boolean, string, string]> = [
 	[(text) => /[\u202d\u202e]/.test(text), 'a bidirectional override (U+202D or U+202E)', INVISIBLE_HINT],
 ];
 
-/** A C0 control character other than tab and line breaks (which have their own words), or DEL. */
+/** Tab and line breaks are left out: they have their own words. */
 function hasOtherControlCharacter(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
@@ -27,11 +26,7 @@ function hasOtherControlCharacter(text: string): boolean {
 	return false;
 }
 
-/**
- * Checks one item's built request against the template it names, part by part (a part the shape
- * does not give is not checked). Throws InvalidFieldError naming the field to change, in the
- * words of the mode the item was built in: the fields below, or the JSON payload.
- */
+/** A part the shape does not give is not checked; errors name the field in the words of the item's mode. */
 export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: 'fields' | 'json'): void {
 	const { payload } = request.message.template;
 	const where = (part: 'body' | 'header' | 'button', fieldsName: string) => (mode === 'json' ? `${FIELD.rawPayload} → ${part}` : fieldsName);
@@ -40,7 +35,6 @@ export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateSh
 	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where('button', FIELD.buttons));
 }
 
-/** The parameters of one component of a built payload (none when the component is absent). */
 export function componentParameters(payload: PayloadComponent[], position: PayloadComponent['position']): Array<Record<string, unknown>> {
 	return (payload.find((entry) => entry.position === position)?.parameters ?? []) as Array<Record<string, unknown>>;
 }

@@ -4,7 +4,6 @@ import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contract
 import { describeValue } from './text';
 import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';
 
-/** What the node read of its Template fields for one item, before any checking. */
 export interface TemplateInput {
 	bodyText?: unknown;
 	headerFormat?: unknown;
@@ -48,11 +47,7 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 	return shape.body || shape.header || shape.buttons ? shape : undefined;
 }
 
-/**
- * How many values a text's placeholders take: {{1}} to {{n}}, each at least once, in any order
- * and possibly repeated. A number skipped (or a {{0}}) is a template the platform would not have
- * approved: most likely a typo in what was pasted.
- */
+/** {{1}} to {{n}}, in any order, repeats allowed. A gap or a {{0}} would not have been approved: a paste typo. */
 export function countPlaceholders(text: string, field: string): number {
 	const seen = new Set<number>();
 	for (const match of text.matchAll(PLACEHOLDER)) seen.add(Number(match[1]));

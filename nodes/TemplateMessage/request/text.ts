@@ -1,11 +1,9 @@
-/** Turning mapped values into texts, and showing values in error messages. */
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { isControlCharacter } from '../shared/controlCharacters';
 
 /** Far above what any template field takes (a body is at most about 1,000 characters). */
-export const MAX_TEXT_LENGTH = 4096;
+const MAX_TEXT_LENGTH = 4096;
 
-/** Text from a mapped value: strings as given, numbers and booleans as their text. */
 export function requiredText(raw: unknown, field: string, hint?: string): string {
 	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
 	if (typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
@@ -40,10 +38,7 @@ export function describeValue(value: unknown): string {
 
 const MAX_QUOTED = 60;
 
-/**
- * A value the user gave, quoted for an error message: cut to a readable length (a mapped cell can
- * hold megabytes) with control characters and backslashes shown escaped.
- */
+/** For an error message: cut short (a mapped cell can hold megabytes), control characters and backslashes escaped. */
 export function quote(text: string): string {
 	const shown = text.length > MAX_QUOTED ? text.slice(0, MAX_QUOTED) : text;
 	let escaped = '';
@@ -56,10 +51,7 @@ function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
 }
 
-/**
- * A value's characters that do not show, or make the rest show otherwise than it is sent (see
- * isHidden), written as ⟨U+XXXX⟩, so that a preview or a quoted value reads as what is sent.
- */
+/** Characters that do not show, or change how the rest shows, as ⟨U+XXXX⟩: a preview reads as what is sent. */
 export function visible(value: string): string {
 	let shown = '';
 	for (const character of value) {
@@ -69,11 +61,7 @@ export function visible(value: string): string {
 	return shown;
 }
 
-/**
- * Controls but the line feed, DEL, directional marks, line and paragraph separators, embeddings,
- * overrides and isolates, the zero-width space, the word joiner and the byte order mark. (Not the
- * zero-width joiners, which emoji and some scripts are written with.)
- */
+/** Not the zero-width joiners: emoji and some scripts are written with them. */
 function isHidden(code: number): boolean {
 	return (
 		(isControlCharacter(code) && code !== 0x0a) ||
