@@ -12,11 +12,8 @@ import type {
 
 export class TemplateMessageApi implements ICredentialType {
 	name = 'templateMessageApi';
-
 	displayName = 'Template Message API';
-
 	icon: Icon = { light: 'file:../icons/templateMessage.svg', dark: 'file:../icons/templateMessage.dark.svg' };
-
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-template-message';
 
 	properties: INodeProperties[] = [
@@ -41,10 +38,9 @@ export class TemplateMessageApi implements ICredentialType {
 		},
 	];
 
-	// A function rather than the generic `{{$credentials.token}}` form: it runs for every message,
-	// and this way n8n does not start its expression engine each time.
-	// A Base URL that would change what is sent (a `user:password@` makes the HTTP client send Basic
-	// auth in place of the JWT) is refused for every request; the connection test refuses it too.
+	// A function, not `{{$credentials.token}}`: it runs for every message, and n8n need not start its expression engine.
+	// A Base URL that would change what is sent (`user:password@` makes the HTTP client send Basic auth
+	// in place of the JWT) is refused for every request; the connection test refuses it too.
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const problem = baseUrlProblem(String(credentials.baseUrl ?? ''));
 		if (problem) throw new ApplicationError(`The Base URL ${problem}`);
@@ -54,6 +50,5 @@ export class TemplateMessageApi implements ICredentialType {
 		};
 	}
 
-	// The connection test is the node's own (TemplateMessage.node.ts, testedBy): it names the Base
-	// URL and the fix for each kind of network error.
+	// No `test`: the node's own (testedBy) names the Base URL and the fix for each kind of network error.
 }

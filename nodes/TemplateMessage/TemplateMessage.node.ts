@@ -27,8 +27,7 @@ import { sendAll } from './send/sendAll';
 import type { ItemResult, MessageInput, ReadMessage } from './shared/contracts';
 import { FORGET_KEY_DEFAULT, isInvalid, optionPath } from './shared/contracts';
 
-// n8n-workflow exports NodeConnectionTypes from 1.83 on; an older n8n could not load the node at
-// all, so its value is read with the string it stands for as the fallback.
+// n8n-workflow exports NodeConnectionTypes from 1.83 on; without the fallback an older n8n could not load the node.
 const MAIN = (NodeConnectionTypes as Partial<typeof NodeConnectionTypes> | undefined)?.Main ?? ('main' as NodeConnectionType);
 
 export class TemplateMessage implements INodeType {
@@ -37,8 +36,7 @@ export class TemplateMessage implements INodeType {
 		name: 'templateMessage',
 		icon: { light: 'file:../../icons/templateMessage.svg', dark: 'file:../../icons/templateMessage.dark.svg' },
 		group: ['output'],
-		// 2: Payload (JSON) starts empty (see description/properties.ts), and a dry run's rows carry
-		// the request only with Include Request Payload in Output, as a real run's do.
+		// 2: Payload (JSON) starts empty, and a dry run's rows carry the request only with Include Request Payload.
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle: '={{ $parameter["operation"] === "forget" ? "Forget sent messages" : "Send template " + $parameter["templateCodeId"] }}',
@@ -52,19 +50,17 @@ export class TemplateMessage implements INodeType {
 		properties: messageProperties,
 	};
 
-	// The credential's connection test is the node's: it can tell a refused connection, a DNS
-	// failure, a timeout and a TLS error apart, where a declarative test shows only the code.
+	// The node's own credential test tells a refused connection, DNS, timeout and TLS errors apart; a declarative one shows only the code.
 	methods = { credentialTest: { testCredential } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSentMessages(this, items.length, this.continueOnFail())];
-		const options = readRunOptions(this);
 		const continueOnFail = this.continueOnFail();
+		if (this.getNodeParameter('operation', 0, 'send') === 'forget') return [await forgetSentMessages(this, items.length, continueOnFail)];
+		const options = readRunOptions(this);
 
-		// Every item is built and checked (against the template too, when it is given) before the
-		// first request, so a bad row in a sheet stops the run before anyone is messaged (or, with
-		// Continue On Fail, only that row fails).
+		// Every item is checked before the first request, so that a bad row stops the run before anyone
+		// is messaged (or, with Continue On Fail, only that row fails).
 		const prepared: ReadMessage[] = items.map((_, itemIndex) => {
 			let input: MessageInput | undefined;
 			try {
@@ -103,10 +99,6 @@ export class TemplateMessage implements INodeType {
 	}
 }
 
-/**
- * The Forget Sent Messages operation: every key its items name, or the whole record. An item without
- * a key fails alone under Continue On Fail; without it, it stops the run before anything is forgotten.
- */
 async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number, continueOnFail: boolean): Promise<INodeExecutionData[]> {
 	if (readForgetAll(ctx)) return [forgottenAllItem(await forgetSent(ctx, 'all'), itemCount)];
 	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
@@ -124,7 +116,6 @@ async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number, con
 	return keys.map((key, itemIndex) => (typeof key === 'string' ? forgottenItem(key, itemIndex) : failedItem(key, itemIndex, {})));
 }
 
-/** Without Continue On Fail the first invalid row stops the run: its error says how many more there are. */
 function withOthersCounted(error: NodeOperationError, others: number): NodeOperationError {
 	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with ${optionPath('dryRun')} to list every invalid row at once.`;
 	error.description = `${error.description ?? ''} Nothing was sent.${more}`.trim();

@@ -5,11 +5,7 @@ import { isInvalid, optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
 import { dryRunItem } from './items';
 
-/**
- * A dry run's output: every item's request and preview (or why it is invalid), and one summary of
- * the whole input, shown above the output and logged. Repeated rows (`repeats`: item → the item
- * it repeats) are counted either way.
- */
+/** `repeats`: item → the earlier item it repeats, counted whether or not Skip Duplicates is on. */
 export function dryRunOutput(
 	ctx: IExecuteFunctions,
 	prepared: ReadMessage[],
@@ -22,21 +18,15 @@ export function dryRunOutput(
 	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, includeRequestPayload, repeats.get(itemIndex)));
 }
 
-/** n8n's store records whatever it is asked about: a dry run cannot look a message up without recording it. */
 const SEND_ONCE_UNKNOWN =
 	"Send Once: messages sent by earlier executions are not looked up in a dry run (n8n's record of them cannot be read without writing to it), so some of these may be skipped in a real run.";
 
-/** What a dry run can tell of the credential without sending: its form, not whether the API takes the token. */
 function credentialSentence(problem: string | undefined): string {
 	return problem === undefined
 		? "The credential's Base URL and JWT are well formed; whether the API takes the token shows only in a real run or the credential's connection test."
 		: `A real run would send nothing: ${problem.replace(/\.$/, '')}.`;
 }
 
-/**
- * One sentence on the whole input of a dry run: how many items would be sent, how many fail which
- * field's check (the field as the error names it, e.g. "Body Values"), how many repeat an earlier item.
- */
 export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, number>, skipDuplicates: boolean): string {
 	const failures = new Map<string, number>();
 	let valid = 0;

@@ -19,7 +19,6 @@ const STATUS_HINTS: Record<number, string> = {
 	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 
-/** A bad field of one item: names the field and the item, says what to do. */
 export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
 		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
@@ -31,23 +30,18 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number)
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-/**
- * An item that cannot be sent: its error, the field at fault as the editor names it (the longest
- * of the node's field names the error's field starts with), and the phone number and template
- * code id as given (when they are texts), so the failed row can show them.
- */
 export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
 	const field = error instanceof InvalidFieldError ? fieldOf(error.field) : undefined;
 	return { invalid: invalidItemError(node, error, itemIndex), field, given: given(input) };
 }
 
+// Longest first: an error's field is named after the longest field name it starts with.
 const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(RUN_OPTIONS).map((option) => option.displayName)].sort((a, b) => b.length - a.length);
 
 function fieldOf(named: string): string {
 	return FIELD_NAMES.find((name) => named === name || named.startsWith(`${name} → `)) ?? named;
 }
 
-/** n8n numbers items from 0; a sheet's user counts rows from 1. */
 function rowOf(itemIndex: number): string {
 	return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
 }
@@ -62,10 +56,7 @@ function given(input: MessageInput | undefined): IDataObject {
 	return values;
 }
 
-/**
- * A send that did not end in "accepted". The outcome comes from the transport with the token
- * already redacted and its texts and body bounded.
- */
+/** The outcome comes from the transport with the token already redacted and its texts and body bounded. */
 export function sendFailedError(node: INode, outcome: FailedOutcome, itemIndex: number): NodeApiError {
 	const { reason } = outcome;
 	const status = outcome.statusCode !== undefined ? ` (HTTP ${outcome.statusCode})` : '';
@@ -120,7 +111,6 @@ const SCOPE_TEXT: Record<Refusal['scope'], string> = {
 	throttled: 'the API kept this message waiting',
 };
 
-/** A message held back because an earlier refusal holds for it too. */
 export function notSentError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
 	if (refusal.scope === 'throttled') {
 		return new NodeOperationError(node, `Not sent: ${refusal.reason} [item ${itemIndex}]`, {

@@ -9,10 +9,7 @@ const WORDS: Array<[ItemStatus, string]> = [
 	['inDoubt', 'in doubt (not sent: see the rows)'],
 ];
 
-/**
- * One sentence on a real run, shown above the output as a dry run's is: what became of the items.
- * An item a stopped run never reached (undefined) was not sent.
- */
+/** An item a stopped run never reached (undefined) was not sent. */
 export function runSummary(statuses: Array<ItemStatus | undefined>): string {
 	const counts = new Map<ItemStatus, number>();
 	for (const status of statuses.map((given) => given ?? 'notSent')) counts.set(status, (counts.get(status) ?? 0) + 1);

@@ -9,10 +9,8 @@ import { deliveryOf, failedItem, failureDetails, itemSummary, sentItem, skippedI
 import { runSummary } from './runSummary';
 
 /**
- * A real run's output: one item per input item, in order, built from what became of each
- * (`results`: undefined where the run stopped before the item). Without Continue On Fail the
- * run's first failure is thrown instead, saying what became of the rest; otherwise the run is
- * summed up above the output.
+ * `results`: undefined where the run stopped before the item. Without Continue On Fail the run's
+ * first failure is thrown instead, saying what became of the rest.
  */
 export function sendOutput(
 	ctx: IExecuteFunctions,
@@ -25,7 +23,7 @@ export function sendOutput(
 	const output = results.map((result, itemIndex) => result && resultItem(node, result, prepared[itemIndex] as PreparedMessage, itemIndex, includeRequestPayload));
 	const statuses = results.map((result) => result?.status);
 	const accepted = statuses.filter((status) => status === 'sent').length;
-	// An item the run never reached (it stopped without Continue On Fail) was not sent either.
+	// An item the run never reached was not sent either.
 	const notSent = statuses.filter((status) => status === undefined || status === 'notSent').length;
 
 	if (stops.length > 0) {
@@ -49,10 +47,12 @@ export function sendOutput(
 
 const FORGET_HINT = 'feed this row to a Template Message node set to Forget Sent Messages';
 const SENT_BEFORE = `Sent by an earlier execution of this workflow (Send Once: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
+const CONCURRENT =
+	'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.';
 const IN_DOUBT =
 	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 
-/** The output item of one input item. `message`: its request (every result but an invalid item's has one). */
+/** `message`: every result but an invalid item's has one. */
 function resultItem(node: INode, result: ItemResult, message: PreparedMessage, itemIndex: number, includeRequestPayload: boolean): INodeExecutionData {
 	switch (result.status) {
 		case 'invalid':
@@ -60,13 +60,7 @@ function resultItem(node: INode, result: ItemResult, message: PreparedMessage, i
 		case 'skipped':
 			if ('duplicate' in result) return skippedItem(message, itemIndex, 'skipped', result.duplicate.reason, { duplicateOf: result.duplicate.duplicateOf });
 			return result.sentBefore === 'concurrent'
-				? skippedItem(
-						message,
-						itemIndex,
-						'skipped',
-						'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.',
-						{ sentBefore: true, concurrentExecution: true },
-					)
+				? skippedItem(message, itemIndex, 'skipped', CONCURRENT, { sentBefore: true, concurrentExecution: true })
 				: skippedItem(message, itemIndex, 'skipped', SENT_BEFORE, { sentBefore: true });
 		case 'inDoubt':
 			return skippedItem(message, itemIndex, 'inDoubt', IN_DOUBT, { inDoubt: true });
@@ -84,7 +78,7 @@ function resultItem(node: INode, result: ItemResult, message: PreparedMessage, i
 	return failedItem(failureOf(node, result, itemIndex), itemIndex, failureDetails(result.status, result.outcome, summary));
 }
 
-/** The error of an item that failed: on its output item, and what the run throws when it stops at that item. */
+/** Both the failed item's error and what the run throws when it stops at that item. */
 function failureOf(node: INode, result: ItemResult | undefined, itemIndex: number): NodeOperationError | NodeApiError {
 	if (result?.status === 'invalid') return result.invalid.invalid;
 	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);

@@ -1,14 +1,7 @@
 import type { ICredentialsDecrypted, IDataObject, NodeOperationError } from 'n8n-workflow';
 
-/**
- * What passes between the node's stages, in one place: what the node read for one item and the
- * request body it becomes (request/), the template as registered, a prepared message, the
- * credential as the run uses it, what the API's answer meant, the refusals that stop a run and
- * each message's result (send/, turned into items by output/), and the run options with their
- * names, display names and defaults (read by description/ and by the reader alike). The stages
- * import from here and the other files of shared/, never from each other
- * (test/package/architecture.test.ts keeps it so).
- */
+// What passes between the node's stages (description/, request/, send/, output/). The stages import
+// from here and the other files of shared/, never from each other (test/package/architecture.test.ts).
 
 /** The request body of `POST /api/v2/push/message`, as the spec describes it. */
 export interface SendRequestBody {
@@ -22,10 +15,8 @@ export interface SendRequestBody {
 	};
 }
 
-export type ComponentPosition = 'header' | 'body' | 'button';
-
 export interface PayloadComponent {
-	position: ComponentPosition;
+	position: 'header' | 'body' | 'button';
 	parameters: object[];
 }
 
@@ -59,7 +50,6 @@ export type ComponentsInput =
 	  }
 	| { mode: 'json'; rawPayload: unknown };
 
-/** Everything the node read for one item, before any checking. */
 export interface MessageInput {
 	phoneNumber: unknown;
 	/** Phone Number is an expression (a mapped column): an empty value is an empty cell. */
@@ -68,21 +58,16 @@ export interface MessageInput {
 	templateCodeId: unknown;
 	components: ComponentsInput;
 	compatibility?: Partial<CompatibilityOptions>;
-	/** The template as registered, when the user gave it: the request is checked against it. */
 	template?: TemplateShape;
 }
 
-/**
- * The template as the user registered it (pasted from the dashboard): nothing of it is sent, it
- * only checks each item's values and renders the message a recipient gets. Each part is optional;
- * a part not given is not checked.
- */
+/** The template as pasted from the dashboard: never sent, it checks each item and renders the preview. */
 export interface TemplateShape {
-	/** The body text cut at its placeholders, and how many distinct ones it has. */
+	/** `placeholders`: how many distinct ones the text has. */
 	body?: { placeholders: number; segments: Segment[] };
 	/** A text header's segments; none for the other kinds. */
 	header?: { kind: TemplateHeaderKind; placeholders: number; segments: Segment[] };
-	buttons?: TemplateButton[];
+	buttons?: Array<{ kind: TemplateButtonKind; label?: string }>;
 	/** Refuse body values with what the platform refuses in template parameters. */
 	checkCharacters: boolean;
 }
@@ -90,15 +75,10 @@ export interface TemplateShape {
 /** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
 export type Segment = string | number;
 
-/** The kinds of header a template can have, in the editor's order. */
 export const TEMPLATE_HEADER_KINDS = ['none', 'text', 'image', 'video', 'document'] as const;
 export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
 
-/**
- * The kinds of template button: the editor's name, how a message writes it, and for those a
- * message gives a value, what that value is (a quick reply its payload, a dynamic URL the text
- * appended to its URL).
- */
+/** Each button kind's name in the editor, in a sentence, and what value a message gives it, if any. */
 export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; value?: string }> = {
 	callPhone: { name: 'Call Phone', inText: 'call phone' },
 	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', value: 'the text appended to its URL' },
@@ -107,46 +87,33 @@ export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickRe
 };
 export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
 
-export interface TemplateButton {
-	kind: TemplateButtonKind;
-	label?: string;
-}
-
-/** One item's request, built and checked, and the message its recipient gets when the template is known. */
 export interface PreparedMessage {
 	request: SendRequestBody;
+	/** The message its recipient gets, when the template is known. */
 	preview?: string;
 	/** Send Once: what makes this message the same as another (see request/messageKey.ts). */
 	key?: string;
-	/**
-	 * What makes this item the same message in every try of n8n's Retry On Fail: its recipient and
-	 * template, never values an expression computes at send time ({{ $now }}, a random id).
-	 */
+	/** The same in every try of Retry On Fail: recipient and template, never values computed at send time ({{ $now }}). */
 	tryKey: string;
 }
 
-/**
- * An item refused before anything was sent: the error it puts out, the field at fault as the
- * editor names it (for the dry run's count by field), and the phone number and template code id
- * as given (so that the failed row shows them).
- */
 export interface InvalidMessage {
 	invalid: NodeOperationError;
+	/** As the editor names it, for the dry run's count by field. */
 	field: string | undefined;
+	/** The phone number and template code id as given. */
 	given: IDataObject;
 }
 
-/** What reading one item gave: a message to send, or why it cannot be. */
 export type ReadMessage = PreparedMessage | InvalidMessage;
 
 export function isInvalid(message: ReadMessage): message is InvalidMessage {
 	return 'invalid' in message;
 }
 
-/** The credential's name, as n8n knows it. */
 export const CREDENTIAL_TYPE = 'templateMessageApi';
 
-/** The credential as the send stage uses it: read once for the run, checked, never shown. */
+/** Read once for the run, checked, never shown. */
 export interface SendCredentials {
 	/** `{base_url}/api/v2/push/message`. */
 	url: string;
@@ -156,12 +123,9 @@ export interface SendCredentials {
 }
 
 /**
- * What one attempt to send a message came to, decided only from what the server or the
- * socket told us. The three kinds drive everything else:
- * - accepted: the server took it (has a msgid);
- * - rejected: certainly not taken (the server said no, or the request never reached it);
- * - unknown: it may have been taken (a timeout or reset after the request was written, a
- *   gateway error, an unreadable 2xx), so sending again could message the recipient twice.
+ * One attempt to send, from what the server or the socket told us. rejected: certainly not taken (refused, or
+ * never reached the server); unknown: may have been taken (a timeout or reset after the request was written,
+ * a gateway error, an unreadable 2xx), so sending again could message the recipient twice.
  */
 export type Outcome =
 	| { kind: 'accepted'; msgid: string; statusCode: number }
@@ -187,7 +151,7 @@ export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
 /** How far a refusal reaches: this item only, every item with its template, or every item. */
 export type RefusalScope = 'item' | 'template' | 'account';
 
-/** The refusal that stopped further messages: what the items not sent point to. */
+/** The refusal that stopped further messages, which the items not sent point to. */
 export interface Refusal {
 	/** 'throttled': this item only, after the API asked it to wait longer than the run waits. */
 	scope: RefusalScope | 'server' | 'throttled';
@@ -198,14 +162,12 @@ export interface Refusal {
 	apiCode?: number | string;
 }
 
-/** What became of one input item: the `status` column of a real run's rows (a dry run's say `dryRun`), and what the run's summary counts. */
+/** The `status` column of a real run's rows (a dry run's say `dryRun`). */
 export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
 
 /**
- * What became of one input item, decided once where it happened (reading it, the repeat check, the
- * send stage) and put out as it is: output/ builds the item's row and the run's summary from it.
- * `sentInEarlierTry`: the answer is the one an earlier try of this node in the same execution got
- * (n8n's Retry On Fail), and nothing was sent now.
+ * What became of one input item, decided once where it happened. `sentInEarlierTry`: the answer an earlier
+ * try (Retry On Fail) of this node in the same execution got; nothing was sent now.
  */
 export type ItemResult =
 	| { status: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
@@ -225,10 +187,8 @@ export type ItemResult =
 	| { status: 'inDoubt' }
 	| { status: 'invalid'; invalid: InvalidMessage };
 
-/** What the send stage did with one message: every result but those decided before it. */
 export type SendResult = Exclude<ItemResult, { status: 'invalid' } | { duplicate: Skip }>;
 
-/** A whole send: one result per message given, in item order. */
 export interface SendRun {
 	/** Undefined where no message was given, or the run stopped before this one. */
 	results: Array<SendResult | undefined>;
@@ -238,7 +198,7 @@ export interface SendRun {
 	stops: Refusal[];
 }
 
-/** An item not to send because it repeats an earlier item of the run, and why. */
+/** An item not sent because it repeats an earlier one of the run. */
 export interface Skip {
 	reason: string;
 	duplicateOf: number;
@@ -249,10 +209,7 @@ export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' |
 
 export const MESSAGE_KEY_FIELD = 'Message Key';
 
-/**
- * Forget Sent Messages' key: a row's messageKey, which a row routed to the error output carries
- * under details (n8n routes only rows made of error and details).
- */
+/** A row routed to the error output carries messageKey under details (n8n routes only rows of error and details). */
 export const FORGET_KEY_DEFAULT = '={{ $json.messageKey ?? $json.details?.messageKey }}';
 
 export interface RetryPolicy {
@@ -261,10 +218,7 @@ export interface RetryPolicy {
 	/** First backoff; doubled on each attempt, with full jitter. */
 	baseDelayMs: number;
 	maxDelayMs: number;
-	/**
-	 * How long the API may keep one item waiting by asking to slow down (429s, Retry-After, a rate
-	 * window with nothing left), in all, before the item is given up as not sent.
-	 */
+	/** In all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
 	maxThrottleWaitMs: number;
 	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
 	retryUnknownDelivery: boolean;
@@ -289,10 +243,8 @@ export interface RunOptions {
 }
 
 /**
- * The run options (Options → …): each one's display name and default, written once. The
- * description shows them, the reader falls back to them, and messages name them with optionPath.
- * The switches have no entry for a default: n8n's lint wants a literal `false` in the description,
- * and the reader takes anything but `true` as off.
+ * Display names and defaults, written once. The switches have no default here: n8n's lint wants a
+ * literal `false` in the description, and the reader takes anything but `true` as off.
  */
 export const RUN_OPTIONS = {
 	defaultCountryCode: { displayName: 'Default Country Code', default: '' },
@@ -303,16 +255,13 @@ export const RUN_OPTIONS = {
 	maxConcurrency: { displayName: 'Max Concurrent Requests', default: 10 },
 	/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
 	maxPerSecond: { displayName: 'Max Messages per Second', default: 25 },
-	/**
-	 * How many Send Once values a workflow's record keeps once a run is over (the oldest go first):
-	 * above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
-	 */
+	/** Kept once a run is over, oldest dropped first: above an ordinary sheet, at a cost per store call measured in docs/send-once.md. */
 	maxRemembered: { displayName: 'Max Messages Remembered', default: 50_000 },
 	/** Milliseconds. */
 	timeout: { displayName: 'Max Time per Request', default: 30_000 },
-	/** Seconds a run waits for a failing API to come back before it stops sending. */
+	/** Seconds. */
 	maxOutageWait: { displayName: 'Max Wait for the API to Recover', default: 120 },
-	/** Seconds the API may keep one message waiting by throttling it. */
+	/** Seconds. */
 	maxThrottleWait: { displayName: 'Max Wait When Throttled', default: 120 },
 	retryUnknownDelivery: { displayName: 'Retry Unknown Deliveries' },
 	sendInDoubt: { displayName: 'Send Messages in Doubt' },
@@ -321,7 +270,6 @@ export const RUN_OPTIONS = {
 
 export type RunOptionName = keyof typeof RUN_OPTIONS;
 
-/** How a message names a run option for the user: "Options → Max Messages per Second". */
 export function optionPath(name: RunOptionName): string {
 	return `Options → ${RUN_OPTIONS[name].displayName}`;
 }
