@@ -15,7 +15,7 @@ node_modules/.bin/tsc -p tsconfig.json --outDir .bench-build
 echo "Making a self-signed certificate for the HTTPS sandbox…"
 NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
-node24="$(node24)"
+node24="$(node24_path)"
 echo "Send Once in the real n8n: SQLite, then PostgreSQL in queue mode (about 12 minutes)…"
 "$node24" bench/sendOnceReal.js .bench-build/send-once-sqlite.json
 "$node24" bench/sendOnceReal.js .bench-build/send-once-queue.json --queue

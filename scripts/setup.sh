@@ -3,11 +3,13 @@
 # when missing or stale. Sourced by them; also run alone: `bash scripts/setup.sh node24` prints the
 # path of a Node.js >= 24, `bash scripts/setup.sh chromium` that of a Chrome or Chromium.
 #   install_dev_dependencies   the package's own dev dependencies (npm ci)
-#   install_n8n_app [dir]      the real n8n (n8n-app/, or n8n-app-1.x/), SQLite driver built for Node 24
+#   install_n8n_app [dir]      the real n8n (dir, else $N8N_APP, else n8n-app/), SQLite driver built for Node 24
 #   install_engines            the older n8n engines in engines/ that the engine suite also runs on
-#   node24 [--fetched]         prints a Node.js >= 24 (n8n 2.x needs it), fetched once into .cache/
-#   chromium                   prints a Chrome or Chromium for the browser tests, else installs Debian's
+#   node24_path [--fetched]    prints a Node.js >= 24 (n8n 2.x needs it), fetched once into .cache/
+#   chromium_path              prints a Chrome or Chromium for the browser tests, else installs Debian's
 set -euo pipefail
+# A failure inside $(…) fails the script too, as it did when each of these was a script of its own.
+shopt -s inherit_errexit
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 NODE24_VERSION=24.21.0
 
@@ -61,8 +63,8 @@ install_engines() {
 }
 
 install_n8n_app() {
-	local app="${1:-n8n-app}" node headers
-	node="$(node24)"
+	local app="${1:-${N8N_APP:-n8n-app}}" node headers
+	node="$(node24_path)"
 	if stale "$ROOT/$app"; then
 		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
 		# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
@@ -78,7 +80,7 @@ install_n8n_app() {
 	fi
 	if ! sqlite_loads "$node" "$app"; then
 		headers="$(cd "$(dirname "$node")/.." && pwd)"
-		[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24 --fetched)")/.." && pwd)"
+		[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24_path --fetched)")/.." && pwd)"
 		# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
 		# npm warns it will stop passing on).
 		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
@@ -92,7 +94,7 @@ sqlite_version() { node -p "require('$ROOT/$1/node_modules/sqlite3/package.json'
 # The machine's own node when it is new enough; else, on Linux (x64, arm64), the official binary
 # from npm's node-linux-<cpu> package. macOS needs its own Node 24 (npm has no darwin build of it).
 # --fetched: always the fetched one (install_n8n_app uses its headers when the machine's node has none).
-node24() {
+node24_path() {
 	local package cache binary
 	if [ "${1:-}" != --fetched ] && command -v node >/dev/null && [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 24 ]; then
 		command -v node
@@ -111,14 +113,14 @@ node24() {
 	if [ ! -x "$binary" ]; then
 		mkdir -p "$cache"
 		step "Fetching Node.js $NODE24_VERSION for n8n 2.x ($package from npm, first time only: about 30 s)" >&2 \
-			npm install --prefix "$cache" --no-save --no-package-lock --no-audit --no-fund "$package@$NODE24_VERSION"
+			npm install --prefix "$cache" --no-save --no-package-lock --no-audit --no-fund "$package@$NODE24_VERSION" || return 1
 	fi
 	echo "$binary"
 }
 
 # CHROMIUM_PATH, else the first Chrome or Chromium installed in a usual place; only when there is
 # none, Debian's chromium package (apt-get; root, or sudo without a password).
-chromium() {
+chromium_path() {
 	local sudo=()
 	find_chromium && return 0
 	if ! command -v apt-get >/dev/null; then
@@ -127,7 +129,7 @@ chromium() {
 	fi
 	[ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
 	step "Installing Debian's Chromium for the browser tests (first time only: about 1 to 2 minutes)" >&2 \
-		bash -c "${sudo[*]} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[*]} apt-get install -y -qq --no-install-recommends chromium"
+		bash -c "${sudo[*]} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[*]} apt-get install -y -qq --no-install-recommends chromium" || return 1
 	find_chromium || { echo "Chromium could not be installed: install Debian's chromium package, or set CHROMIUM_PATH" >&2; return 1; }
 }
 
@@ -149,7 +151,7 @@ find_chromium() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case "${1:-}" in
-		node24 | chromium) "$@" ;;
+		node24 | chromium) "${1}_path" "${@:2}" ;;
 		*) echo "usage: bash scripts/setup.sh node24|chromium" >&2; exit 2 ;;
 	esac
 fi

@@ -6,5 +6,5 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 install_dev_dependencies
 npm run build
-install_n8n_app "${N8N_APP:-n8n-app}"
-exec "$(node24)" scripts/start.js "$@"
+install_n8n_app
+exec "$(node24_path)" scripts/start.js "$@"

@@ -7,4 +7,4 @@ source scripts/setup.sh
 install_dev_dependencies
 npm run build
 install_n8n_app n8n-app-1.x
-"$(node24)" node_modules/jest/bin/jest.js --selectProjects e2e-1x --runInBand "$@"
+"$(node24_path)" node_modules/jest/bin/jest.js --selectProjects e2e-1x --runInBand "$@"

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 install_dev_dependencies
-node24="$(node24)"
+node24="$(node24_path)"
 jest=("$node24" node_modules/jest/bin/jest.js)
 
 if [ "${1:-}" = "--unit" ]; then
@@ -35,7 +35,7 @@ npm run lint:package                               # the packed tarball, as n8n'
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
 install_engines
 install_n8n_app
-chromium >/dev/null
+chromium_path >/dev/null
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
 # Arguments come before --selectProjects, which would take them as more project names. Both cores
 # for the unit and engine suites (jest takes one less than there are by default): their timing

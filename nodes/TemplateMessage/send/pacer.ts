@@ -1,8 +1,9 @@
 /**
- * Spaces request starts evenly at a rate, shared by all concurrent senders of one account (see
- * sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
+ * Spaces request starts evenly at a rate, shared by all concurrent senders of one account and rate
+ * (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
  * concurrency. A 429 pauses every sender and lowers the rate; accepted messages raise it again. A
- * limit the provider announces holds for the runs sending when it is seen, not for the next one.
+ * limit the provider announces holds for the runs sending when it is seen; the next run on an idle
+ * pacer starts again from its setting.
  */
 import type { RateLimitState } from './outcome';
 import type { Pause } from './throttleBudget';
@@ -153,8 +154,8 @@ const IDLE_MS = 60_000;
 const shared = new Map<string, { pacer: Pacer; lastUsed: number }>();
 
 /**
- * Shared by every run in this n8n process: a provider limits the account, not the execution.
- * Entries hold no timers or sockets and are dropped once idle for a minute.
+ * One pacer per account and rate, shared by every run in this n8n process: a provider limits the
+ * account, not the execution. Entries hold no timers or sockets and are dropped once idle for a minute.
  */
 export function sharedPacer(accountKey: string, maxRate: number, now: () => number = Date.now): Pacer {
 	const time = now();
