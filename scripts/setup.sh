@@ -37,6 +37,13 @@ step() {
 	rm -f "$log"
 }
 
+# Runs a command (its arguments after the folder) in a folder, leaving the caller's where it was.
+in_dir() {
+	local dir="$1"
+	shift
+	(cd "$dir" && "$@")
+}
+
 # Whether the install in $1 (a folder with a package-lock.json) is missing or older than its lockfile.
 stale() {
 	[ ! -f "$1/node_modules/.package-lock.json" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]
@@ -44,7 +51,7 @@ stale() {
 
 install_dev_dependencies() {
 	if stale "$ROOT"; then
-		step "Installing the dev dependencies (npm ci, about 30 s)" bash -c "cd '$ROOT' && npm ci --no-audit --no-fund"
+		step "Installing the dev dependencies (npm ci, about 30 s)" in_dir "$ROOT" npm ci --no-audit --no-fund
 	fi
 }
 
@@ -57,7 +64,7 @@ install_engines() {
 		if stale "$engine"; then
 			# No install scripts: the engine suite needs none of the native modules they would build.
 			step "Installing the $(basename "$engine") engine (n8n-core, n8n-workflow) into engines/$(basename "$engine") (about 15 s)" \
-				bash -c "cd '$engine' && npm ci --ignore-scripts --no-audit --no-fund"
+				in_dir "$engine" npm ci --ignore-scripts --no-audit --no-fund
 		fi
 	done
 }
@@ -69,7 +76,7 @@ install_n8n_app() {
 		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
 		# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
 		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
-		step "Installing n8n into $app/ (first time only: about 2 minutes)" bash -c "cd '$ROOT/$app' && npm install --no-save --no-audit --no-fund"
+		step "Installing n8n into $app/ (first time only: about 2 minutes)" in_dir "$ROOT/$app" npm install --no-save --no-audit --no-fund
 	fi
 	if ! sqlite_loads "$node" "$app" && [ "$app" != n8n-app ] && sqlite_loads "$node" n8n-app \
 		&& [ "$(sqlite_version n8n-app)" = "$(sqlite_version "$app")" ]; then
@@ -84,11 +91,11 @@ install_n8n_app() {
 		# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
 		# npm warns it will stop passing on).
 		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
-			bash -c "cd '$ROOT/$app' && PATH='$(dirname "$node")':\"\$PATH\" npm_config_nodedir='$headers' npm rebuild sqlite3 --ignore-scripts=false"
+			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$headers" npm rebuild sqlite3 --ignore-scripts=false
 	fi
 }
 
-sqlite_loads() { (cd "$ROOT/$2" && "$1" -e "require('sqlite3')" >/dev/null 2>&1); }
+sqlite_loads() { in_dir "$ROOT/$2" "$1" -e "require('sqlite3')" >/dev/null 2>&1; }
 sqlite_version() { node -p "require('$ROOT/$1/node_modules/sqlite3/package.json').version" 2>/dev/null || true; }
 
 # The machine's own node when it is new enough; else, on Linux (x64, arm64), the official binary

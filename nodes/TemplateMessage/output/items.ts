@@ -3,24 +3,18 @@ import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError 
 import type { FailedOutcome, ItemStatus, Refusal, PreparedMessage, ReadMessage } from '../shared/contracts';
 import { isInvalid } from '../shared/contracts';
 
-export function itemSummary({ request, preview, key }: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {
-	const summary: IDataObject = {
-		phone_number: request.phone_number,
-		template_code_id: request.message.template.template_code_id,
-		attempts,
-	};
-	if (key !== undefined) summary.messageKey = key;
-	if (preview !== undefined) summary.preview = preview;
-	if (includeRequest) summary.request = request as unknown as IDataObject;
-	return summary;
-}
-
-// The row's columns are put in order later (shapedForOnError).
-function messageColumns({ request, preview, key }: PreparedMessage): IDataObject {
+/** A message's recipient, template, key and (unless left out) preview; shapedForOnError puts the columns in order. */
+export function messageColumns({ request, preview, key }: PreparedMessage, withPreview = true): IDataObject {
 	const columns: IDataObject = { phone_number: request.phone_number, template_code_id: request.message.template.template_code_id };
 	if (key !== undefined) columns.messageKey = key;
-	if (preview !== undefined) columns.preview = preview;
+	if (withPreview && preview !== undefined) columns.preview = preview;
 	return columns;
+}
+
+export function itemSummary(message: PreparedMessage, attempts: number, includeRequest: boolean): IDataObject {
+	const summary: IDataObject = { ...messageColumns(message), attempts };
+	if (includeRequest) summary.request = message.request as unknown as IDataObject;
+	return summary;
 }
 
 export function skippedItem(message: PreparedMessage, itemIndex: number, status: 'skipped' | 'inDoubt', reason: string, details: IDataObject): INodeExecutionData {

@@ -5,7 +5,7 @@ import type { ItemResult, PreparedMessage, ReadMessage, SendRun } from '../share
 import { optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
 import { notSentError, sendFailedError } from './errors';
-import { deliveryOf, failedItem, failureDetails, itemSummary, sentItem, skippedItem, stoppedBy } from './items';
+import { deliveryOf, failedItem, failureDetails, itemSummary, messageColumns, sentItem, skippedItem, stoppedBy } from './items';
 import { runSummary } from './runSummary';
 
 /**
@@ -70,8 +70,9 @@ function resultItem(node: INode, result: ItemResult, message: PreparedMessage, i
 			return sentItem(result.msgid, itemIndex, summary);
 		}
 	}
-	const recipient = { phone_number: message.request.phone_number, template_code_id: message.request.message.template.template_code_id, ...(message.key === undefined ? {} : { messageKey: message.key }) };
-	if ('fault' in result || 'notRecorded' in result) return failedItem(failureOf(node, result, itemIndex), itemIndex, { ...deliveryOf(result.status), ...recipient });
+	if ('fault' in result || 'notRecorded' in result) {
+		return failedItem(failureOf(node, result, itemIndex), itemIndex, { ...deliveryOf(result.status), ...messageColumns(message, false) });
+	}
 	const summary = itemSummary(message, result.attempts, includeRequestPayload);
 	if ('heldBy' in result) return failedItem(notSentError(node, result.heldBy, itemIndex), itemIndex, { ...deliveryOf('notSent'), stoppedBy: stoppedBy(result.heldBy), ...summary });
 	if (result.sentInEarlierTry) summary.sentInEarlierTry = true;
