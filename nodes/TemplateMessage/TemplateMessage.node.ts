@@ -22,8 +22,8 @@ import { buildSendRequest } from './request/payload';
 import { renderPreview } from './request/preview';
 import { readRunOptions } from './request/runOptions';
 import { testCredential } from './send/credentialTest';
-import { forgetSent } from './send/sendOnce/forget';
 import { sendAll } from './send/sendAll';
+import { MessageRecord } from './send/sendOnce/record';
 import type { ItemResult, MessageInput, ReadMessage } from './shared/contracts';
 import { FORGET_KEY_DEFAULT, isInvalid, optionPath } from './shared/contracts';
 
@@ -100,7 +100,7 @@ export class TemplateMessage implements INodeType {
 }
 
 async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number, continueOnFail: boolean): Promise<INodeExecutionData[]> {
-	if (readForgetAll(ctx)) return [forgottenAllItem(await forgetSent(ctx, 'all'), itemCount)];
+	if (readForgetAll(ctx)) return [forgottenAllItem(await MessageRecord.open(ctx).forgetAll(), itemCount)];
 	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
 		try {
 			return readForgetKey(ctx, itemIndex);
@@ -112,7 +112,7 @@ async function forgetSentMessages(ctx: IExecuteFunctions, itemCount: number, con
 		}
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
-	await forgetSent(ctx, valid);
+	await MessageRecord.open(ctx).forget(valid);
 	return keys.map((key, itemIndex) => (typeof key === 'string' ? forgottenItem(key, itemIndex) : failedItem(key, itemIndex, {})));
 }
 

@@ -69,7 +69,7 @@ export async function simulateRun(settings: SimulatedSettings) {
 	const hints: string[] = [];
 	const flow = new FlowControl(
 		new Pacer(maxPerSecond, clock.now),
-		{ maxPerSecond, maxThrottleWaitMs: retry.maxThrottleWaitMs, maxOutageWaitMs: (settings.maxOutageWait ?? RUN_OPTIONS.maxOutageWait.default) * 1000, continueOnFail: settings.continueOnFail ?? true },
+		{ maxThrottleWaitMs: retry.maxThrottleWaitMs, maxOutageWaitMs: (settings.maxOutageWait ?? RUN_OPTIONS.maxOutageWait.default) * 1000, continueOnFail: settings.continueOnFail ?? true },
 		{ log: (message) => logs.push(message), hint: (message) => hints.push(message) },
 		clock,
 	);

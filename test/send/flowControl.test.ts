@@ -3,6 +3,8 @@
  * pause and probes, stopping. Exact figures, every time: the clock moves only when every sender waits.
  */
 import { FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
+import { Turn } from '../../nodes/TemplateMessage/send/flowControl';
+import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
 import { accepted, internalError, simulateRun, tooManyRequests } from '../helpers/simulatedRun';
 
@@ -240,5 +242,33 @@ describe('stopping', () => {
 		expect(run.statuses.filter((_, i) => i % 2 === 0)).toEqual(['failed', ...all(19, 'notSent')]);
 		expect(run.statuses.filter((_, i) => i % 2 === 0 && run.statuses[i] === 'failed').length).toBe(run.requests.filter((request) => request.answer === 406).length);
 		expect(run.stops).toEqual([expect.objectContaining({ scope: 'template', templateCodeId: 'tpl-missing', apiCode: 59 })]);
+	});
+});
+
+describe("a message's throttle budget", () => {
+	test("an item's own 429 and the pause it causes are one wait, even on a clock that moves between calls", () => {
+		let now = 1_000_000;
+		const pacer = new Pacer(20, () => now++);
+		const turn = new Turn(0, 'tpl', 2000);
+		turn.chargeOwn429(1000, pacer.tooManyRequests(1000));
+		turn.chargeOwn429(1000, pacer.tooManyRequests(1000));
+		expect(turn.chargePause(pacer.pause())).toBe(true);
+		expect(turn.waitedMs).toBe(2000);
+	});
+
+	test('a pause beyond what was charged costs only the part beyond it', () => {
+		const turn = new Turn(0, 'tpl', 5000);
+		turn.chargeOwn429(1000, 11_000);
+		expect(turn.chargePause({ ms: 3000, until: 13_000 })).toBe(true);
+		expect(turn.waitedMs).toBe(3000);
+		expect(turn.chargePause({ ms: 2000, until: 13_000 })).toBe(true);
+		expect(turn.waitedMs).toBe(3000);
+	});
+
+	test('a pause the budget cannot cover is refused and charges nothing', () => {
+		const turn = new Turn(0, 'tpl', 2000);
+		turn.chargeOwn429(1500, 11_500);
+		expect(turn.chargePause({ ms: 1000, until: 12_100 })).toBe(false);
+		expect(turn.waitedMs).toBe(1500);
 	});
 });

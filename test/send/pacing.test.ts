@@ -5,7 +5,6 @@ import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/shared/contrac
 import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
-import { ThrottleBudget } from '../../nodes/TemplateMessage/send/throttleBudget';
 
 describe('Pacer', () => {
 	const clock = (start = 1_000_000) => {
@@ -188,9 +187,9 @@ describe('decideRetry', () => {
 	});
 
 	test('backoff grows exponentially under a cap, with full jitter', () => {
-		expect([1, 2, 3, 4].map((attempt) => backoffMs(attempt, DEFAULT_RETRY_POLICY, () => 1))).toEqual([500, 1000, 2000, 4000]);
-		expect(backoffMs(20, DEFAULT_RETRY_POLICY, () => 1)).toBe(30_000);
-		expect(backoffMs(3, DEFAULT_RETRY_POLICY, () => 0)).toBe(0);
+		expect([1, 2, 3, 4].map((attempt) => backoffMs(attempt, () => 1))).toEqual([500, 1000, 2000, 4000]);
+		expect(backoffMs(20, () => 1)).toBe(30_000);
+		expect(backoffMs(3, () => 0)).toBe(0);
 	});
 });
 
@@ -333,33 +332,5 @@ describe('SentMemory', () => {
 	test('fingerprints tell different requests apart', () => {
 		expect(fingerprint('{"a":1}')).toBe(fingerprint('{"a":1}'));
 		expect(fingerprint('{"a":1}')).not.toBe(fingerprint('{"a":2}'));
-	});
-});
-
-describe('ThrottleBudget', () => {
-	test("an item's own 429 and the pause it causes are one wait, even on a clock that moves between calls", () => {
-		let now = 1_000_000;
-		const pacer = new Pacer(20, () => now++);
-		const budget = new ThrottleBudget(2000);
-		budget.chargeOwn429(1000, pacer.tooManyRequests(1000));
-		budget.chargeOwn429(1000, pacer.tooManyRequests(1000));
-		expect(budget.chargePause(pacer.pause())).toBe(true);
-		expect(budget.waitedMs).toBe(2000);
-	});
-
-	test('a pause beyond what was charged costs only the part beyond it', () => {
-		const budget = new ThrottleBudget(5000);
-		budget.chargeOwn429(1000, 11_000);
-		expect(budget.chargePause({ ms: 3000, until: 13_000 })).toBe(true);
-		expect(budget.waitedMs).toBe(3000);
-		expect(budget.chargePause({ ms: 2000, until: 13_000 })).toBe(true);
-		expect(budget.waitedMs).toBe(3000);
-	});
-
-	test('a pause the budget cannot cover is refused and charges nothing', () => {
-		const budget = new ThrottleBudget(2000);
-		budget.chargeOwn429(1500, 11_500);
-		expect(budget.chargePause({ ms: 1000, until: 12_100 })).toBe(false);
-		expect(budget.waitedMs).toBe(1500);
 	});
 });

@@ -1,7 +1,7 @@
 /** The API's answers are a few hundred bytes. */
 export const MAX_ANSWER_BYTES = 1024 * 1024;
 
-export type Answer = { text: string } | { tooLarge: true; bytesRead: number; declaredBytes?: number };
+export type Answer = { text: string } | { tooLarge: true; declaredBytes?: number };
 
 interface ReadableLike {
 	on(event: string, listener: (...args: never[]) => void): unknown;
@@ -23,7 +23,7 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 	if (!isReadable(body)) return fromValue(body, maxBytes);
 	if (declaredBytes !== undefined && declaredBytes > maxBytes) {
 		body.destroy();
-		return { tooLarge: true, bytesRead: 0, declaredBytes };
+		return { tooLarge: true, declaredBytes };
 	}
 	const stream = body;
 	return await new Promise<Answer>((resolve, reject) => {
@@ -42,7 +42,7 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 			size += bytes.length;
 			if (size > maxBytes) {
-				finish(() => resolve({ tooLarge: true, bytesRead: size, declaredBytes }));
+				finish(() => resolve({ tooLarge: true, declaredBytes }));
 				stream.destroy();
 				return;
 			}
@@ -58,14 +58,14 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 
 function fromValue(body: unknown, maxBytes: number): Answer {
 	if (body === undefined || body === null) return { text: '' };
-	if (typeof body === 'string') return body.length > maxBytes ? { tooLarge: true, bytesRead: body.length } : { text: body };
+	if (typeof body === 'string') return body.length > maxBytes ? { tooLarge: true } : { text: body };
 	if (body instanceof Uint8Array) {
-		return body.length > maxBytes ? { tooLarge: true, bytesRead: body.length } : { text: Buffer.from(body).toString('utf8') };
+		return body.length > maxBytes ? { tooLarge: true } : { text: Buffer.from(body).toString('utf8') };
 	}
 	// Parsed by the helper: re-serialised within the bound (one too deep to serialise is unreadable).
 	try {
 		const text = JSON.stringify(body) ?? '';
-		return text.length > maxBytes ? { tooLarge: true, bytesRead: text.length } : { text };
+		return text.length > maxBytes ? { tooLarge: true } : { text };
 	} catch {
 		return { text: '' };
 	}

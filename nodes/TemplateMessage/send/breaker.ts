@@ -34,7 +34,6 @@ export class Breaker {
 	constructor(
 		private readonly giveUpAfterMs: number,
 		private readonly now: () => number = Date.now,
-		private readonly threshold = BREAKER_THRESHOLD,
 	) {}
 
 	gate(): Gate {
@@ -47,8 +46,9 @@ export class Breaker {
 		return { pass: true, probe: this.probing };
 	}
 
-	probeNotSent(probe: ProbeToken): void {
-		if (probe === this.probing) this.probing = undefined;
+	/** Also for an answer that says nothing about the API's health (a 429: it is there, and busy). */
+	probeNotSent(probe?: ProbeToken): void {
+		if (probe !== undefined && probe === this.probing) this.probing = undefined;
 	}
 
 	/** Accepted, or refused for a reason of the message's own. */
@@ -64,11 +64,6 @@ export class Breaker {
 		this.probing = undefined;
 	}
 
-	/** An answer that says nothing about the API's health (a 429: it is there, and busy). */
-	neutral(probe?: ProbeToken): void {
-		if (probe !== undefined) this.probeNotSent(probe);
-	}
-
 	/** The API failed a message. Returns the reason when this failure makes the breaker give up. */
 	failed(reason: string, probe?: ProbeToken): string | undefined {
 		const now = this.now();
@@ -81,7 +76,7 @@ export class Breaker {
 			this.probes++;
 			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * 2);
 		}
-		if (this.openUntil === undefined && this.failuresInARow < this.threshold) return undefined;
+		if (this.openUntil === undefined && this.failuresInARow < BREAKER_THRESHOLD) return undefined;
 		const failingFor = now - this.failingSince;
 		// Within a poll of the bound counts as reaching it: timers may wake a millisecond early.
 		if (failingFor + PROBE_POLL_MS > this.giveUpAfterMs) {

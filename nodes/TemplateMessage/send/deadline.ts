@@ -43,8 +43,10 @@ const ATTEMPT_OVER = new Error('The attempt is over');
  */
 export class AttemptDeadline {
 	private readonly controller = new AbortController();
+	readonly signal = this.controller.signal;
+	/** Ended by its deadline, not by a cancel. */
+	expired = false;
 	private readonly timer = new AbortController();
-	private timedOut = false;
 	private readonly onCancel = () => this.controller.abort(this.cancel?.reason);
 
 	constructor(
@@ -58,20 +60,11 @@ export class AttemptDeadline {
 		abortableSleep(Math.min(Math.max(1, timeoutMs), MAX_TIMEOUT_MS), this.timer.signal).then(
 			() => {
 				if (this.timer.signal.aborted) return;
-				this.timedOut = true;
+				this.expired = true;
 				this.controller.abort(new Error(`no complete answer within ${timeoutMs} ms`));
 			},
 			() => undefined,
 		);
-	}
-
-	get signal(): AbortSignal {
-		return this.controller.signal;
-	}
-
-	/** Ended by its deadline, not by a cancel. */
-	get expired(): boolean {
-		return this.timedOut;
 	}
 
 	end(): void {

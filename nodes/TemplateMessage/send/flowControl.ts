@@ -4,9 +4,8 @@ import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import type { RateLimitState } from './outcome';
-import type { Pacer, PauseCause } from './pacer';
+import type { Pacer, Pause, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
-import { ThrottleBudget } from './throttleBudget';
 
 /** The system's time, or a simulated one in tests. */
 export interface Clock {
@@ -18,8 +17,6 @@ export interface Clock {
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: wait };
 
 export interface FlowSettings {
-	/** 0: none. */
-	maxPerSecond: number;
 	maxThrottleWaitMs: number;
 	maxOutageWaitMs: number;
 	continueOnFail: boolean;
@@ -37,18 +34,37 @@ const MIN_THROTTLE_CHARGE_MS = 250;
 /** Waits this long or longer are told: the run would otherwise seem to hang. */
 const LONG_WAIT_MS = 5000;
 
+/**
+ * One message's passage through the flow. Its throttle budget counts how long the API has kept it
+ * waiting (its own 429s and pauses of every sender) against Max Wait When Throttled. A pause covering
+ * time already charged for its own 429 costs only the part beyond it; all times are on the pacer's
+ * clock, so a pause and its 429 end at the same instant.
+ */
 export class Turn {
-	readonly throttle: ThrottleBudget;
 	/** Set while this message is the breaker's probe. */
 	probe: number | undefined;
-	settled = false;
+	waitedMs = 0;
+	private chargedUntil = 0;
 
 	constructor(
 		readonly itemIndex: number,
 		readonly templateCodeId: string,
-		maxThrottleWaitMs: number,
-	) {
-		this.throttle = new ThrottleBudget(maxThrottleWaitMs);
+		private readonly maxThrottleWaitMs: number,
+	) {}
+
+	/** The message's own 429: its pause ends at `until`. */
+	chargeOwn429(delayMs: number, until: number): void {
+		this.waitedMs += delayMs;
+		this.chargedUntil = Math.max(this.chargedUntil, until);
+	}
+
+	/** Charges the part of `pause` not counted yet; false (nothing charged) when that is beyond the budget. */
+	chargePause(pause: Pause): boolean {
+		const uncharged = Math.max(0, pause.until - Math.max(pause.until - pause.ms, this.chargedUntil));
+		if (this.waitedMs + uncharged > this.maxThrottleWaitMs) return false;
+		this.waitedMs += uncharged;
+		this.chargedUntil = Math.max(this.chargedUntil, pause.until);
+		return true;
 	}
 }
 
@@ -118,7 +134,7 @@ export class FlowControl {
 		if (outcome.kind !== 'rejected' || outcome.statusCode !== 429) return undefined;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
-		const waitedMs = turn.throttle.waitedMs;
+		const { waitedMs } = turn;
 		if (waitedMs + chargeMs > this.settings.maxThrottleWaitMs) {
 			// Every sender waits as the API asked: one that may not wait that long gives up before its
 			// request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
@@ -127,7 +143,7 @@ export class FlowControl {
 			const reason = `the API kept asking to slow down (HTTP 429: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${seconds(this.settings.maxThrottleWaitMs)})`;
 			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: 429, apiCode: outcome.apiCode };
 		}
-		turn.throttle.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
+		turn.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
 		return 'again';
 	}
 
@@ -137,7 +153,6 @@ export class FlowControl {
 
 	/** The message's last answer in this run. */
 	settled(turn: Turn, outcome: Outcome): void {
-		turn.settled = true;
 		if (outcome.kind === 'accepted') this.pacer.accepted();
 		const stop = this.stopEarly.record(turn.itemIndex, turn.templateCodeId, outcome, turn.probe);
 		if (stop) this.stops.push(stop);
@@ -147,9 +162,9 @@ export class FlowControl {
 		if (!this.settings.continueOnFail && (this.firstFailure === undefined || itemIndex < this.firstFailure)) this.firstFailure = itemIndex;
 	}
 
-	/** However the message ended: a probe pass it did not report on goes to another sender. */
+	/** However the message ended: a probe pass it did not report on goes to another sender (tokens are never reused). */
 	done(turn: Turn): void {
-		if (turn.probe !== undefined && !turn.settled) this.stopEarly.breaker.probeNotSent(turn.probe);
+		if (turn.probe !== undefined) this.stopEarly.breaker.probeNotSent(turn.probe);
 	}
 
 	private heldBack(turn: Turn): Held | undefined {
@@ -180,7 +195,7 @@ export class FlowControl {
 			if (held) return held;
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
-			if (!turn.throttle.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, turn);
+			if (!turn.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, turn);
 			this.pauses.pausing(pause.ms, pause.cause);
 			return undefined;
 		};
@@ -205,7 +220,7 @@ export class FlowControl {
 	}
 
 	private lowerLimitNotice(limit: number): void {
-		const setting = this.settings.maxPerSecond;
+		const setting = this.pacer.maxRate;
 		notice(
 			this.notices,
 			`The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`,

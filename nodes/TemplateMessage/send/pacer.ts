@@ -6,9 +6,14 @@
  * pacer starts again from its setting.
  */
 import type { RateLimitState } from './outcome';
-import type { Pause } from './throttleBudget';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
+
+/** A pause every sender waits through, on the pacer's clock. */
+export interface Pause {
+	ms: number;
+	until: number;
+}
 
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
@@ -29,7 +34,7 @@ export class Pacer {
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
-		private readonly maxRate: number,
+		readonly maxRate: number,
 		private readonly now: () => number = Date.now,
 	) {
 		this.rate = maxRate;

@@ -1,5 +1,8 @@
 import type { Outcome, RetryPolicy } from '../shared/contracts';
 
+const FIRST_BACKOFF_MS = 500;
+const LONGEST_BACKOFF_MS = 30_000;
+
 export type RetryDecision = { retry: false; outcome: Outcome } | { retry: true; delayMs: number };
 
 /**
@@ -18,11 +21,11 @@ export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy
 			outcome: { ...outcome, reason: `${outcome.reason} (the API asked to wait ${Math.ceil(serverWait / 1000)} s, longer than the node waits)` },
 		};
 	}
-	return { retry: true, delayMs: serverWait ?? backoffMs(tries, policy, random) };
+	return { retry: true, delayMs: serverWait ?? backoffMs(tries, random) };
 }
 
-/** Exponential backoff with full jitter: uniform in [0, min(max, base·2^(attempt-1))]. */
-export function backoffMs(attempt: number, policy: RetryPolicy, random = Math.random): number {
-	const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+/** Exponential backoff with full jitter: uniform in [0, min(longest, first·2^(attempt-1))]. */
+export function backoffMs(attempt: number, random = Math.random): number {
+	const ceiling = Math.min(LONGEST_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (attempt - 1));
 	return Math.round(random() * ceiling);
 }

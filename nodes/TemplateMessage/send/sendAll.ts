@@ -6,6 +6,7 @@ import { Claims } from './sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
+import { optionPath } from '../shared/contracts';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
@@ -15,7 +16,6 @@ import { fingerprint } from '../shared/fingerprint';
 import { MessageRecord } from './sendOnce/record';
 import { SentMemory } from './sentMemory';
 import { postMessage } from './transport';
-import { optionPath } from '../shared/contracts';
 
 /**
  * Sends the messages (undefined: an item not to send). Without Continue On Fail the first failure stops further
@@ -30,10 +30,11 @@ export async function sendAll(
 	continueOnFail: boolean,
 ): Promise<SendRun> {
 	const node = ctx.getNode();
+	const keys = new Map(messages.flatMap((message, itemIndex) => (message?.key === undefined ? [] : [[itemIndex, message.key] as const])));
 	const claims =
 		options.sendOnce === 'off'
 			? undefined
-			: new Claims(MessageRecord.open(ctx, options.maxRemembered), keysToSend(messages), {
+			: new Claims(MessageRecord.open(ctx, options.maxRemembered), keys, {
 					concurrency: options.maxConcurrency,
 					maxPerSecond: options.maxPerSecond,
 					sendInDoubt: options.sendInDoubt,
@@ -43,7 +44,7 @@ export async function sendAll(
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const flow = new FlowControl(
 		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond),
-		{ maxPerSecond: options.maxPerSecond, maxThrottleWaitMs: options.retry.maxThrottleWaitMs, maxOutageWaitMs: options.maxOutageWaitMs, continueOnFail },
+		{ maxThrottleWaitMs: options.retry.maxThrottleWaitMs, maxOutageWaitMs: options.maxOutageWaitMs, continueOnFail },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,
 		signal,
@@ -100,14 +101,6 @@ export async function sendEach(
 	} finally {
 		flow.end();
 	}
-}
-
-function keysToSend(messages: Array<PreparedMessage | undefined>): Map<number, string> {
-	const keys = new Map<number, string>();
-	messages.forEach((message, itemIndex) => {
-		if (message?.key !== undefined) keys.set(itemIndex, message.key);
-	});
-	return keys;
 }
 
 /** Warns when keeping the record to its size pushed keys out (a later run would send them again); never fails the run. */

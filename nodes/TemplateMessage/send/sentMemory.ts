@@ -14,23 +14,14 @@ export class SentMemory {
 		private readonly key: string,
 	) {}
 
-	private get entries(): Record<string, string> | undefined {
-		return this.context[this.key] as Record<string, string> | undefined;
+	recall(itemIndex: number, tryKey: string): Remembered | undefined {
+		const { tryKey: remembered, ...outcome } = ((this.context[this.key] as IDataObject | undefined)?.[itemIndex] ?? {}) as Remembered & { tryKey?: string };
+		return remembered === tryKey ? outcome : undefined;
 	}
 
-	recall(itemIndex: number, fingerprint: string): Remembered | undefined {
-		const entry = this.entries?.[itemIndex];
-		if (entry === undefined) return undefined;
-		const [print, kind, attempts, ...rest] = entry.split('\u0000');
-		if (print !== fingerprint) return undefined;
-		const value = rest.join('\u0000');
-		return kind === 'a' ? { kind: 'accepted', msgid: value, attempts: Number(attempts) } : { kind: 'unknown', reason: value, attempts: Number(attempts) };
-	}
-
-	remember(itemIndex: number, fingerprint: string, outcome: Remembered): void {
-		const value = outcome.kind === 'accepted' ? outcome.msgid : outcome.reason;
-		const entries = this.entries ?? (this.context[this.key] = {} as Record<string, string>);
-		entries[itemIndex] = [fingerprint, outcome.kind === 'accepted' ? 'a' : 'u', outcome.attempts, value].join('\u0000');
+	remember(itemIndex: number, tryKey: string, outcome: Remembered): void {
+		const entries = (this.context[this.key] ??= {}) as IDataObject;
+		entries[itemIndex] = { tryKey, ...outcome };
 	}
 
 	clear(): void {

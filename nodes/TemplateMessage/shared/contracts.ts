@@ -215,9 +215,6 @@ export const FORGET_KEY_DEFAULT = '={{ $json.messageKey ?? $json.details?.messag
 export interface RetryPolicy {
 	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
 	maxAttempts: number;
-	/** First backoff; doubled on each attempt, with full jitter. */
-	baseDelayMs: number;
-	maxDelayMs: number;
 	/** In all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
 	maxThrottleWaitMs: number;
 	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
@@ -279,8 +276,6 @@ export const MAX_TIMEOUT_MS = 300_000;
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 	maxAttempts: RUN_OPTIONS.maxAttempts.default,
-	baseDelayMs: 500,
-	maxDelayMs: 30_000,
 	maxThrottleWaitMs: RUN_OPTIONS.maxThrottleWait.default * 1000,
 	retryUnknownDelivery: false,
 };

@@ -34,8 +34,7 @@ export class Claims {
 	private readonly acceptedItems = new Set<number>();
 	private readonly sentBefore = new Set<number>();
 	private tidy: Tidy = { refresh: [], settled: [] };
-	/** Keys sent before that the next write refreshes, and those an earlier write refreshed: their marks can go. */
-	private refreshing: string[] = [];
+	/** Keys sent before that an earlier write refreshed: their marks can go. */
 	private refreshed: string[] = [];
 	/** Each block's claim runs after the one before: the tidying goes with the block that carries it. */
 	private chain: Promise<unknown> = Promise.resolve();
@@ -98,7 +97,7 @@ export class Claims {
 		const gone = recorded.filter((itemIndex) => this.mayHaveGone.has(itemIndex));
 		// settleRun removes marks last, after the refreshed keys are back.
 		const tidy = this.takeTidy();
-		tidy.settled.push(...this.refreshed.splice(0), ...this.refreshing.splice(0));
+		tidy.settled.push(...this.refreshed.splice(0), ...tidy.refresh);
 		return await this.record.settleRun({
 			forget: keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))),
 			keep: keysOf([...gone, ...this.sentBefore]),
@@ -117,7 +116,6 @@ export class Claims {
 		const keys = items.map((itemIndex) => this.keys.get(itemIndex)!);
 		const claim = this.chain.then(async () => {
 			const tidy = this.takeTidy();
-			const refreshing = this.refreshing.splice(0);
 			tidy.settled.push(...this.refreshed.splice(0));
 			let found: BlockClaim | undefined;
 			try {
@@ -127,10 +125,9 @@ export class Claims {
 					// Left for the next write: a key half-refreshed keeps its mark, so it reads in doubt meanwhile.
 					this.tidy.refresh.push(...tidy.refresh);
 					this.tidy.settled.push(...tidy.settled);
-					this.refreshing.push(...refreshing);
 				}
 			}
-			this.refreshed.push(...refreshing);
+			this.refreshed.push(...tidy.refresh);
 			// Each key went in with its pending mark.
 			this.recordSize += 2 * keys.length;
 			for (const itemIndex of items) this.sort(itemIndex, found);
@@ -148,7 +145,6 @@ export class Claims {
 			this.sentBefore.add(itemIndex);
 			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
 			this.tidy.refresh.push(key);
-			this.refreshing.push(key);
 		} else if (found.inDoubt.has(key)) {
 			// Its mark alone says it is in doubt: both stay where they are.
 			if (this.sizing.sendInDoubt) this.resent.add(itemIndex);

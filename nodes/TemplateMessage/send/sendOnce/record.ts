@@ -121,7 +121,8 @@ export class MessageRecord {
 	}
 
 	async forget(keys: string[]): Promise<void> {
-		await this.serialized(() => this.remove([...keys, ...keys.map(pending)]));
+		const unique = [...new Set(keys)];
+		await this.serialized(() => this.remove([...unique, ...unique.map(pending)]));
 	}
 
 	async forgetAll(): Promise<number> {
