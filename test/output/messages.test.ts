@@ -8,9 +8,8 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { API_CODES } from '../../nodes/TemplateMessage/shared/apiCodes';
 import { invalidItemError, notSentError, sendFailedError } from '../../nodes/TemplateMessage/output/errors';
-import type { Refusal, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
+import type { FailedOutcome, Refusal, MessageInput } from '../../nodes/TemplateMessage/shared/contracts';
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
-import type { FailedOutcome } from '../../nodes/TemplateMessage/output/errors';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
 import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';

@@ -1,10 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/**
- * The value a button takes when the message is sent, by its kind: under the node's Buttons and
- * under Template (Checks and Preview) → Buttons (where each of the template's buttons can carry its value, so that the
- * buttons are entered once).
- */
+/** A button's value, by its kind: under the node's Buttons, and under Template → Buttons so that buttons can be entered once. */
 export const buttonValueFields: INodeProperties[] = [
 	{
 		displayName: 'Payload',

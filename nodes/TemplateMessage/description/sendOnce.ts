@@ -47,7 +47,6 @@ export const sendOnceProperties: INodeProperties[] = [
 	},
 ];
 
-/** The Forget Sent Messages operation: clears keys from the workflow's Send Once record. */
 export const forgetProperties: INodeProperties[] = [
 	{
 		displayName: 'Forget',

@@ -92,12 +92,7 @@ export const templateProperty: INodeProperties = {
 	],
 };
 
-/**
- * Pasting a text with {{1}} into an empty field makes n8n's editor switch it to Expression mode,
- * and the Result line under it then reads {{1}} as the number 1. These notices, shown under the
- * template's fields only while a field is in that state and every {{ }} in it is a bare
- * placeholder (the text the run keeps as written: request/pastedTemplate.ts), say so.
- */
+/** A stored value that request/pastedTemplate.ts keeps as written (why: see there); the notices say so under its field. */
 export const PASTED_TEMPLATE_VALUE = '^=(?![\\s\\S]*\\{\\{(?!\\s*\\d+\\s*\\}\\}))[\\s\\S]*\\{\\{\\s*\\d+\\s*\\}\\}';
 
 export const pastedTemplateNotices: INodeProperties[] = [

@@ -64,11 +64,10 @@ function readableFailure(item: INodeExecutionData): INodeExecutionData {
 	const { error, details } = item.json;
 	if (typeof error !== 'string' || typeof details !== 'object' || details === null) return item;
 	const { status, ...rest } = details as IDataObject;
-	const { phone_number, template_code_id, messageKey, delivery } = rest;
 	const json: IDataObject = { status, success: false };
-	if (phone_number !== undefined) json.phone_number = phone_number;
-	if (template_code_id !== undefined) json.template_code_id = template_code_id;
-	if (messageKey !== undefined) json.messageKey = messageKey;
-	Object.assign(json, { delivery, error, details: rest });
+	for (const column of ['phone_number', 'template_code_id', 'messageKey']) {
+		if (rest[column] !== undefined) json[column] = rest[column];
+	}
+	Object.assign(json, { delivery: rest.delivery, error, details: rest });
 	return { ...item, json };
 }

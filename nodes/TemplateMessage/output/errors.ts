@@ -9,8 +9,6 @@ import { truncate } from '../shared/bounded';
 import { optionPath, RUN_OPTIONS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 
-export type { FailedOutcome };
-
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
 	401: 'The token was rejected: check the JWT in the Template Message API credential.',
@@ -21,38 +19,29 @@ const STATUS_HINTS: Record<number, string> = {
 
 export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
+		const row = `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
 		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
-			description: error.hint ? `${error.hint}. ${rowOf(itemIndex)}` : rowOf(itemIndex),
+			description: error.hint ? `${error.hint}. ${row}` : row,
 		});
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(node, error as Error, { itemIndex });
 }
 
-export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
-	const field = error instanceof InvalidFieldError ? fieldOf(error.field) : undefined;
-	return { invalid: invalidItemError(node, error, itemIndex), field, given: given(input) };
-}
-
 // Longest first: an error's field is named after the longest field name it starts with.
 const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(RUN_OPTIONS).map((option) => option.displayName)].sort((a, b) => b.length - a.length);
 
-function fieldOf(named: string): string {
-	return FIELD_NAMES.find((name) => named === name || named.startsWith(`${name} → `)) ?? named;
-}
-
-function rowOf(itemIndex: number): string {
-	return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
+export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
+	const field = error instanceof InvalidFieldError ? (FIELD_NAMES.find((name) => error.field === name || error.field.startsWith(`${name} → `)) ?? error.field) : undefined;
+	return { invalid: invalidItemError(node, error, itemIndex), field, given: given(input) };
 }
 
 function given(input: MessageInput | undefined): IDataObject {
-	const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? truncate(String(value), 100) : undefined);
 	const values: IDataObject = {};
-	const phone = text(input?.phoneNumber);
-	const template = text(input?.templateCodeId);
-	if (phone !== undefined) values.phone_number = phone;
-	if (template !== undefined) values.template_code_id = template;
+	for (const [column, value] of [['phone_number', input?.phoneNumber], ['template_code_id', input?.templateCodeId]] as const) {
+		if (typeof value === 'string' || typeof value === 'number') values[column] = truncate(String(value), 100);
+	}
 	return values;
 }
 

@@ -18,8 +18,7 @@ export function itemSummary(message: PreparedMessage, attempts: number, includeR
 }
 
 export function skippedItem(message: PreparedMessage, itemIndex: number, status: 'skipped' | 'inDoubt', reason: string, details: IDataObject): INodeExecutionData {
-	const json = { status, success: false, skipped: true, reason, ...details, ...messageColumns(message) };
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: { status, success: false, skipped: true, reason, ...details, ...messageColumns(message) }, pairedItem: { item: itemIndex } };
 }
 
 export function sentItem(msgid: string, itemIndex: number, summary: IDataObject): INodeExecutionData {

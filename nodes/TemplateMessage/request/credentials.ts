@@ -17,7 +17,6 @@ export async function readCredentials(ctx: IExecuteFunctions): Promise<SendCrede
 	const baseUrl = String(data.baseUrl ?? '');
 	const wrong = credentialProblem(baseUrl, data.token);
 	if (wrong) throw new NodeOperationError(ctx.getNode(), `The credential's ${wrong.field} ${wrong.problem}`, { description: FIXES[wrong.field] });
-	const token = String(data.token ?? '');
 	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return { url: sendEndpoint(baseUrl), token, decrypted: { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_TYPE, data } };
+	return { url: sendEndpoint(baseUrl), token: String(data.token ?? ''), decrypted: { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_TYPE, data } };
 }

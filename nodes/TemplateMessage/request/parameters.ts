@@ -101,16 +101,14 @@ function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 		return value !== undefined && value !== null && value !== '';
 	};
 	if (!list.some((button) => takesValue(button) && given(button))) return undefined;
-	const buttons: ButtonInput[] = [];
-	list.forEach((button, index) => {
-		if (!takesValue(button)) return;
+	return list.flatMap((button, index) => {
+		if (!takesValue(button)) return [];
 		if (!given(button)) {
 			const what = button.kind === 'quickReply' ? 'payload' : 'URL suffix';
 			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each quick reply and dynamic URL button of the template needs one`);
 		}
-		buttons.push({ kind: button.kind, index, value: buttonValue(button) });
+		return [{ kind: button.kind, index, value: buttonValue(button) }];
 	});
-	return buttons;
 }
 
 const shapes = new Map<string, TemplateShape | undefined>();

@@ -78,25 +78,15 @@ function mediaUrl(raw: unknown): string {
 	if (/[\s\\]/.test(text) || hasControlCharacter(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} contains a space, tab, line break, control character or backslash`, 'Write spaces in a URL as %20, and use / between its parts');
 	}
-	const url = parseUrl(text);
-	if (url === undefined) {
+	// Also an http(s) address without a host: the parser refuses it.
+	if (!URL.canParse(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${url.protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
-	}
-	if (url.hostname === '') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} has no host`, 'Give a full address such as https://cdn.example.com/file.pdf');
+	const { protocol } = new URL(text);
+	if (protocol !== 'https:' && protocol !== 'http:') {
+		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
 	}
 	return text;
-}
-
-function parseUrl(text: string): URL | undefined {
-	try {
-		return new URL(text);
-	} catch {
-		return undefined;
-	}
 }
 
 const MAX_BODY_VALUES = 100;

@@ -31,4 +31,3 @@ function fill(segments: Segment[], values: Array<Record<string, unknown> | undef
 function cut(text: string): string {
 	return text.length > MAX_PREVIEW_LENGTH ? `${text.slice(0, MAX_PREVIEW_LENGTH)}… (preview cut at ${MAX_PREVIEW_LENGTH} characters)` : text;
 }
-

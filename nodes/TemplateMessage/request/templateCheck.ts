@@ -2,7 +2,7 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
-import { isControlCharacter } from '../shared/controlCharacters';
+import { hasControlCharacter } from '../shared/controlCharacters';
 
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
 const INVISIBLE_HINT = 'Remove it from the value, e.g. with .replace(/[\\u0000-\\u001f\\u007f\\u202d\\u202e]/g, "") in the expression';
@@ -12,19 +12,11 @@ const REFUSED_CHARACTERS: Array<[(text: string) => boolean, string, string]> = [
 	[(text) => /[\r\n\u2028\u2029]/.test(text), 'a line break', SPACES_HINT],
 	[(text) => text.includes('\t'), 'a tab', SPACES_HINT],
 	[(text) => text.includes('     '), 'more than four spaces in a row', SPACES_HINT],
-	[hasOtherControlCharacter, 'a control character', INVISIBLE_HINT],
+	// Any other control character: line breaks and tabs are ones too, but the first match names them.
+	[hasControlCharacter, 'a control character', INVISIBLE_HINT],
 	// Left-to-right and right-to-left overrides make a text read otherwise than it is written.
 	[(text) => /[\u202d\u202e]/.test(text), 'a bidirectional override (U+202D or U+202E)', INVISIBLE_HINT],
 ];
-
-/** Tab and line breaks are left out: they have their own words. */
-function hasOtherControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (isControlCharacter(code) && code !== 0x09 && code !== 0x0a && code !== 0x0d) return true;
-	}
-	return false;
-}
 
 /** A part the shape does not give is not checked; errors name the field in the words of the item's mode. */
 export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: 'fields' | 'json'): void {

@@ -5,8 +5,7 @@ import { isControlCharacter } from '../shared/controlCharacters';
 const MAX_TEXT_LENGTH = 4096;
 
 export function requiredText(raw: unknown, field: string, hint?: string): string {
-	if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
-	if (typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
+	if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
 		throw new InvalidFieldError(field, 'is empty', hint);
 	}
@@ -51,28 +50,16 @@ function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
 }
 
+// Not the zero-width joiners: emoji and some scripts are written with them. Control characters are
+// tested apart: ESLint's no-control-regex refuses them in a regex.
+const HIDDEN = /[\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+
 /** Characters that do not show, or change how the rest shows, as ⟨U+XXXX⟩: a preview reads as what is sent. */
 export function visible(value: string): string {
 	let shown = '';
 	for (const character of value) {
 		const code = character.charCodeAt(0);
-		shown += isHidden(code) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+		shown += (isControlCharacter(code) && code !== 0x0a) || HIDDEN.test(character) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
 	}
 	return shown;
-}
-
-/** Not the zero-width joiners: emoji and some scripts are written with them. */
-function isHidden(code: number): boolean {
-	return (
-		(isControlCharacter(code) && code !== 0x0a) ||
-		code === 0x200b ||
-		code === 0x200e ||
-		code === 0x200f ||
-		code === 0x2028 ||
-		code === 0x2029 ||
-		(code >= 0x202a && code <= 0x202e) ||
-		code === 0x2060 ||
-		(code >= 0x2066 && code <= 0x2069) ||
-		code === 0xfeff
-	);
 }

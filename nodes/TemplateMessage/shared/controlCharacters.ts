@@ -3,8 +3,5 @@ export function isControlCharacter(code: number): boolean {
 }
 
 export function hasControlCharacter(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		if (isControlCharacter(text.charCodeAt(i))) return true;
-	}
-	return false;
+	return [...text].some((character) => isControlCharacter(character.charCodeAt(0)));
 }
