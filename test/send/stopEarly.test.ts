@@ -136,12 +136,12 @@ describe('Breaker', () => {
 		trip(breaker);
 		time.advance(FIRST_COOL_DOWN_MS);
 		const first = breaker.gate() as { probe: number };
-		breaker.probeNotSent(first.probe);
+		breaker.releaseProbe(first.probe);
 		const second = breaker.gate() as { probe: number };
 		expect(second).toEqual({ pass: true, probe: expect.any(Number) });
 		expect(second.probe).not.toBe(first.probe);
 		// An earlier probe reporting late does not clear the probe out now: no second probe goes.
-		breaker.probeNotSent(first.probe);
+		breaker.releaseProbe(first.probe);
 		breaker.failed('late', first.probe);
 		expect(breaker.gate()).toMatchObject({ waitMs: expect.any(Number) });
 		expect(breaker.probes).toBe(0);

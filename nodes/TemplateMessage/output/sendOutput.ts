@@ -81,6 +81,7 @@ function resultItem(node: INode, result: ItemResult, message: PreparedMessage, i
 
 /** Both the failed item's error and what the run throws when it stops at that item. */
 function failureOf(node: INode, result: ItemResult | undefined, itemIndex: number): NodeOperationError | NodeApiError {
+	if (result?.status === 'invalid') return result.invalid.invalid;
 	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);
 	if (result !== undefined && 'notRecorded' in result) {
 		return new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {

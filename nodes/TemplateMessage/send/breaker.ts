@@ -46,8 +46,8 @@ export class Breaker {
 		return { pass: true, probe: this.probing };
 	}
 
-	/** Also for an answer that says nothing about the API's health (a 429: it is there, and busy). */
-	probeNotSent(probe?: ProbeToken): void {
+	/** Gives the probe pass back: unused, or answered without news of the API's health (a 429: it is there, and busy; a cancel). */
+	releaseProbe(probe?: ProbeToken): void {
 		if (probe !== undefined && probe === this.probing) this.probing = undefined;
 	}
 

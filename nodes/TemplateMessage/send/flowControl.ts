@@ -162,9 +162,12 @@ export class FlowControl {
 		if (!this.settings.continueOnFail && (this.firstFailure === undefined || itemIndex < this.firstFailure)) this.firstFailure = itemIndex;
 	}
 
-	/** However the message ended: a probe pass it did not report on goes to another sender (tokens are never reused). */
+	/**
+	 * However the message ended, its probe pass goes back. One it reported on is already back, or the breaker
+	 * has given up and reads no pass again; tokens are never reused, so a later probe's pass stays.
+	 */
 	done(turn: Turn): void {
-		if (turn.probe !== undefined) this.stopEarly.breaker.probeNotSent(turn.probe);
+		if (turn.probe !== undefined) this.stopEarly.breaker.releaseProbe(turn.probe);
 	}
 
 	private heldBack(turn: Turn): Held | undefined {

@@ -32,7 +32,7 @@ export class StopEarly {
 			return undefined;
 		}
 		if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
-			this.breaker.probeNotSent(probe);
+			this.breaker.releaseProbe(probe);
 			return undefined;
 		}
 		if (isServerFailure(outcome)) {
@@ -40,7 +40,7 @@ export class StopEarly {
 			if (gaveUp === undefined || this.account) return undefined;
 			return (this.account = refusal('server', itemIndex, templateCodeId, outcome, gaveUp));
 		}
-		if (outcome.errorCode === 'ERR_CANCELED') this.breaker.probeNotSent(probe);
+		if (outcome.errorCode === 'ERR_CANCELED') this.breaker.releaseProbe(probe);
 		else this.breaker.answered(probe);
 		const scope = this.believedScope(outcome);
 		if (scope === 'account' && !this.account) {

@@ -3,5 +3,8 @@ export function isControlCharacter(code: number): boolean {
 }
 
 export function hasControlCharacter(text: string): boolean {
-	return [...text].some((character) => isControlCharacter(character.charCodeAt(0)));
+	for (let i = 0; i < text.length; i++) {
+		if (isControlCharacter(text.charCodeAt(i))) return true;
+	}
+	return false;
 }
