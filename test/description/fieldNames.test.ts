@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { messageProperties } from '../../nodes/TemplateMessage/description/properties';
+import { properties } from '../../nodes/TemplateMessage/actions/router';
 import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 
 /** The display names on a path through the description: a field, then an option of its collection. */
@@ -14,6 +14,6 @@ function namesOnPaths(properties: INodeProperties[]): Set<string> {
 }
 
 test('every field a message names is one the editor shows, under the name it shows', () => {
-	const shown = namesOnPaths(messageProperties);
+	const shown = namesOnPaths(properties);
 	expect(Object.values(FIELD).filter((name) => !shown.has(name))).toEqual([]);
 });

@@ -98,7 +98,7 @@ describe('the README a user reads top to bottom', () => {
 	});
 
 	test("its Options table has a row for every option of the node, in the node's order, and nothing else", () => {
-		const { messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'description', 'properties.js')) as { messageProperties: INodeProperties[] };
+		const { properties: messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'actions', 'router.js')) as { properties: INodeProperties[] };
 		const options = messageProperties.find((property) => property.name === 'options')!.options as INodeProperties[];
 		const table = section("The node's fields").slice(section("The node's fields").indexOf('### Options'));
 		const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((name) => name !== 'Option' && !/^-+$/.test(name));
@@ -106,7 +106,7 @@ describe('the README a user reads top to bottom', () => {
 	});
 
 	test("its fields table names every field of the Send operation", () => {
-		const { messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'description', 'properties.js')) as { messageProperties: INodeProperties[] };
+		const { properties: messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'actions', 'router.js')) as { properties: INodeProperties[] };
 		const named = tableRows("The node's fields").join(' ');
 		const fields = messageProperties.filter((property) => property.type !== 'notice' && property.name !== 'options' && property.name !== 'operation');
 		const missing = [...new Set(fields.map((field) => field.displayName))].filter((name) => !named.includes(name) && !section("The node's fields").includes(`*${name}*`));

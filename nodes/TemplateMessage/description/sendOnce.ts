@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
+import { MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [
@@ -44,33 +44,5 @@ export const sendOnceProperties: INodeProperties[] = [
 		displayOptions: { show: { sendOnce: ['customKey'] } },
 		placeholder: "e.g. {{ $json.orderId }} or {{ $json.phone }}-{{ $now.toFormat('yyyy-MM-dd') }}",
 		description: 'What names this message: two items with the same key are the same message, and it goes out once',
-	},
-];
-
-export const forgetProperties: INodeProperties[] = [
-	{
-		displayName: 'Forget',
-		name: 'forget',
-		type: 'options',
-		noDataExpression: true,
-		options: [
-			{ name: 'The Key of Each Input Item', value: 'keys', description: 'A later run sends these messages again' },
-			{
-				name: 'Everything This Workflow Remembers',
-				value: 'all',
-				description: "Clears the workflow's whole record, including what Remove Duplicates nodes of this workflow keep with scope Workflow",
-			},
-		],
-		default: 'keys',
-	},
-	{
-		displayName: MESSAGE_KEY_FIELD,
-		name: 'forgetKey',
-		type: 'string',
-		required: true,
-		default: FORGET_KEY_DEFAULT,
-		displayOptions: { show: { forget: ['keys'] } },
-		description:
-			"The key as Send Once recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed",
 	},
 ];

@@ -3,19 +3,27 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import type { ReadMessage, RunOptions } from '../shared/contracts';
 import { isInvalid, optionPath } from '../shared/contracts';
 import { notice } from '../shared/notice';
-import { dryRunItem } from './items';
+import { rowsOf } from './rows';
 
 /** `repeats`: item → the earlier item it repeats, counted whether or not Skip Duplicates is on. */
 export function dryRunOutput(
 	ctx: IExecuteFunctions,
 	prepared: ReadMessage[],
 	repeats: Map<number, number>,
-	{ skipDuplicates, includeRequestPayload, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'sendOnce'>,
+	{ skipDuplicates, includeRequestPayload, includeInputFields, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'includeInputFields' | 'sendOnce'>,
 	credentialProblem: string | undefined,
+	input: INodeExecutionData[],
 ): INodeExecutionData[] {
 	const summary = [dryRunSummary(prepared, repeats, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credentialProblem)].filter(Boolean).join(' ');
 	notice(ctx, summary);
-	return prepared.map((item, itemIndex) => dryRunItem(item, itemIndex, includeRequestPayload, repeats.get(itemIndex)));
+	const sources = prepared.map((message, itemIndex) => ({
+		itemIndex,
+		result: isInvalid(message) ? ({ status: 'invalid', invalid: message } as const) : ({ status: 'dryRun', duplicateOf: repeats.get(itemIndex) } as const),
+		message: isInvalid(message) ? undefined : message,
+		includeRequest: includeRequestPayload,
+		dryRun: true,
+	}));
+	return rowsOf(ctx, sources, input, includeInputFields);
 }
 
 const SEND_ONCE_UNKNOWN =

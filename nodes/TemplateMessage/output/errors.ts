@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiCodeInfo } from '../shared/apiCodes';
 import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import type { InvalidMessage, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
+import type { InvalidMessage, ItemResult, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
 import { optionPath, RUN_OPTIONS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
@@ -114,5 +114,22 @@ export function notSentError(node: INode, refusal: Refusal, itemIndex: number): 
 			refusal.scope === 'template'
 				? `No message with template "${refusal.templateCodeId}" was sent after that refusal: it would have failed the same way. Fix the template, then send the items marked notSent again.`
 				: 'No further message was sent after that refusal: every one would have failed the same way. Fix what it says, then send the items marked notSent again.',
+	});
+}
+
+/** A failed item's error, on its row and, when the run stops at it, thrown. */
+export function failureOf(node: INode, result: ItemResult | undefined, itemIndex: number): NodeOperationError | NodeApiError {
+	if (result?.status === 'invalid') return result.invalid.invalid;
+	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);
+	if (result !== undefined && 'heldBy' in result) return notSentError(node, result.heldBy, itemIndex);
+	if (result !== undefined && 'notRecorded' in result) {
+		return new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
+			itemIndex,
+			description: 'Nothing was sent for this item. Run it again once n8n\'s database is reachable, or set Send Once to Off.',
+		});
+	}
+	return new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${result !== undefined && 'fault' in result ? result.fault : 'no result'}) [item ${itemIndex}]`, {
+		itemIndex,
+		description: 'The message may have been sent. Check with the recipient or the provider before sending this item again.',
 	});
 }

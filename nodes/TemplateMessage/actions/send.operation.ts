@@ -1,37 +1,37 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
 
-import { optionsProperty } from './options';
-import { forgetProperties, sendOnceProperties } from './sendOnce';
-import { buttonValueFields } from './buttonValues';
+import { optionsProperty } from '../description/options';
+import { sendOnceProperties } from '../description/sendOnce';
+import { buttonValueFields } from '../description/buttonValues';
 import { FIELD } from '../shared/fieldNames';
-import { pastedTemplateNotices, templateProperty } from './templateFields';
-import { optionPath, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { pastedTemplateNotices, templateProperty } from '../description/templateFields';
+import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
+import { isInvalid, optionPath, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { dryRunOutput } from '../output/dryRun';
+import { invalidMessage } from '../output/errors';
+import { sendOutput } from '../output/sendOutput';
+import { readCredentials } from '../request/credentials';
+import { findRepeats, repeatsToSkip, requestKeysOf } from '../request/duplicates';
+import { tryKeyOf } from '../request/messageKey';
+import { readMessageInput, readMessageKey } from '../request/parameters';
+import { buildSendRequest } from '../request/payload';
+import { renderPreview } from '../request/preview';
+import { readRunOptions } from '../request/runOptions';
+import { sendAll } from '../send/sendAll';
+
+export const option: INodePropertyOptions = {
+	name: 'Send',
+	value: 'send',
+	action: 'Send a template message',
+	description: 'Send an approved template to one phone number per input item',
+};
+
+/** The canvas subtitle, an expression. */
+export const subtitle = '"Send template " + $parameter["templateCodeId"]';
 
 const whenFields = { payloadMode: ['fields'] };
 
-const operationProperty: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	options: [
-		{
-			name: 'Send',
-			value: 'send',
-			action: 'Send a template message',
-			description: 'Send an approved template to one phone number per input item',
-		},
-		{
-			name: 'Forget Sent Messages',
-			value: 'forget',
-			action: 'Forget sent messages',
-			description: "Clear keys from this workflow's Send Once record, so that those messages can be sent again",
-		},
-	],
-	default: 'send',
-};
-
-const sendProperties: INodeProperties[] = [
+export const properties: INodeProperties[] = [
 	{
 		displayName: FIELD.phoneNumber,
 		name: 'phoneNumber',
@@ -236,12 +236,53 @@ const sendProperties: INodeProperties[] = [
 	optionsProperty,
 ];
 
-/** Shows a property only for one operation, keeping its own display conditions. */
-const forOperation =
-	(operation: string) =>
-	(property: INodeProperties): INodeProperties => ({
-		...property,
-		displayOptions: { ...property.displayOptions, show: { ...property.displayOptions?.show, operation: [operation] } },
-	});
 
-export const messageProperties: INodeProperties[] = [operationProperty, ...sendProperties.map(forOperation('send')), ...forgetProperties.map(forOperation('forget'))];
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const options = readRunOptions(this);
+
+	// Every item is checked before the first request, so that a bad row stops the run before anyone
+	// is messaged (or, with Continue On Fail, only that row fails).
+	const prepared: ReadMessage[] = items.map((_, itemIndex) => {
+		let input: MessageInput | undefined;
+		try {
+			input = readMessageInput(this, itemIndex);
+			const request = buildSendRequest(input);
+			return {
+				request,
+				preview: input.template && renderPreview(request, input.template),
+				key: readMessageKey(this, itemIndex, options.sendOnce, request),
+				tryKey: tryKeyOf(request),
+			};
+		} catch (error) {
+			return invalidMessage(this.getNode(), error, itemIndex, input);
+		}
+	});
+	const valid = prepared.map((message) => (isInvalid(message) ? undefined : message));
+	// A dry run reports on every item, so it does not stop at the first invalid one.
+	if (options.dryRun) {
+		const credentialProblem = await readCredentials(this).then(
+			() => undefined,
+			(error: Error) => error.message,
+		);
+		return [dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options, credentialProblem, items)];
+	}
+	const invalid = prepared.filter(isInvalid);
+	if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0].invalid, invalid.length - 1);
+	const skipped = repeatsToSkip(valid, options.skipDuplicates);
+	const credentials = await readCredentials(this);
+	const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);
+	const results = prepared.map((message, itemIndex): ItemResult | undefined => {
+		if (isInvalid(message)) return { status: 'invalid', invalid: message };
+		const duplicate = skipped.get(itemIndex);
+		return duplicate ? { status: 'skipped', duplicate } : run.results[itemIndex];
+	});
+	return [sendOutput(this, prepared, results, run, options, items)];
+}
+
+function withOthersCounted(error: NodeOperationError, others: number): NodeOperationError {
+	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with ${optionPath('dryRun')} to list every invalid row at once.`;
+	error.description = `${error.description ?? ''} Nothing was sent.${more}`.trim();
+	return error;
+}

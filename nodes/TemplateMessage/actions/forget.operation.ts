@@ -1,0 +1,71 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { invalidItemError } from '../output/errors';
+import { readForgetAll, readForgetKey } from '../request/parameters';
+import { MessageRecord } from '../send/sendOnce/record';
+import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
+
+export const option: INodePropertyOptions = {
+	name: 'Forget Sent Messages',
+	value: 'forget',
+	action: 'Forget sent messages',
+	description: "Clear keys from this workflow's Send Once record, so that those messages can be sent again",
+};
+
+/** The canvas subtitle, an expression. */
+export const subtitle = '"Forget sent messages"';
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Forget',
+		name: 'forget',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'The Key of Each Input Item', value: 'keys', description: 'A later run sends these messages again' },
+			{
+				name: 'Everything This Workflow Remembers',
+				value: 'all',
+				description: "Clears the workflow's whole record, including what Remove Duplicates nodes of this workflow keep with scope Workflow",
+			},
+		],
+		default: 'keys',
+	},
+	{
+		displayName: MESSAGE_KEY_FIELD,
+		name: 'forgetKey',
+		type: 'string',
+		required: true,
+		default: FORGET_KEY_DEFAULT,
+		displayOptions: { show: { forget: ['keys'] } },
+		description:
+			"The key as Send Once recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed",
+	},
+];
+
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const itemCount = this.getInputData().length;
+	if (readForgetAll(this)) {
+		const count = await MessageRecord.open(this).forgetAll();
+		return [[{ json: { forgotten: 'all', count }, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) }]];
+	}
+	const continueOnFail = this.continueOnFail();
+	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
+		try {
+			return readForgetKey(this, itemIndex);
+		} catch (error) {
+			const invalid = invalidItemError(this.getNode(), error, itemIndex);
+			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with Send Once put out.`;
+			if (!continueOnFail) throw invalid;
+			return invalid;
+		}
+	});
+	const valid = keys.filter((key): key is string => typeof key === 'string');
+	await MessageRecord.open(this).forget(valid);
+	return [
+		keys.map((key, itemIndex) => ({
+			json: typeof key === 'string' ? { forgotten: true, messageKey: key } : { error: key.message, details: { success: false, itemIndex, description: key.description ?? undefined } },
+			pairedItem: { item: itemIndex },
+		})),
+	];
+}

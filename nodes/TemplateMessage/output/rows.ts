@@ -1,0 +1,157 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FailedOutcome, ItemResult, PreparedMessage, Refusal } from '../shared/contracts';
+import { optionPath } from '../shared/contracts';
+import { failureOf } from './errors';
+
+/** One item's row, before it takes the shape its status and n8n's On Error setting give it. */
+export interface RowSource {
+	itemIndex: number;
+	/** A dry run's valid item: `dryRun`. */
+	result: ItemResult | { status: 'dryRun'; duplicateOf?: number };
+	/** Every result but an invalid item's has one. */
+	message?: PreparedMessage;
+	includeRequest: boolean;
+	dryRun?: boolean;
+}
+
+interface Facts extends RowSource {
+	/** A failed row's error: what n8n shows, and what the row's `error` and `description` say. */
+	error?: NodeOperationError | NodeApiError;
+}
+
+interface Field {
+	column: string;
+	from(facts: Facts): unknown;
+	/** Where a failed row keeps it: at the top only, at the top and under details, or (the default) under details only. */
+	failedRow?: 'top' | 'both';
+	/** Only a failed row has it, under details; not one of the row's columns. */
+	detail?: true;
+}
+
+const FORGET_HINT = 'feed this row to a Template Message node set to Forget Sent Messages';
+const SENT_BEFORE = `Sent by an earlier execution of this workflow (Send Once: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
+const CONCURRENT =
+	'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.';
+const IN_DOUBT =
+	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
+
+const outcomeOf = ({ result }: Facts): Partial<FailedOutcome> => ('outcome' in result ? result.outcome : {});
+const given = ({ result }: Facts): IDataObject => (result.status === 'invalid' ? result.invalid.given : {});
+/** A result the node could not finish handling, or not record: its row says no more than who and what. */
+const unfinished = ({ result }: Facts) => 'fault' in result || 'notRecorded' in result;
+const onlyTrue = (condition: boolean) => (condition ? true : undefined);
+
+/**
+ * Every field a row can have, in the one order every row keeps, and where its value comes from: the one place
+ * a column is added. With Include Input Fields each column follows the input's fields, null where the row has
+ * none, so that no input value of the same name survives beside the result.
+ */
+const FIELDS: Field[] = [
+	{ column: 'status', from: ({ result }) => result.status, failedRow: 'top' },
+	{ column: 'success', from: ({ result }) => result.status === 'sent', failedRow: 'both' },
+	{ column: 'itemIndex', from: ({ itemIndex, error }) => (error ? itemIndex : undefined), detail: true },
+	{ column: 'description', from: ({ error }) => error?.description ?? undefined, detail: true },
+	{ column: 'msgid', from: ({ result }) => (result.status === 'sent' ? result.msgid : undefined) },
+	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? given(facts).phone_number, failedRow: 'both' },
+	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? given(facts).template_code_id, failedRow: 'both' },
+	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top' },
+	{
+		column: 'reason',
+		from: ({ result }) => {
+			if (result.status === 'inDoubt') return IN_DOUBT;
+			if (result.status !== 'skipped') return undefined;
+			if ('duplicate' in result) return result.duplicate.reason;
+			return result.sentBefore === 'concurrent' ? CONCURRENT : SENT_BEFORE;
+		},
+	},
+	{ column: 'messageKey', from: ({ message }) => message?.key, failedRow: 'both' },
+	// The column a failed row had before `status` was, kept with the same word.
+	{ column: 'delivery', from: ({ result, error }) => (error ? result.status : undefined), failedRow: 'both' },
+	{ column: 'stoppedBy', from: ({ result }) => ('heldBy' in result ? stoppedBy(result.heldBy) : undefined), detail: true },
+	{ column: 'attempts', from: ({ result }) => ('attempts' in result ? result.attempts : undefined) },
+	{ column: 'skipped', from: ({ result }) => onlyTrue(result.status === 'skipped' || result.status === 'inDoubt') },
+	{ column: 'sentBefore', from: ({ result }) => onlyTrue('sentBefore' in result) },
+	{ column: 'inDoubt', from: ({ result }) => onlyTrue(result.status === 'inDoubt') },
+	{ column: 'concurrentExecution', from: ({ result }) => onlyTrue('sentBefore' in result && result.sentBefore === 'concurrent') },
+	{ column: 'duplicateOf', from: ({ result }) => ('duplicate' in result ? result.duplicate.duplicateOf : result.status === 'dryRun' ? result.duplicateOf : undefined) },
+	{ column: 'sentInEarlierTry', from: ({ result }) => onlyTrue('sentInEarlierTry' in result && result.sentInEarlierTry) },
+	{ column: 'dryRun', from: ({ dryRun }) => onlyTrue(dryRun === true) },
+	{ column: 'preview', from: (facts) => (unfinished(facts) ? undefined : facts.message?.preview) },
+	{
+		column: 'request',
+		from: ({ result, message, includeRequest }) => (includeRequest && ('attempts' in result || result.status === 'dryRun') ? message?.request : undefined),
+	},
+	{ column: 'httpCode', from: (facts) => outcomeOf(facts).statusCode, detail: true },
+	{ column: 'errorCode', from: (facts) => outcomeOf(facts).errorCode, detail: true },
+	{ column: 'apiCode', from: (facts) => outcomeOf(facts).apiCode, detail: true },
+	// A failed row's other fields; see rowsOf.
+	{ column: 'details', from: () => undefined, failedRow: 'top' },
+];
+
+const COLUMNS = FIELDS.filter((field) => !field.detail);
+const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS.map((field) => field.column));
+
+function stoppedBy(refusal: Refusal): IDataObject {
+	const details: IDataObject = { scope: refusal.scope, itemIndex: refusal.itemIndex, reason: refusal.reason };
+	if (refusal.statusCode !== undefined) details.httpCode = refusal.statusCode;
+	if (refusal.apiCode !== undefined) details.apiCode = refusal.apiCode;
+	return details;
+}
+
+// "Continue (using error output)" routes an item that carries its error, or whose json holds only
+// `error` (and `message`), from n8n 2.36 on `details` too: 2.36 is the first n8n-workflow to export
+// `redactedHeaders`, and the package runs on the host's. Before it our `{ error, details }` would
+// leave by the success output as if sent, so the item carries its error as well; some versions
+// (1.123, 2.38+) then keep only the message, which still names the item and the reason.
+const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';
+
+const FAILED: ReadonlySet<string> = new Set(['failed', 'unknown', 'notSent', 'invalid']);
+
+/**
+ * Every item's row, in input order. A failed row keeps its error's message and its details apart: flat with
+ * the other rows' columns, or as `{ error, details }` when On Error routes it to the error output. Input
+ * fields come first, so that a next step can write the result back to the row it came from.
+ */
+export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
+	const node = ctx.getNode();
+	const routed = node.onError === 'continueErrorOutput';
+	return sources.map((source) => {
+		const facts: Facts = FAILED.has(source.result.status) ? { ...source, error: failureOf(node, source.result as ItemResult, source.itemIndex) } : source;
+		const values = new Map(FIELDS.map((field) => [field.column, field.from(facts)]));
+		const pairedItem = { item: source.itemIndex };
+		if (facts.error && routed) {
+			const json = { error: facts.error.message, details: detailsOf(values, true) };
+			if (hostRoutesItemsWithDetails) return { json, pairedItem };
+			return { json, pairedItem, error: new NodeOperationError(node, facts.error.message, { itemIndex: source.itemIndex }) };
+		}
+		const row = new Map([...values].filter(([name]) => COLUMN_NAMES.has(name) && (!facts.error || failedRowTop(name))));
+		if (facts.error) row.set('details', detailsOf(values, false));
+		return { json: inColumnOrder(row, includeInputFields ? input[source.itemIndex]?.json : undefined), pairedItem };
+	});
+}
+
+const failedRowTop = (name: string) => FIELDS.some((field) => field.column === name && field.failedRow !== undefined);
+
+/** A failed row's fields but its status (unless routed, where details carry it) and its error. */
+function detailsOf(values: Map<string, unknown>, withStatus: boolean): IDataObject {
+	const details: IDataObject = {};
+	for (const field of FIELDS) {
+		if (field.failedRow === 'top' && !(withStatus && field.column === 'status')) continue;
+		const value = values.get(field.column);
+		if (value !== undefined) details[field.column] = value as IDataObject[string];
+	}
+	return details;
+}
+
+function inColumnOrder(values: Map<string, unknown>, input: IDataObject | undefined): IDataObject {
+	const row: IDataObject = {};
+	if (input) for (const [name, value] of Object.entries(input)) if (!COLUMN_NAMES.has(name)) row[name] = value;
+	for (const { column } of COLUMNS) {
+		const value = values.get(column);
+		if (value !== undefined || input) row[column] = (value ?? null) as IDataObject[string];
+	}
+	return row;
+}
