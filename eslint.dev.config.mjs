@@ -2,7 +2,7 @@
 // its built-in modules and the console are fine there. Each of those folders has an
 // eslint.config.mjs that re-exports this one; `npm run lint` turns on ESLint's per-folder config
 // lookup (the default from ESLint 10), so the package's own eslint.config.mjs stays exactly n8n's
-// strict one (`n8n-node lint` checks that) and governs only nodes/, credentials/ and package.json.
+// strict one (`n8n-node lint` checks that, then lints the whole tree): docs/development.md, ESLint.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -44,7 +44,7 @@ module.exports = {
 		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'], testPathIgnorePatterns: ['/n8n1x\\.e2e\\.test\\.ts$'] },
 		// What a user sees: n8n's editor in headless Chromium, against the same real n8n.
 		{ ...shared, displayName: 'browser', testMatch: ['<rootDir>/test/browser/*.browser.test.ts'] },
-		// The same in the newest n8n 1.x (n8n-app-1.x/): `npm run test:1x`.
+		// The same in the newest n8n 1.x (n8n-app-1.x/): `npm test -- --1x`.
 		{ ...shared, displayName: 'e2e-1x', testMatch: ['<rootDir>/test/e2e/n8n1x.e2e.test.ts'] },
 	],
 };

@@ -3,7 +3,7 @@
  * n8n in queue mode with this package: Redis and PostgreSQL on 127.0.0.1 (Debian's packages,
  * installed when missing and run from throwaway folders), one n8n main process and n8n workers,
  * all loading the package as a community package under its own name. Used by the queue-mode
- * end-to-end test and by `npm run start:queue`.
+ * end-to-end test and by `npm start -- --queue`.
  */
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');

@@ -76,7 +76,11 @@ install_n8n_app() {
 		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
 		# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
 		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
-		step "Installing n8n into $app/ (first time only: about 2 minutes)" in_dir "$ROOT/$app" npm install --no-save --no-audit --no-fund
+		# No install scripts: native builds of nodes n8n does not need to start (Kafka, …) fail here;
+		# only the SQLite driver is built, below. Legacy peers: n8n's packages declare peers npm's
+		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags.)
+		step "Installing n8n into $app/ (first time only: about 2 minutes)" \
+			in_dir "$ROOT/$app" npm install --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund
 	fi
 	if ! sqlite_loads "$node" "$app" && [ "$app" != n8n-app ] && sqlite_loads "$node" n8n-app \
 		&& [ "$(sqlite_version n8n-app)" = "$(sqlite_version "$app")" ]; then

@@ -4,7 +4,7 @@
  * API, or against the real API when TEMPLATE_MESSAGE_BASE_URL and TEMPLATE_MESSAGE_JWT are set.
  * n8n's data (SQLite, encryption key) stays in .n8n-data/, so a second start reuses it.
  *
- * `--queue` (`npm run start:queue`): n8n in queue mode with this package, for trying scale-out:
+ * `--queue` (`npm start -- --queue`): n8n in queue mode with this package, for trying scale-out:
  * Redis and PostgreSQL on 127.0.0.1 (throwaway, fresh each start), n8n main, two workers, the
  * sandbox API, and a webhook workflow whose rows each become a message, paced at 10 per second per
  * worker.

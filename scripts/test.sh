@@ -2,10 +2,11 @@
 # The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
 # (n8n needs it): the unit and engine suites on n8n 2.x, the engine suite again on each older n8n
 # in engines/, the end-to-end suite in real n8n 2.41, and its editor in headless Chromium (Debian's
-# package, installed when missing). (`npm run test:1x`: the real n8n 1.x.)
+# package, installed when missing).
 #   npm test                 everything (what CI runs)
 #   npm run test:unit        the fast loop: see below
-#   npm test -- payload      extra arguments go to jest
+#   npm test -- --1x         the end-to-end test in the real newest n8n 1.x (n8n-app-1.x/) only
+#   npm test -- payload      extra arguments go to jest (after --unit or --1x too)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -28,6 +29,14 @@ if [ "${1:-}" = "--unit" ]; then
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	# Both cores: jest takes one less than there are by default.
 	FAST_LOOP=1 exec "${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
+fi
+if [ "${1:-}" = "--1x" ]; then
+	shift
+	# Not part of `npm test`: installing a second n8n app adds about 5 minutes to every CI run.
+	npm run build
+	install_n8n_app n8n-app-1.x
+	[ $# -eq 0 ] || jest+=(--passWithNoTests)
+	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
 npm run build
 npm run lint
