@@ -7,7 +7,7 @@ import { Redactor } from '../../nodes/TemplateMessage/send/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import type { PreparedMessage } from '../../nodes/TemplateMessage/shared/contracts';
-import { DEFAULT_RETRY_POLICY, RUN_OPTIONS } from '../../nodes/TemplateMessage/shared/contracts';
+import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { SimulatedClock } from './simulatedClock';
 
 /** What the scripted API answers one request. */
@@ -59,17 +59,17 @@ export async function simulateRun(settings: SimulatedSettings) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
 	const { items, script = ({ itemIndex }) => accepted(itemIndex), templateOf = () => 'tpl-a', latencyMs = 20 } = settings;
-	const maxPerSecond = settings.maxPerSecond ?? RUN_OPTIONS.maxPerSecond.default;
-	const retry = {
-		...DEFAULT_RETRY_POLICY,
-		maxAttempts: settings.maxAttempts ?? DEFAULT_RETRY_POLICY.maxAttempts,
-		maxThrottleWaitMs: (settings.maxThrottleWait ?? RUN_OPTIONS.maxThrottleWait.default) * 1000,
-	};
+	// Read as a run reads the Options collection: the settings in the editor's units, the rest their defaults.
+	const { maxPerSecond, maxConcurrency, maxOutageWait, ...retry } = readOptions(
+		{ maxPerSecond: settings.maxPerSecond, maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, maxOutageWait: settings.maxOutageWait, maxConcurrency: settings.maxConcurrency },
+		'run',
+		2,
+	);
 	const logs: string[] = [];
 	const hints: string[] = [];
 	const flow = new FlowControl(
 		new Pacer(maxPerSecond, clock.now),
-		{ maxThrottleWaitMs: retry.maxThrottleWaitMs, maxOutageWaitMs: (settings.maxOutageWait ?? RUN_OPTIONS.maxOutageWait.default) * 1000, continueOnFail: settings.continueOnFail ?? true },
+		{ maxThrottleWaitMs: retry.maxThrottleWait, maxOutageWaitMs: maxOutageWait, continueOnFail: settings.continueOnFail ?? true },
 		{ log: (message) => logs.push(message), hint: (message) => hints.push(message) },
 		clock,
 	);
@@ -89,7 +89,7 @@ export async function simulateRun(settings: SimulatedSettings) {
 		return { outcome: classifyResponse({ statusCode: answer.status, headers, body: answer.body }, clock.now()), rateLimit: readRateLimit(headers, clock.now()) };
 	};
 	const results = await clock.run(
-		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: settings.maxConcurrency ?? RUN_OPTIONS.maxConcurrency.default }),
+		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: maxConcurrency }),
 	);
 	flow.summarise();
 	return {

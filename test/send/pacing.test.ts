@@ -1,10 +1,13 @@
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
 import { runPool } from '../../nodes/TemplateMessage/send/pool';
-import { DEFAULT_RETRY_POLICY } from '../../nodes/TemplateMessage/shared/contracts';
+import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+
+/** The retry policy of a run with no option set. */
+const defaults = readOptions({}, 'run', 2);
 
 describe('Pacer', () => {
 	const clock = (start = 1_000_000) => {
@@ -167,23 +170,23 @@ describe('decideRetry', () => {
 	const unknown: Outcome = { kind: 'unknown', reason: 'timeout' };
 
 	test('transient refusals are retried up to the attempt cap', () => {
-		expect(decideRetry(rejected(503, true), 1, DEFAULT_RETRY_POLICY, () => 0.5)).toEqual({ retry: true, delayMs: 250 });
-		expect(decideRetry(rejected(503, true), 5, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
+		expect(decideRetry(rejected(503, true), 1, defaults, () => 0.5)).toEqual({ retry: true, delayMs: 250 });
+		expect(decideRetry(rejected(503, true), 5, defaults)).toMatchObject({ retry: false });
 	});
 
 	test('a 503 with Retry-After waits what it asks', () => {
-		expect(decideRetry(rejected(503, true, 3000), 1, DEFAULT_RETRY_POLICY)).toEqual({ retry: true, delayMs: 3000 });
+		expect(decideRetry(rejected(503, true, 3000), 1, defaults)).toEqual({ retry: true, delayMs: 3000 });
 	});
 
 	test('a 503 asking for longer than the node waits gives the item up with the reason', () => {
-		const decision = decideRetry(rejected(503, true, 600_000), 1, DEFAULT_RETRY_POLICY);
+		const decision = decideRetry(rejected(503, true, 600_000), 1, defaults);
 		expect(decision).toMatchObject({ retry: false, outcome: { reason: expect.stringMatching(/asked to wait 600 s/) } });
 	});
 
 	test('final refusals and unknown deliveries are not retried by default', () => {
-		expect(decideRetry(rejected(400, false), 1, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false });
-		expect(decideRetry(unknown, 1, DEFAULT_RETRY_POLICY)).toMatchObject({ retry: false, outcome: unknown });
-		expect(decideRetry(unknown, 1, { ...DEFAULT_RETRY_POLICY, retryUnknownDelivery: true })).toMatchObject({ retry: true });
+		expect(decideRetry(rejected(400, false), 1, defaults)).toMatchObject({ retry: false });
+		expect(decideRetry(unknown, 1, defaults)).toMatchObject({ retry: false, outcome: unknown });
+		expect(decideRetry(unknown, 1, { ...defaults, retryUnknownDelivery: true })).toMatchObject({ retry: true });
 	});
 
 	test('backoff grows exponentially under a cap, with full jitter', () => {

@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
 
-import { optionsProperty } from '../description/options';
 import { sendOnceProperties } from '../description/sendOnce';
 import { buttonValueFields } from '../description/buttonValues';
 import { FIELD } from '../shared/fieldNames';
 import { pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
-import { isInvalid, optionPath, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { isInvalid, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage } from '../output/errors';
 import { sendOutput } from '../output/sendOutput';

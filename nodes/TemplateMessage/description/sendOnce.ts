@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MESSAGE_KEY_FIELD, optionPath } from '../shared/contracts';
+import { MESSAGE_KEY_FIELD } from '../shared/contracts';
+import { optionPath } from '../shared/options';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReadMessage, RunOptions } from '../shared/contracts';
-import { isInvalid, optionPath } from '../shared/contracts';
+import { isInvalid } from '../shared/contracts';
+import { optionPath } from '../shared/options';
 import { notice } from '../shared/notice';
 import { rowsOf } from './rows';
 

@@ -6,7 +6,7 @@ import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { InvalidMessage, ItemResult, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
-import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import { optionPath, OPTIONS } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
 
 const STATUS_HINTS: Record<number, string> = {
@@ -30,7 +30,7 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number)
 }
 
 // Longest first: an error's field is named after the longest field name it starts with.
-const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(RUN_OPTIONS).map((option) => option.displayName)].sort((a, b) => b.length - a.length);
+const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(OPTIONS).map((option) => option.property.displayName)].sort((a, b) => b.length - a.length);
 
 export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
 	const field = error instanceof InvalidFieldError ? (FIELD_NAMES.find((name) => error.field === name || error.field.startsWith(`${name} → `)) ?? error.field) : undefined;

@@ -3,7 +3,7 @@ import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedOutcome, ItemResult, PreparedMessage, Refusal } from '../shared/contracts';
-import { optionPath } from '../shared/contracts';
+import { optionPath } from '../shared/options';
 import { failureOf } from './errors';
 
 /** One item's row, before it takes the shape its status and n8n's On Error setting give it. */

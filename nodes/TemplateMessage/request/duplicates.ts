@@ -1,5 +1,5 @@
 import type { PreparedMessage, Skip } from '../shared/contracts';
-import { optionPath } from '../shared/contracts';
+import { optionPath } from '../shared/options';
 
 /** Each message's whole request as text (the same text is the same message); none for an invalid item. */
 export function requestKeysOf(messages: Array<PreparedMessage | undefined>): Array<string | undefined> {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendOnce, ButtonInput, CompatibilityOptions, MessageInput, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
+import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
+import { readOptions } from '../shared/options';
 import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
@@ -25,17 +26,13 @@ export function readForgetAll(ctx: IExecuteFunctions): boolean {
 /** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
 	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
-	const options = get('options', {}) as IDataObject;
-	const compatibility: Partial<CompatibilityOptions> = {};
-	for (const key of ['buttonTypeField', 'dynamicUrlSubType', 'buttonIndexFormat', 'quickReplyValueField'] as const) {
-		if (options[key] !== undefined) (compatibility as IDataObject)[key] = options[key];
-	}
+	const { defaultCountryCode, ...compatibility } = readOptions(get('options', {}) as IDataObject, 'item', ctx.getNode().typeVersion);
 
 	const templateFields = templateAsWritten(ctx, get('template', {}) as IDataObject);
 	const base = {
 		phoneNumber: get('phoneNumber'),
 		phoneNumberMapped: String(ctx.getNode().parameters.phoneNumber ?? '').startsWith('='),
-		defaultCountryCode: options.defaultCountryCode,
+		defaultCountryCode,
 		templateCodeId: get('templateCodeId'),
 		compatibility,
 		template: templateShape(templateFields),

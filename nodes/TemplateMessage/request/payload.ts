@@ -5,13 +5,14 @@ import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
-import { DEFAULT_COMPATIBILITY, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
+import { TEMPLATE_HEADER_KINDS } from '../shared/contracts';
+import { readOptions } from '../shared/options';
 import { hasControlCharacter } from '../shared/controlCharacters';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
-	const compatibility = { ...DEFAULT_COMPATIBILITY, ...input.compatibility };
+	const compatibility = { ...readOptions({}, 'item', 2), ...input.compatibility };
 	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped);
 	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
 	const payload =

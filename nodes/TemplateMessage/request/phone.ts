@@ -1,6 +1,6 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, quote, visible } from './text';
-import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import { optionPath, optionName } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
 
 // E.164: at most 15 digits with the country code; the shortest real numbers (small countries) have about 7.
@@ -131,7 +131,7 @@ function normaliseCountryCode(raw: unknown): string | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const code = String(raw).trim().replace(/^\+/, '');
 	if (!/^[1-9]\d{0,2}$/.test(code)) {
-		throw new InvalidFieldError(RUN_OPTIONS.defaultCountryCode.displayName, `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
+		throw new InvalidFieldError(optionName('defaultCountryCode'), `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
 	}
 	return code;
 }

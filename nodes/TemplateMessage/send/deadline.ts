@@ -1,6 +1,6 @@
 import * as n8nWorkflow from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import { MAX_TIMEOUT_MS } from '../shared/contracts';
+import { MAX_TIMEOUT_MS } from '../shared/options';
 
 type AbortableSleep = (ms: number, signal: AbortSignal) => Promise<void>;
 

@@ -1,5 +1,5 @@
 import type { Outcome, Refusal } from '../shared/contracts';
-import { optionPath, RUN_OPTIONS } from '../shared/contracts';
+import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
 import { wait } from './deadline';
@@ -140,7 +140,7 @@ export class FlowControl {
 			// request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
 			this.pacer.tooManyRequests(chargeMs);
 			const waited = waitedMs > 0 ? `after waiting ${Math.round(waitedMs / 1000)} s on 429s, ` : '';
-			const reason = `the API kept asking to slow down (HTTP 429: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${seconds(this.settings.maxThrottleWaitMs)})`;
+			const reason = `the API kept asking to slow down (HTTP 429: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${optionName('maxThrottleWait')} (${seconds(this.settings.maxThrottleWaitMs)})`;
 			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: 429, apiCode: outcome.apiCode };
 		}
 		turn.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
@@ -237,7 +237,7 @@ export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: n
 		scope: 'throttled',
 		itemIndex: item.itemIndex,
 		templateCodeId: item.templateCodeId,
-		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${RUN_OPTIONS.maxThrottleWait.displayName} (${seconds(budgetMs)})`,
+		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${optionName('maxThrottleWait')} (${seconds(budgetMs)})`,
 	};
 }
 

@@ -15,7 +15,7 @@ export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy
 	if (!retryable) return { retry: false, outcome };
 
 	const serverWait = outcome.kind === 'rejected' ? outcome.retryAfterMs : undefined;
-	if (serverWait !== undefined && serverWait > policy.maxThrottleWaitMs) {
+	if (serverWait !== undefined && serverWait > policy.maxThrottleWait) {
 		return {
 			retry: false,
 			outcome: { ...outcome, reason: `${outcome.reason} (the API asked to wait ${Math.ceil(serverWait / 1000)} s, longer than the node waits)` },

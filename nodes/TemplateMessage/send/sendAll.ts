@@ -6,7 +6,7 @@ import { Claims } from './sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
-import { optionPath } from '../shared/contracts';
+import { optionPath } from '../shared/options';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
@@ -44,16 +44,16 @@ export async function sendAll(
 	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const flow = new FlowControl(
 		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond),
-		{ maxThrottleWaitMs: options.retry.maxThrottleWaitMs, maxOutageWaitMs: options.maxOutageWaitMs, continueOnFail },
+		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,
 		signal,
 	);
 	const memory = new SentMemory(ctx.getContext('node'), `sent-run-${runIndex}`);
 	const context: DeliveryContext = {
-		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeoutMs, credentials.decrypted, redactor),
+		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
 		flow,
-		retry: options.retry,
+		retry: options,
 		memory,
 		claims,
 		redactor,

@@ -1,5 +1,5 @@
 import type { Outcome, RefusalScope } from './contracts';
-import { optionPath } from './contracts';
+import { optionPath } from './options';
 
 interface ApiCode {
 	meaning: string;

@@ -1,5 +1,7 @@
 import type { ICredentialsDecrypted, IDataObject, NodeOperationError } from 'n8n-workflow';
 
+import type { ItemOptionValues, RunOptionValues } from './options';
+
 // What passes between the node's stages (description/, request/, send/, output/). The stages import
 // from here and the other files of shared/, never from each other (test/package/architecture.test.ts).
 
@@ -26,20 +28,8 @@ export interface ButtonInput {
 	value: unknown;
 }
 
-/** The naming variants the spec shows side by side; the defaults follow its examples. */
-export interface CompatibilityOptions {
-	buttonTypeField: 'sub_type' | 'sub_types';
-	dynamicUrlSubType: 'url' | 'url_dynamic';
-	buttonIndexFormat: 'string' | 'number';
-	quickReplyValueField: 'payload' | 'text' | 'both';
-}
-
-export const DEFAULT_COMPATIBILITY: CompatibilityOptions = {
-	buttonTypeField: 'sub_type',
-	dynamicUrlSubType: 'url',
-	buttonIndexFormat: 'string',
-	quickReplyValueField: 'payload',
-};
+/** The naming variants the spec shows side by side (Options → Spelling in the API: …). */
+export type CompatibilityOptions = Omit<ItemOptionValues, 'defaultCountryCode'>;
 
 export type ComponentsInput =
 	| {
@@ -212,70 +202,8 @@ export const MESSAGE_KEY_FIELD = 'Message Key';
 /** A row routed to the error output carries messageKey under details (n8n routes only rows of error and details). */
 export const FORGET_KEY_DEFAULT = '={{ $json.messageKey ?? $json.details?.messageKey }}';
 
-export interface RetryPolicy {
-	/** Attempts in all, the first one included; 429s do not count (see maxThrottleWaitMs). */
-	maxAttempts: number;
-	/** In all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
-	maxThrottleWaitMs: number;
-	/** Also retry "delivery unknown" outcomes: may message a recipient twice. */
-	retryUnknownDelivery: boolean;
-}
+/** When a message is tried again (see options.ts: maxThrottleWait in milliseconds). */
+export type RetryPolicy = Pick<RunOptionValues, 'maxAttempts' | 'maxThrottleWait' | 'retryUnknownDelivery'>;
 
-/** Options that hold for the whole run, read once from the first item. */
-export interface RunOptions {
-	sendOnce: SendOnce;
-	maxRemembered: number;
-	/** Send Once: send the messages an earlier execution left in doubt (may message a recipient twice). */
-	sendInDoubt: boolean;
-	dryRun: boolean;
-	includeInputFields: boolean;
-	includeRequestPayload: boolean;
-	skipDuplicates: boolean;
-	maxConcurrency: number;
-	maxPerSecond: number;
-	timeoutMs: number;
-	/** How long the API may keep failing before the run stops sending (0: at once). */
-	maxOutageWaitMs: number;
-	retry: RetryPolicy;
-}
-
-/**
- * Display names and defaults, written once. The switches have no default here: n8n's lint wants a
- * literal `false` in the description, and the reader takes anything but `true` as off.
- */
-export const RUN_OPTIONS = {
-	defaultCountryCode: { displayName: 'Default Country Code', default: '' },
-	dryRun: { displayName: 'Dry Run (Send Nothing)' },
-	includeInputFields: { displayName: 'Include Input Fields' },
-	includeRequestPayload: { displayName: 'Include Request Payload in Output' },
-	maxAttempts: { displayName: 'Max Attempts', default: 5 },
-	maxConcurrency: { displayName: 'Max Concurrent Requests', default: 10 },
-	/** The 25 requests a second providers in this market document; the pacer keeps its own margin. */
-	maxPerSecond: { displayName: 'Max Messages per Second', default: 25 },
-	/** Kept once a run is over, oldest dropped first: above an ordinary sheet, at a cost per store call measured in docs/send-once.md. */
-	maxRemembered: { displayName: 'Max Messages Remembered', default: 50_000 },
-	/** Milliseconds. */
-	timeout: { displayName: 'Max Time per Request', default: 30_000 },
-	/** Seconds. */
-	maxOutageWait: { displayName: 'Max Wait for the API to Recover', default: 120 },
-	/** Seconds. */
-	maxThrottleWait: { displayName: 'Max Wait When Throttled', default: 120 },
-	retryUnknownDelivery: { displayName: 'Retry Unknown Deliveries' },
-	sendInDoubt: { displayName: 'Send Messages in Doubt' },
-	skipDuplicates: { displayName: 'Skip Duplicate Messages' },
-} as const;
-
-export type RunOptionName = keyof typeof RUN_OPTIONS;
-
-export function optionPath(name: RunOptionName): string {
-	return `Options → ${RUN_OPTIONS[name].displayName}`;
-}
-
-/** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
-export const MAX_TIMEOUT_MS = 300_000;
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-	maxAttempts: RUN_OPTIONS.maxAttempts.default,
-	maxThrottleWaitMs: RUN_OPTIONS.maxThrottleWait.default * 1000,
-	retryUnknownDelivery: false,
-};
+/** Send's options for the whole run (see options.ts), and which Send Once it uses. */
+export type RunOptions = RunOptionValues & { sendOnce: SendOnce };

@@ -1,0 +1,299 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+/** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
+export const MAX_TIMEOUT_MS = 300_000;
+
+interface ReadContext {
+	/** Every option as given, for the one whose reading depends on another. */
+	given: IDataObject;
+	typeVersion: number;
+}
+
+type Scope = 'run' | 'item';
+
+interface OptionSpec<T, S extends Scope = Scope> {
+	/** The editor's field, but its name, which is the spec's key. */
+	property: Omit<INodeProperties, 'name'>;
+	/** What the node works with: the value as given (undefined when not added) made sure of. */
+	read(value: unknown, context: ReadContext): T;
+	/** Read once for the run from the first item, or for each item (what shapes one message). */
+	scope: S;
+}
+
+const option = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
+
+const isOn = (value: unknown) => value === true;
+
+/** A number field: the number given (from `min` to `max`; `whole`: rounded down), else its default; `seconds`: read in milliseconds. */
+function numberOption(
+	property: Omit<INodeProperties, 'name'>,
+	{ min, max = Infinity, whole = false, seconds = false }: { min: number; max?: number; whole?: boolean; seconds?: boolean },
+): OptionSpec<number, 'run'> {
+	return option('run', property, (value) => {
+		const given = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max);
+		const number = whole ? Math.floor(given) : given;
+		return seconds ? number * 1000 : number;
+	});
+}
+
+/** A choice among the field's own values, else its default. */
+function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
+	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
+	return option('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
+}
+
+/**
+ * Every option of Send, one entry each: the editor's field (display name, default, description), how the node
+ * reads it, and when. The description, the readers and every message naming an option come from here. n8n
+ * lists them alphabetically, so the names group them: the sending limits start with "Max", and the API's
+ * alternative spellings, rarely needed, start with "Spelling in the API" and come last.
+ */
+export const OPTIONS = {
+	defaultCountryCode: option(
+		'item',
+		{
+			displayName: 'Default Country Code',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 62',
+			description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
+		},
+		(value) => value,
+	),
+	dryRun: option(
+		'run',
+		{
+			displayName: 'Dry Run (Send Nothing)',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with Include Request Payload in Output). Useful to check a sheet mapping before a real send.",
+		},
+		isOn,
+	),
+	includeInputFields: option(
+		'run',
+		{
+			displayName: 'Include Input Fields',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to copy each input item's fields (a sheet's columns and row number, say) into its output row, so that a next step can write the result back to the same row. The node's own fields win when a name is the same.",
+		},
+		isOn,
+	),
+	includeRequestPayload: option(
+		'run',
+		{
+			displayName: 'Include Request Payload in Output',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
+		},
+		// Version 1 (saved with 0.1.0) put the request on every row of a dry run.
+		(value, { given, typeVersion }) => isOn(value) || (isOn(given.dryRun) && typeVersion < 2),
+	),
+	maxAttempts: numberOption(
+		{
+			displayName: 'Max Attempts',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
+			default: 5,
+			description:
+				'How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see Max Wait When Throttled. A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+		},
+		{ min: 1, whole: true },
+	),
+	maxConcurrency: numberOption(
+		{
+			displayName: 'Max Concurrent Requests',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
+			default: 10,
+			description: 'How many requests may be waiting for an answer at the same time',
+		},
+		{ min: 1, whole: true },
+	),
+	maxPerSecond: numberOption(
+		{
+			displayName: 'Max Messages per Second',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
+			default: 25,
+			description:
+				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and 10 ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
+		},
+		{ min: 0 },
+	),
+	maxRemembered: numberOption(
+		{
+			displayName: 'Max Messages Remembered',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
+			// Above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
+			default: 50_000,
+			description:
+				"With Send Once: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.",
+		},
+		{ min: 1, whole: true },
+	),
+	/** Read in milliseconds, as given. */
+	timeout: numberOption(
+		{
+			displayName: 'Max Time per Request',
+			type: 'number',
+			typeOptions: { minValue: 1000, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
+			default: 30_000,
+			description: `How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS}). A timeout after the request went out makes the delivery unknown.`,
+		},
+		{ min: 1, max: MAX_TIMEOUT_MS },
+	),
+	/** Given in seconds, read in milliseconds: how long the API may keep failing before the run stops sending (0: at once). */
+	maxOutageWait: numberOption(
+		{
+			displayName: 'Max Wait for the API to Recover',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
+			default: 120,
+			description:
+				"In seconds. After 5 messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after 1 s, then 2, 4… up to 30 s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.",
+		},
+		{ min: 0, seconds: true },
+	),
+	/** Given in seconds, read in milliseconds: in all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
+	maxThrottleWait: numberOption(
+		{
+			displayName: 'Max Wait When Throttled',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
+			default: 120,
+			description:
+				'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the run down and is tried again, however many times; one message that the API keeps waiting longer than this in all comes out as not sent, with the reason.',
+		},
+		{ min: 0, seconds: true },
+	),
+	retryUnknownDelivery: option(
+		'run',
+		{
+			displayName: 'Retry Unknown Deliveries',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
+		},
+		isOn,
+	),
+	sendInDoubt: option(
+		'run',
+		{
+			displayName: 'Send Messages in Doubt',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send, with Send Once, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
+		},
+		isOn,
+	),
+	skipDuplicates: option(
+		'run',
+		{
+			displayName: 'Skip Duplicate Messages',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: Send Once.',
+		},
+		isOn,
+	),
+	buttonIndexFormat: choiceOption(
+		{
+			displayName: 'Spelling in the API: Button Index',
+			type: 'options',
+			options: [
+				{ name: 'button.index=0', value: 'number', description: 'A number' },
+				{ name: 'button.index="0"', value: 'string', description: 'A quoted number, as in the API examples' },
+			],
+			default: 'string',
+			description: 'How the button index is written in the request',
+		},
+	),
+	buttonTypeField: choiceOption(
+		{
+			displayName: 'Spelling in the API: Button Type Field',
+			type: 'options',
+			options: [
+				{ name: 'button.sub_type', value: 'sub_type', description: 'As in the API examples' },
+				{ name: 'button.sub_types', value: 'sub_types', description: 'As in the API field reference' },
+			],
+			default: 'sub_type',
+			description: 'The API documentation spells this field two ways; pick the one your account accepts',
+		},
+	),
+	dynamicUrlSubType: choiceOption(
+		{
+			displayName: 'Spelling in the API: Dynamic URL Button Type',
+			type: 'options',
+			options: [
+				{ name: 'button.sub_type=url', value: 'url', description: 'As in the API examples' },
+				{ name: 'button.sub_type=url_dynamic', value: 'url_dynamic', description: 'As in the API field reference' },
+			],
+			default: 'url',
+			description: 'The sub type sent for a dynamic URL button',
+		},
+	),
+	quickReplyValueField: choiceOption(
+		{
+			displayName: 'Spelling in the API: Quick Reply Value',
+			type: 'options',
+			options: [
+				{ name: 'Both', value: 'both', description: 'Send the value in both fields' },
+				{ name: 'parameter.payload', value: 'payload', description: 'As in the API field reference' },
+				{ name: 'parameter.text', value: 'text', description: 'As in the API quick reply example' },
+			],
+			default: 'payload',
+			description: 'Which field of the quick reply parameter carries the payload text',
+		},
+	),
+};
+
+export type OptionName = keyof typeof OPTIONS;
+type Spec<Name extends OptionName> = (typeof OPTIONS)[Name];
+type NamesOf<S extends Scope> = { [Name in OptionName]: Spec<Name>['scope'] extends S ? Name : never }[OptionName];
+type ValuesOf<Names extends OptionName> = { [Name in Names]: ReturnType<Spec<Name>['read']> };
+
+/** As the editor names it. */
+export function optionName(name: OptionName): string {
+	return OPTIONS[name].property.displayName;
+}
+
+/** Where the editor shows it. */
+export function optionPath(name: OptionName): string {
+	return `Options → ${optionName(name)}`;
+}
+
+export const optionsProperty: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: Object.entries(OPTIONS).map(([name, { property }]) => {
+		const { displayName, ...rest } = property;
+		return { displayName, name, ...rest } as INodeProperties;
+	}),
+};
+
+/** Reads the options of one scope from the Options collection as n8n gave it. */
+export function readOptions<S extends Scope>(given: IDataObject, scope: S, typeVersion: number): ValuesOf<NamesOf<S>> {
+	const values: IDataObject = {};
+	for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec<unknown>]>) {
+		if (spec.scope === scope) values[name] = spec.read(given[name], { given, typeVersion }) as IDataObject[string];
+	}
+	return values as ValuesOf<NamesOf<S>>;
+}
+
+/** The options read once for the run, from the first item. */
+export type RunOptionValues = ValuesOf<NamesOf<'run'>>;
+/** The options read for each item: how one message is shaped. */
+export type ItemOptionValues = ValuesOf<NamesOf<'item'>>;
