@@ -1,4 +1,5 @@
 import { apiReason, classifyResponse, classifyTransportError, readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/send/outcome';
+import { isThrottle, throttled } from '../../nodes/TemplateMessage/shared/apiCodes';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });
 
@@ -150,5 +151,41 @@ describe('readRateLimit', () => {
 		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
 		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
 		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
+	});
+});
+
+describe('code 9 (too many requests) is a throttle at any HTTP status', () => {
+	const tooMany = { success: false, errors: [{ message: 'Too many requests', code: 9 }] };
+
+	test.each([200, 201, 400, 406, 429, 500, 502, 503, 504])('HTTP %p with code 9: not taken, tried again after the wait the server names', (status) => {
+		expect(classifyResponse(response(status, tooMany, { 'Retry-After': '2' }))).toEqual({
+			kind: 'rejected',
+			statusCode: status,
+			body: tooMany,
+			apiCode: 9,
+			reason: 'Too many requests (code 9)',
+			transient: true,
+			retryAfterMs: 2000,
+		});
+	});
+
+	test('a 2xx with code 9 and no success field is a throttle too; code 9 as text counts; success: true with a msgid stays accepted', () => {
+		expect(classifyResponse(response(200, { errors: [{ message: 'Slow down', code: '9' }] }, { 'X-RateLimit-Reset': '3' }))).toMatchObject({ kind: 'rejected', transient: true, apiCode: 9, retryAfterMs: 3000 });
+		expect(classifyResponse(response(200, { msgid: 'm-9', success: true, errors: [{ code: 9 }] }))).toEqual({ kind: 'accepted', msgid: 'm-9', statusCode: 200 });
+	});
+
+	test('other codes at 200 with success: false stay refusals that are not retried; a 429 without code 9 stays a throttle', () => {
+		expect(classifyResponse(response(200, { success: false, errors: [{ message: 'x', code: 39 }] }))).toMatchObject({ kind: 'rejected', transient: false, apiCode: 39 });
+		expect(classifyResponse(response(429, 'slow down'))).toMatchObject({ kind: 'rejected', transient: true, reason: 'slow down' });
+	});
+
+	test('throttled() is what the flow and the stop-early rules wait out instead of counting', () => {
+		expect(throttled(classifyResponse(response(200, tooMany)))).toBe(true);
+		expect(throttled(classifyResponse(response(502, tooMany)))).toBe(true);
+		expect(throttled(classifyResponse(response(429, {})))).toBe(true);
+		expect(throttled(classifyResponse(response(200, { success: false, errors: [{ code: 5 }] })))).toBe(false);
+		expect(throttled(classifyResponse(response(200, { msgid: 'm', success: true })))).toBe(false);
+		expect(isThrottle(undefined, 9)).toBe(true);
+		expect(isThrottle(200, 13)).toBe(false);
 	});
 });

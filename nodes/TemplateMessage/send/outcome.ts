@@ -1,3 +1,4 @@
+import { isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 
 export interface HttpResponse {
@@ -13,6 +14,8 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		if (!isObject(body)) {
 			return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} with a body that is not JSON` };
 		}
+		// What the API said decides before the status: "too many requests" in a 200 is a throttle too.
+		if (body.success !== true && isThrottle(statusCode, apiCode(body))) return throttle(response, now);
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
@@ -24,16 +27,27 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 
 	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'));
 
-	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 	const code = apiCode(body);
+	// A 429, or the API's code 9 with whatever status (a gateway's 502 page carries no such code).
+	if (isThrottle(statusCode, code)) return throttle(response, now);
+	const reason = answerReason(statusCode, body);
 	if (mayHaveBeenForwarded(statusCode, body)) {
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
-	// 429 and 503 are the server itself saying it did not take the request, and so is the provider's
+	// 503 is the server itself saying it did not take the request, and so is the provider's
 	// documented internal error (a 500 with code 13, "try again later"): worth trying again.
-	const transient = statusCode === 429 || statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
+	const transient = statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
 	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
 	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
+}
+
+/** The API asked to slow down: not taken, tried again after the wait it names (see FlowControl.answered). */
+function throttle({ statusCode, headers, body }: HttpResponse, now: number): Outcome {
+	return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), reason: answerReason(statusCode, body), transient: true, retryAfterMs: retryAfterMs(headers, now) };
+}
+
+function answerReason(statusCode: number, body: unknown): string {
+	return apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 }
 
 const INTERNAL_ERROR_CODE = 13;

@@ -5,12 +5,14 @@ interface ApiCode {
 	meaning: string;
 	hint: string;
 	scope: RefusalScope;
+	/** The API asking to slow down: waited out and tried again like a 429, at whatever HTTP status it comes. */
+	throttle?: true;
 }
 
 /** The codes the provider behind the spec documents; other servers keep the generic texts. */
 export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
-	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item' },
+	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item', throttle: true },
 	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
 	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account' },
 	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account' },
@@ -23,6 +25,19 @@ export const API_CODES: Record<number, ApiCode> = {
 
 export function apiCodeInfo(code: number | string | undefined): ApiCode | undefined {
 	return typeof code === 'number' ? API_CODES[code] : undefined;
+}
+
+/**
+ * The API asking to slow down: HTTP 429, or code 9 (too many requests) with any status, a 200 with
+ * `success: false` included. The code decides before the status, as everywhere.
+ */
+export function isThrottle(statusCode: number | undefined, code: number | string | undefined): boolean {
+	return apiCodeInfo(code)?.throttle === true || statusCode === 429;
+}
+
+/** An answer the flow waits out (FlowControl.answered): never a refusal, never a failure of the API. */
+export function throttled(outcome: Outcome): boolean {
+	return outcome.kind === 'rejected' && isThrottle(outcome.statusCode, outcome.apiCode);
 }
 
 /**
