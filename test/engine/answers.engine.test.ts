@@ -39,3 +39,19 @@ test('HTTP 200 {"success":false} with code 9 on the first answers: the node wait
 	expect(api.requests.length).toBe(items.length + 3);
 	expect(output.reduce((sum, item) => sum + Number(item.json.attempts), 0)).toBe(items.length + 3);
 });
+
+test('an accepted answer with a UTF-8 byte order mark before its JSON is a sent row with its msgid', async () => {
+	api.respondWith(() => ({ status: 200, rawBody: '\uFEFF{"msgid":"msg-bom-1","success":true}', headers: { 'content-type': 'application/json; charset=utf-8' } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters });
+
+	expect(result.output(SEND_NODE).map((item) => [item.json.status, item.json.msgid])).toEqual([['sent', 'msg-bom-1']]);
+});
+
+test('a refusal with a byte order mark keeps its code and reason', async () => {
+	api.respondWith(() => ({ status: 406, rawBody: '\uFEFF{"errors":[{"message":"Template does not exist","code":59}]}', headers: { 'content-type': 'application/json' } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters, onError: 'continueRegularOutput' });
+
+	const [row] = result.output(SEND_NODE);
+	expect(row.json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
+	expect(row.json.details).toMatchObject({ delivery: 'failed', apiCode: 59 });
+});

@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+
+import { parseAnswer, readAnswer } from '../../nodes/TemplateMessage/send/answer';
 import { apiReason, classifyResponse, classifyTransportError, readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/send/outcome';
 import { isThrottle, throttled } from '../../nodes/TemplateMessage/shared/apiCodes';
 
@@ -187,5 +190,22 @@ describe('code 9 (too many requests) is a throttle at any HTTP status', () => {
 		expect(throttled(classifyResponse(response(200, { msgid: 'm', success: true })))).toBe(false);
 		expect(isThrottle(undefined, 9)).toBe(true);
 		expect(isThrottle(200, 13)).toBe(false);
+	});
+});
+
+describe('an answer with a UTF-8 byte order mark', () => {
+	test('the mark before JSON is skipped; text stays text', () => {
+		expect(parseAnswer('\uFEFF{"msgid":"m-1","success":true}')).toEqual({ msgid: 'm-1', success: true });
+		expect(parseAnswer('{"a":1}')).toEqual({ a: 1 });
+		expect(parseAnswer('\uFEFF<html>ok</html>')).toBe('\uFEFF<html>ok</html>');
+		// Only one mark, only in front.
+		expect(parseAnswer('\uFEFF\uFEFF{}')).toBe('\uFEFF\uFEFF{}');
+		expect(parseAnswer('{}\uFEFF')).toBe('{}\uFEFF');
+	});
+
+	test('read from the stream as the transport reads it: accepted, with its msgid', async () => {
+		const stream = Readable.from([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"msgid":"m-bom","success":true}')]);
+		const answer = await readAnswer(stream, new AbortController().signal);
+		expect('text' in answer && classifyResponse(response(200, parseAnswer(answer.text)))).toEqual({ kind: 'accepted', msgid: 'm-bom', statusCode: 200 });
 	});
 });
