@@ -301,3 +301,25 @@ describe('code 9 (too many requests) in any status is waited out like a 429', ()
 		expect(run.firstFailure).toBeUndefined();
 	});
 });
+
+describe("the IETF draft's RateLimit headers hold the senders like X-RateLimit-*", () => {
+	test.each([
+		['RateLimit-Limit: 5, RateLimit-Remaining: 0, RateLimit-Reset: 2', { 'RateLimit-Limit': '5', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' }],
+		['RateLimit: remaining=0, reset=2', { RateLimit: 'limit=5, remaining=0, reset=2' }],
+		['RateLimit: "default";r=0;t=2', { RateLimit: '"default";r=0;t=2', 'RateLimit-Policy': '"default";q=10;w=1' }],
+	])('%s on the 3rd answer: nothing leaves for 2 s', async (_, headers) => {
+		const run = await simulateRun({ items: 6, maxPerSecond: 0, maxConcurrency: 1, latencyMs: 0, script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: index === 2 ? headers : {} }) });
+		expect(run.statuses).toEqual(all(6, 'sent'));
+		const times = run.requests.map((request) => run.since(request.at));
+		expect(times.slice(0, 4)).toEqual([0, 0, 0, 2000]);
+		// After the wait, the limit a header announced (5 or 10 a second) is the pace.
+		expect(Math.min(...times.slice(4))).toBeGreaterThan(2000);
+	});
+
+	test('a hostile reset (an epoch two hours ahead in a delta-seconds header) is bounded by Max Wait When Throttled as X-RateLimit-Reset is', async () => {
+		const run = await simulateRun({ items: 50, maxPerSecond: 0, maxConcurrency: 5, maxThrottleWait: 10, latencyMs: 0, script: ({ itemIndex, now }) => ({ ...accepted(itemIndex), headers: { 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(Math.floor(now / 1000) + 7200) } }) });
+		expect(run.requests.length).toBeLessThanOrEqual(5);
+		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(50 - run.requests.length);
+		expect(run.elapsedMs).toBeLessThan(1000);
+	});
+});
