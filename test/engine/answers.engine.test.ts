@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
-import { runSendNode, SEND_NODE } from '../helpers/engine';
+import { runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -54,4 +54,26 @@ test('a refusal with a byte order mark keeps its code and reason', async () => {
 	const [row] = result.output(SEND_NODE);
 	expect(row.json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
 	expect(row.json.details).toMatchObject({ delivery: 'failed', apiCode: 59 });
+});
+
+test.each([
+	['a query', '/?code=abc', /^The credential's Base URL has a query \(the part from "\?" on\)/],
+	['a fragment', '/#/dashboard', /^The credential's Base URL has a fragment \(the part from "#" on\)/],
+	["another API version's path", '/api/v1', /^The credential's Base URL contains another API version's path \(\/api\/v1\)/],
+	['/API/V2 in capitals', '/API/V2', /^The credential's Base URL ends with the API's own path \(\/API\/V2\)/],
+])('a Base URL with %s is refused before anything is sent, naming the part', async (_, suffix, message) => {
+	const result = await runSendNode({ baseUrl: `${api.baseUrl}${suffix}`, items: recipients(2), parameters });
+	expect(String(result.nodeError(SEND_NODE)?.message)).toMatch(message);
+	expect(api.requests).toHaveLength(0);
+});
+
+test.each([
+	['in double quotes', `"${TEST_TOKEN}"`, "The credential's JWT is in quotation marks, which would be sent as part of the token", 'Enter the token without the quotation marks around it.'],
+	['in single quotes', `'${TEST_TOKEN}'`, "The credential's JWT is in quotation marks, which would be sent as part of the token", 'Enter the token without the quotation marks around it.'],
+	['as Bearer Bearer', `Bearer Bearer ${TEST_TOKEN}`, "The credential's JWT starts with \"Bearer Bearer\"", 'Enter the token with one "Bearer " in front at most, or the token alone.'],
+])('a JWT %s is named with the fix before anything is sent, and never shown', async (_, token, message, description) => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, token, items: recipients(2), parameters });
+	expect(result.nodeError(SEND_NODE)).toMatchObject({ message, description });
+	expect(api.requests).toHaveLength(0);
+	expect(JSON.stringify(result.run)).not.toContain(TEST_TOKEN);
 });

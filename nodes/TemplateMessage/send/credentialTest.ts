@@ -1,6 +1,7 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { BASE_URL_ENDS, sendEndpoint } from '../shared/baseUrl';
+import type { CredentialProblem } from '../shared/credentialValues';
 import { authorization, credentialProblem } from '../shared/credentialValues';
 import { Redactor } from './redact';
 
@@ -52,12 +53,17 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = String(credential.data?.baseUrl ?? '');
 	const wrong = credentialProblem(baseUrl, credential.data?.token);
-	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${wrong.field === 'JWT' ? ': copy it again, as one line' : ''}` };
+	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${credentialFix(wrong)}` };
 	const token = authorization(credential.data?.token);
 	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
 	// An unknown code shows the error's own text: the token is redacted from it, and only from it
 	// (a short token would match pieces of the node's own words).
 	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
+}
+
+function credentialFix({ field, fix }: CredentialProblem): string {
+	if (fix) return `: ${fix.charAt(0).toLowerCase()}${fix.slice(1).replace(/\.$/, '')}`;
+	return field === 'JWT' ? ': copy it again, as one line' : '';
 }
 
 export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {
