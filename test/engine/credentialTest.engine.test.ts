@@ -174,3 +174,23 @@ test('a JWT in quotes or as "Bearer Bearer …" is named with the fix before any
 	expect(await test$(api.baseUrl, `Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
 	expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
 });
+
+test("the API's code in the answer decides before its status, a byte order mark before the JSON skipped", async () => {
+	const answers = [
+		{ status: 200, body: '\uFEFF{"success":false,"errors":[{"message":"Token invalid","code":45}]}' },
+		{ status: 406, body: '{"errors":[{"message":"Token invalid","code":"45"}]}' },
+		{ status: 406, body: '\uFEFF{"errors":[{"message":"phone_number is required","code":39}]}' },
+	];
+	const server = http.createServer((_, res) => {
+		const answer = answers.shift()!;
+		res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+	});
+	try {
+		const port = await serve(server);
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 200, code 45: the token is invalid): check the JWT' });
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 406, code 45: the token is invalid): check the JWT' });
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
+	} finally {
+		await closing(server);
+	}
+});

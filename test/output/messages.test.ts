@@ -143,8 +143,9 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 ];
 
 const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
-	['Accepted: any answer but 401, 403, 404, a redirect or 5xx', { status: 406 }],
+	['Accepted: any answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
 	['Token rejected', { status: 401 }],
+	['Token rejected by the API\'s code, whatever the status (codes 17, 19, 43, 45)', { status: 200, apiCode: 45 }],
 	['No send endpoint', { status: 404 }],
 	['A redirect', { status: 301 }],
 	['The API failing', { status: 503 }],

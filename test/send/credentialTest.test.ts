@@ -10,6 +10,16 @@ describe('what the credential dialog says about one test request', () => {
 		for (const status of [200, 400, 406, 422]) expect(verdict({ status })).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
 	});
 
+	test("the API's code decides before the status: a refused-token code in any answer is a rejected token", () => {
+		expect(verdict({ status: 200, apiCode: 45 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 200, code 45: the token is invalid): check the JWT' });
+		expect(verdict({ status: 406, apiCode: 43 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 406, code 43: no token was supplied): check the JWT' });
+		expect(verdict({ status: 406, apiCode: 17 }).message).toMatch(/^Token rejected \(HTTP 406, code 17/);
+		expect(verdict({ status: 406, apiCode: 19 }).message).toMatch(/^Token rejected \(HTTP 406, code 19/);
+		// Other codes say the token got through: the status decides as before.
+		for (const apiCode of [39, 5, 9, 59, 'X1']) expect(verdict({ status: 406, apiCode }).status).toBe('OK');
+		expect(verdict({ status: 404, apiCode: 33 }).message).toMatch(/^No send endpoint/);
+	});
+
 	test('a rejected token, a missing endpoint, a redirect and a failing server each say what to check', () => {
 		expect(verdict({ status: 401 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
 		expect(verdict({ status: 403 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 403): check the JWT' });
