@@ -152,3 +152,45 @@ test('a Base URL with user:password@ or a control character in the JWT is refuse
 	expect(await test$(api.baseUrl, 'abc\ndef')).toEqual({ status: 'Error', message: 'The JWT contains a line break or another control character: copy it again, as one line' });
 	expect(api.requests).toHaveLength(0);
 });
+
+test('a Base URL with a query, a fragment or another API version is refused before any request, naming the part and the fix', async () => {
+	expect(await test$(`${api.baseUrl}/?code=abc`)).toEqual({
+		status: 'Error',
+		message: 'The Base URL has a query (the part from "?" on), which the node would put in front of /api/v2/push/message: remove it, and give the address alone',
+	});
+	expect((await test$(`${api.baseUrl}/#/dashboard`)).message).toMatch(/^The Base URL has a fragment \(the part from "#" on\).*: remove it/);
+	expect((await test$(`${api.baseUrl}/api/v1`)).message).toBe("The Base URL contains another API version's path (/api/v1); the node sends to /api/v2/push/message itself: remove /api/v1 and what follows it");
+	expect(api.requests).toHaveLength(0);
+});
+
+test('a JWT in quotes or as "Bearer Bearer …" is named with the fix before any request, never shown; one "Bearer " is sent as entered', async () => {
+	for (const token of [`"${TOKEN}"`, `'${TOKEN}'`]) {
+		const result = await test$(api.baseUrl, token);
+		expect(result).toEqual({ status: 'Error', message: 'The JWT is in quotation marks, which would be sent as part of the token: enter the token without the quotation marks around it' });
+	}
+	expect(await test$(api.baseUrl, `Bearer Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'The JWT starts with "Bearer Bearer": enter the token with one "Bearer " in front at most, or the token alone' });
+	expect(api.requests).toHaveLength(0);
+	// The test server accepts only the bare token: "Bearer <JWT>" reaches it as entered.
+	expect(await test$(api.baseUrl, `Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
+});
+
+test("the API's code in the answer decides before its status, a byte order mark before the JSON skipped", async () => {
+	const answers = [
+		{ status: 200, body: '\uFEFF{"success":false,"errors":[{"message":"Token invalid","code":45}]}' },
+		{ status: 406, body: '{"errors":[{"message":"Token invalid","code":"45"}]}' },
+		{ status: 406, body: '\uFEFF{"errors":[{"message":"phone_number is required","code":39}]}' },
+	];
+	const server = http.createServer((_, res) => {
+		const answer = answers.shift()!;
+		res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+	});
+	try {
+		const port = await serve(server);
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 200, code 45: the token is invalid): check the JWT' });
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 406, code 45: the token is invalid): check the JWT' });
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
+	} finally {
+		await closing(server);
+	}
+});

@@ -102,7 +102,8 @@ const SEND_CASES: Array<[string, FailedOutcome]> = [
 	['A 303 redirect', { kind: 'unknown', statusCode: 303, reason: 'the API answered with a redirect (HTTP 303 See Other to https://other.example), which follows a handled request; redirects are not followed' }],
 	['An answer over 1 MB', { kind: 'unknown', statusCode: 200, reason: "the API's answer was too large to read (5242880 bytes; the node reads at most 1048576 bytes)" }],
 	['An answer still coming at the timeout', { kind: 'unknown', statusCode: 200, errorCode: 'ETIMEDOUT', reason: 'no complete answer before the timeout (the API had begun answering HTTP 200)' }],
-	...Object.entries(API_CODES).map(([code, { meaning }]): [string, FailedOutcome] => [
+	// Code 9 (a throttle, whatever the status) never fails an item: see the Not sent table.
+	...Object.entries(API_CODES).filter(([, { throttle }]) => !throttle).map(([code, { meaning }]): [string, FailedOutcome] => [
 		`API code ${code}`,
 		{ kind: 'rejected', statusCode: DOCUMENTED_STATUS[code] ?? 406, apiCode: Number(code), transient: false, reason: `${meaning} (code ${code})` },
 	]),
@@ -120,6 +121,10 @@ const STOP_CASES: Array<[string, Refusal]> = [
 		{ scope: 'throttled', itemIndex: 7, templateCodeId: 'tpl', statusCode: 429, apiCode: 9, reason: 'the API kept asking to slow down (HTTP 429: Too many requests (code 9)): after waiting 119 s on 429s, it asked for 5 s more, beyond Max Wait When Throttled (120 s)' },
 	],
 	[
+		'After code 9 (too many requests) in a 200 asked for longer than Max Wait When Throttled',
+		{ scope: 'throttled', itemIndex: 7, templateCodeId: 'tpl', statusCode: 200, apiCode: 9, reason: 'the API kept asking to slow down (HTTP 200: Too many requests (code 9)): it asked for 300 s more, beyond Max Wait When Throttled (120 s)' },
+	],
+	[
 		'After a rate-limit window that resets beyond Max Wait When Throttled',
 		throttledByPause(600_000, 'windowUsedUp', 120_000, { itemIndex: 7, templateCodeId: 'tpl' }),
 	],
@@ -130,11 +135,17 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 	['A Base URL that is not a URL', { baseUrl: 'api.example.com', token: 'jwt' }],
 	['A Base URL with a user name or password', { baseUrl: 'https://user:secret@api.example.com', token: 'jwt' }],
 	['A JWT with a line break', { baseUrl: 'https://api.example.com', token: 'eyJ\nabc' }],
+	['A Base URL with a query', { baseUrl: 'https://api.example.com/?code=abc', token: 'jwt' }],
+	['A Base URL with a fragment', { baseUrl: 'https://api.example.com/#/dashboard', token: 'jwt' }],
+	["A Base URL with another API version's path", { baseUrl: 'https://api.example.com/api/v1', token: 'jwt' }],
+	['A JWT in quotes', { baseUrl: 'https://api.example.com', token: '"eyJhbGciOiJIUzI1NiJ9.abc"' }],
+	['A JWT as "Bearer Bearer …"', { baseUrl: 'https://api.example.com', token: 'Bearer Bearer eyJhbGciOiJIUzI1NiJ9.abc' }],
 ];
 
 const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
-	['Accepted: any answer but 401, 403, 404, a redirect or 5xx', { status: 406 }],
+	['Accepted: any answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
 	['Token rejected', { status: 401 }],
+	['Token rejected by the API\'s code, whatever the status (codes 17, 19, 43, 45)', { status: 200, apiCode: 45 }],
 	['No send endpoint', { status: 404 }],
 	['A redirect', { status: 301 }],
 	['The API failing', { status: 503 }],

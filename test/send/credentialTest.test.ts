@@ -1,4 +1,6 @@
 import { credentialTestVerdict, testCredential } from '../../nodes/TemplateMessage/send/credentialTest';
+import { baseUrlProblem } from '../../nodes/TemplateMessage/shared/baseUrl';
+import { authorization, credentialProblem, tokenProblem } from '../../nodes/TemplateMessage/shared/credentialValues';
 
 const BASE_URL = 'https://api.example.com';
 const verdict = (probe: Parameters<typeof credentialTestVerdict>[1]) => credentialTestVerdict(` ${BASE_URL}/ `, probe);
@@ -6,6 +8,16 @@ const verdict = (probe: Parameters<typeof credentialTestVerdict>[1]) => credenti
 describe('what the credential dialog says about one test request', () => {
 	test('an answer other than 401, 403 and 404 from the send endpoint means the token was accepted', () => {
 		for (const status of [200, 400, 406, 422]) expect(verdict({ status })).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
+	});
+
+	test("the API's code decides before the status: a refused-token code in any answer is a rejected token", () => {
+		expect(verdict({ status: 200, apiCode: 45 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 200, code 45: the token is invalid): check the JWT' });
+		expect(verdict({ status: 406, apiCode: 43 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 406, code 43: no token was supplied): check the JWT' });
+		expect(verdict({ status: 406, apiCode: 17 }).message).toMatch(/^Token rejected \(HTTP 406, code 17/);
+		expect(verdict({ status: 406, apiCode: 19 }).message).toMatch(/^Token rejected \(HTTP 406, code 19/);
+		// Other codes say the token got through: the status decides as before.
+		for (const apiCode of [39, 5, 9, 59, 'X1']) expect(verdict({ status: 406, apiCode }).status).toBe('OK');
+		expect(verdict({ status: 404, apiCode: 33 }).message).toMatch(/^No send endpoint/);
 	});
 
 	test('a rejected token, a missing endpoint, a redirect and a failing server each say what to check', () => {
@@ -48,5 +60,66 @@ describe("the dialog's text never holds the token", () => {
 	test("a short token leaves the node's own words whole", async () => {
 		const result = await testCredential.call(failingWith({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }), credential('x'));
 		expect(result.message).toBe(`Nothing answers at ${BASE_URL} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`);
+	});
+});
+
+describe('a Base URL that cannot reach the send endpoint is refused, naming the part and the fix', () => {
+	test.each([
+		['https://api.example.com/?code=abc', 'has a query (the part from "?" on), which the node would put in front of /api/v2/push/message: remove it, and give the address alone'],
+		['https://api.example.com?', 'has a query (the part from "?" on), which the node would put in front of /api/v2/push/message: remove it, and give the address alone'],
+		['https://api.example.com/x?a=1#/y', 'has a query (the part from "?" on), which the node would put in front of /api/v2/push/message: remove it, and give the address alone'],
+		['https://api.example.com/#/dashboard', 'has a fragment (the part from "#" on), which is never sent, so every message would go to the address before it: remove it, and give the address alone'],
+		['https://api.example.com/#/x?code=1', 'has a fragment (the part from "#" on), which is never sent, so every message would go to the address before it: remove it, and give the address alone'],
+		['https://api.example.com#', 'has a fragment (the part from "#" on), which is never sent, so every message would go to the address before it: remove it, and give the address alone'],
+		['https://api.example.com/api/v1', "contains another API version's path (/api/v1); the node sends to /api/v2/push/message itself: remove /api/v1 and what follows it"],
+		['https://api.example.com/api/v3/', "contains another API version's path (/api/v3); the node sends to /api/v2/push/message itself: remove /api/v3 and what follows it"],
+		['https://api.example.com/gw/API/V1/push/message', "contains another API version's path (/API/V1); the node sends to /api/v2/push/message itself: remove /API/V1 and what follows it"],
+		['https://api.example.com/API/V2', "ends with the API's own path (/API/V2); the node adds /api/v2/push/message itself"],
+		['https://api.example.com/Api/v2/push/message', "ends with the API's own path (/Api/v2/push/message); the node adds /api/v2/push/message itself"],
+	])('%s', (baseUrl, problem) => {
+		expect(baseUrlProblem(baseUrl)).toBe(problem);
+	});
+
+	test('what works keeps working: a plain address, a path prefix, a trailing slash, a version-like word that is not /api/vN', () => {
+		for (const baseUrl of ['https://api.example.com', ' https://api.example.com/ ', 'http://127.0.0.1:5680', 'https://gw.example.com/whatsapp', 'https://gw.example.com/api', 'https://gw.example.com/api/v2beta', 'https://gw.example.com/v1']) {
+			expect(baseUrlProblem(baseUrl)).toBeUndefined();
+		}
+	});
+
+	test('the query and the fragment are named, never shown: they can hold a key', () => {
+		expect(baseUrlProblem('https://api.example.com/?token=eyJsecret')).not.toMatch(/eyJsecret/);
+		expect(baseUrlProblem('https://api.example.com/#token=eyJsecret')).not.toMatch(/eyJsecret/);
+	});
+});
+
+describe('a JWT the API would only answer "Token invalid (code 45)" for is named before sending, never shown', () => {
+	const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl';
+
+	test.each([
+		[`"${jwt}"`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
+		[`'${jwt}'`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
+		[`\u201C${jwt}\u201D`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
+		[`"${jwt}`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
+		[`Bearer "${jwt}"`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
+		[`Bearer Bearer ${jwt}`, 'starts with "Bearer Bearer"', 'Enter the token with one "Bearer " in front at most, or the token alone.'],
+		[`bearer  BEARER ${jwt}`, 'starts with "Bearer Bearer"', 'Enter the token with one "Bearer " in front at most, or the token alone.'],
+	])('%s', (token, problem, fix) => {
+		expect(tokenProblem(token)).toEqual({ problem, fix });
+		expect(JSON.stringify(credentialProblem(BASE_URL, token))).not.toContain(jwt);
+	});
+
+	test('the token alone, with one "Bearer ", or with spaces around it is fine, and sent as entered but trimmed', () => {
+		for (const token of [jwt, `Bearer ${jwt}`, ` ${jwt} `, `bearer ${jwt}`]) expect(credentialProblem(BASE_URL, token)).toBeUndefined();
+		expect(authorization(` Bearer ${jwt} `)).toBe(`Bearer ${jwt}`);
+	});
+
+	test('the connection test says it without a request, naming the fix', async () => {
+		const request = jest.fn();
+		const context = { logger: {}, helpers: { request } } as never;
+		const run = async (baseUrl: string, token: string) => await testCredential.call(context, { id: '1', name: 'c', type: 'templateMessageApi', data: { baseUrl, token } });
+		expect(await run(BASE_URL, `"${jwt}"`)).toEqual({ status: 'Error', message: 'The JWT is in quotation marks, which would be sent as part of the token: enter the token without the quotation marks around it' });
+		expect(await run(BASE_URL, `Bearer Bearer ${jwt}`)).toEqual({ status: 'Error', message: 'The JWT starts with "Bearer Bearer": enter the token with one "Bearer " in front at most, or the token alone' });
+		expect(await run(`${BASE_URL}/?code=abc`, jwt)).toEqual({ status: 'Error', message: `The Base URL ${baseUrlProblem(`${BASE_URL}/?code=abc`)}` });
+		expect(request).not.toHaveBeenCalled();
 	});
 });

@@ -272,3 +272,54 @@ describe("a message's throttle budget", () => {
 		expect(turn.waitedMs).toBe(1500);
 	});
 });
+
+describe('code 9 (too many requests) in any status is waited out like a 429', () => {
+	const code9 = (status: number, headers: Record<string, string> = {}): SimulatedAnswer => ({ status, headers, body: { success: false, errors: [{ message: 'Too many requests', code: 9 }] } });
+
+	test.each([200, 406, 500])('HTTP %p with code 9 and Retry-After: 2 on the first 3 answers: every sender waits 2 s, each item is accepted once', async (status) => {
+		const run = await simulateRun({ items: 6, maxPerSecond: 0, maxConcurrency: 3, latencyMs: 0, script: ({ itemIndex, index }) => (index < 3 ? code9(status, { 'Retry-After': '2' }) : accepted(itemIndex)) });
+		expect(run.statuses).toEqual(all(6, 'sent'));
+		expect(run.results.map((result) => result?.status === 'sent' && result.msgid)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `m-${i}`));
+		// Retried after the wait, and no sooner: the 4th request leaves when the 2 s asked for are over.
+		expect(run.requests.slice(0, 3).map((request) => run.since(request.at))).toEqual([0, 0, 0]);
+		expect(Math.min(...run.requests.slice(3).map((request) => run.since(request.at)))).toBe(2000);
+		expect(run.stops).toEqual([]);
+	});
+
+	test('a code 9 that asks for longer than Max Wait When Throttled: not sent, the reason names the status and the code', async () => {
+		const run = await simulateRun({ items: 1, maxThrottleWait: 2, latencyMs: 0, script: () => code9(200, { 'Retry-After': '5' }) });
+		expect(run.results[0]).toEqual({
+			status: 'notSent',
+			attempts: 1,
+			heldBy: { scope: 'throttled', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 200, apiCode: 9, reason: 'the API kept asking to slow down (HTTP 200: Too many requests (code 9)): it asked for 5 s more, beyond Max Wait When Throttled (2 s)' },
+		});
+	});
+
+	test('code 9 never stops the run, even under Max Attempts 1 and without Continue On Fail', async () => {
+		const run = await simulateRun({ items: 4, maxAttempts: 1, continueOnFail: false, latencyMs: 0, script: ({ itemIndex, index }) => (index < 2 ? code9(200) : accepted(itemIndex)) });
+		expect(run.statuses).toEqual(all(4, 'sent'));
+		expect(run.firstFailure).toBeUndefined();
+	});
+});
+
+describe("the IETF draft's RateLimit headers hold the senders like X-RateLimit-*", () => {
+	test.each([
+		['RateLimit-Limit: 5, RateLimit-Remaining: 0, RateLimit-Reset: 2', { 'RateLimit-Limit': '5', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '2' }],
+		['RateLimit: remaining=0, reset=2', { RateLimit: 'limit=5, remaining=0, reset=2' }],
+		['RateLimit: "default";r=0;t=2', { RateLimit: '"default";r=0;t=2', 'RateLimit-Policy': '"default";q=10;w=1' }],
+	])('%s on the 3rd answer: nothing leaves for 2 s', async (_, headers) => {
+		const run = await simulateRun({ items: 6, maxPerSecond: 0, maxConcurrency: 1, latencyMs: 0, script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: index === 2 ? headers : {} }) });
+		expect(run.statuses).toEqual(all(6, 'sent'));
+		const times = run.requests.map((request) => run.since(request.at));
+		expect(times.slice(0, 4)).toEqual([0, 0, 0, 2000]);
+		// After the wait, the limit a header announced (5 or 10 a second) is the pace.
+		expect(Math.min(...times.slice(4))).toBeGreaterThan(2000);
+	});
+
+	test('a hostile reset (an epoch two hours ahead in a delta-seconds header) is bounded by Max Wait When Throttled as X-RateLimit-Reset is', async () => {
+		const run = await simulateRun({ items: 50, maxPerSecond: 0, maxConcurrency: 5, maxThrottleWait: 10, latencyMs: 0, script: ({ itemIndex, now }) => ({ ...accepted(itemIndex), headers: { 'RateLimit-Remaining': '0', 'RateLimit-Reset': String(Math.floor(now / 1000) + 7200) } }) });
+		expect(run.requests.length).toBeLessThanOrEqual(5);
+		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(50 - run.requests.length);
+		expect(run.elapsedMs).toBeLessThan(1000);
+	});
+});

@@ -1,4 +1,8 @@
+import { Readable } from 'node:stream';
+
+import { parseAnswer, readAnswer } from '../../nodes/TemplateMessage/send/answer';
 import { apiReason, classifyResponse, classifyTransportError, readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/send/outcome';
+import { isThrottle, throttled } from '../../nodes/TemplateMessage/shared/apiCodes';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });
 
@@ -150,5 +154,116 @@ describe('readRateLimit', () => {
 		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
 		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
 		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
+	});
+});
+
+describe('code 9 (too many requests) is a throttle at any HTTP status', () => {
+	const tooMany = { success: false, errors: [{ message: 'Too many requests', code: 9 }] };
+
+	test.each([200, 201, 400, 406, 429, 500, 502, 503, 504])('HTTP %p with code 9: not taken, tried again after the wait the server names', (status) => {
+		expect(classifyResponse(response(status, tooMany, { 'Retry-After': '2' }))).toEqual({
+			kind: 'rejected',
+			statusCode: status,
+			body: tooMany,
+			apiCode: 9,
+			reason: 'Too many requests (code 9)',
+			transient: true,
+			retryAfterMs: 2000,
+		});
+	});
+
+	test('a 2xx with code 9 and no success field is a throttle too; code 9 as text counts; success: true with a msgid stays accepted', () => {
+		expect(classifyResponse(response(200, { errors: [{ message: 'Slow down', code: '9' }] }, { 'X-RateLimit-Reset': '3' }))).toMatchObject({ kind: 'rejected', transient: true, apiCode: 9, retryAfterMs: 3000 });
+		expect(classifyResponse(response(200, { msgid: 'm-9', success: true, errors: [{ code: 9 }] }))).toEqual({ kind: 'accepted', msgid: 'm-9', statusCode: 200 });
+	});
+
+	test('other codes at 200 with success: false stay refusals that are not retried; a 429 without code 9 stays a throttle', () => {
+		expect(classifyResponse(response(200, { success: false, errors: [{ message: 'x', code: 39 }] }))).toMatchObject({ kind: 'rejected', transient: false, apiCode: 39 });
+		expect(classifyResponse(response(429, 'slow down'))).toMatchObject({ kind: 'rejected', transient: true, reason: 'slow down' });
+	});
+
+	test('throttled() is what the flow and the stop-early rules wait out instead of counting', () => {
+		expect(throttled(classifyResponse(response(200, tooMany)))).toBe(true);
+		expect(throttled(classifyResponse(response(502, tooMany)))).toBe(true);
+		expect(throttled(classifyResponse(response(429, {})))).toBe(true);
+		expect(throttled(classifyResponse(response(200, { success: false, errors: [{ code: 5 }] })))).toBe(false);
+		expect(throttled(classifyResponse(response(200, { msgid: 'm', success: true })))).toBe(false);
+		expect(isThrottle(undefined, 9)).toBe(true);
+		expect(isThrottle(200, 13)).toBe(false);
+	});
+});
+
+describe('an answer with a UTF-8 byte order mark', () => {
+	test('the mark before JSON is skipped; text stays text', () => {
+		expect(parseAnswer('\uFEFF{"msgid":"m-1","success":true}')).toEqual({ msgid: 'm-1', success: true });
+		expect(parseAnswer('{"a":1}')).toEqual({ a: 1 });
+		expect(parseAnswer('\uFEFF<html>ok</html>')).toBe('\uFEFF<html>ok</html>');
+		// Only one mark, only in front.
+		expect(parseAnswer('\uFEFF\uFEFF{}')).toBe('\uFEFF\uFEFF{}');
+		expect(parseAnswer('{}\uFEFF')).toBe('{}\uFEFF');
+	});
+
+	test('read from the stream as the transport reads it: accepted, with its msgid', async () => {
+		const stream = Readable.from([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"msgid":"m-bom","success":true}')]);
+		const answer = await readAnswer(stream, new AbortController().signal);
+		expect('text' in answer && classifyResponse(response(200, parseAnswer(answer.text)))).toEqual({ kind: 'accepted', msgid: 'm-bom', statusCode: 200 });
+	});
+});
+
+describe("the IETF draft's RateLimit headers, read like X-RateLimit-*", () => {
+	const now = Date.parse('2026-11-21T10:00:00Z');
+
+	test('the separate RateLimit-Limit, -Remaining and -Reset (delta-seconds)', () => {
+		expect(readRateLimit({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' }, now)).toEqual({ limit: 100, remaining: 0, resetMs: 5000 });
+		expect(readRateLimit({ 'ratelimit-remaining': '7' }, now)).toEqual({ limit: undefined, remaining: 7, resetMs: undefined });
+		// The provider's own headers come first.
+		expect(readRateLimit({ 'X-RateLimit-Remaining': '3', 'RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1', 'RateLimit-Reset': '9' }, now)).toEqual({ limit: undefined, remaining: 3, resetMs: 1000 });
+	});
+
+	test('the older combined RateLimit: limit=100, remaining=50, reset=5', () => {
+		expect(readRateLimit({ RateLimit: 'limit=100, remaining=50, reset=5' }, now)).toEqual({ limit: 100, remaining: 50, resetMs: 5000 });
+		expect(readRateLimit({ ratelimit: 'remaining=0, reset=2' }, now)).toEqual({ limit: undefined, remaining: 0, resetMs: 2000 });
+		expect(retryAfterMs({ ratelimit: 'limit=10, remaining=0, reset=4' }, now)).toBe(4000);
+	});
+
+	test('the newest RateLimit: "default";r=50;t=30 with RateLimit-Policy: "default";q=100;w=60', () => {
+		expect(readRateLimit({ RateLimit: '"default";r=0;t=30', 'RateLimit-Policy': '"default";q=100;w=60' }, now)).toEqual({ limit: 1, remaining: 0, resetMs: 30_000 });
+		// A window of one second: the quota is the limit per second. Without a policy, no limit.
+		expect(readRateLimit({ RateLimit: '"burst";r=3;t=1', 'RateLimit-Policy': '"burst";q=20;w=1' }, now)).toEqual({ limit: 20, remaining: 3, resetMs: 1000 });
+		expect(readRateLimit({ RateLimit: '"default";r=50;t=30' }, now)).toEqual({ limit: undefined, remaining: 50, resetMs: 30_000 });
+		// Several policies: the one with the fewest remaining holds.
+		expect(readRateLimit({ RateLimit: '"day";r=900;t=3600, "second";r=0;t=1', 'RateLimit-Policy': '"day";q=1000;w=86400, "second";q=10;w=1' }, now)).toEqual({ limit: 10, remaining: 0, resetMs: 1000 });
+		// A quota under one a second is no limit per second the pace can keep.
+		expect(readRateLimit({ RateLimit: '"default";r=5;t=30', 'RateLimit-Policy': '"default";q=10;w=60' }, now)?.limit).toBeUndefined();
+	});
+
+	test.each([
+		['a negative count', { 'RateLimit-Remaining': '-1', 'RateLimit-Limit': '-5' }],
+		['a fraction', { 'RateLimit-Remaining': '0.5' }],
+		['NaN', { 'RateLimit-Remaining': 'NaN', 'RateLimit-Limit': 'NaN' }],
+		['a huge number', { 'RateLimit-Remaining': '1'.repeat(400), 'RateLimit-Limit': '9'.repeat(20) }],
+		['garbage', { RateLimit: 'lots left, come back later' }],
+		['the older form with a garbage value', { RateLimit: 'limit=abc, remaining=-3' }],
+		['the older form repeated (two headers joined)', { RateLimit: 'limit=100, remaining=50, reset=5, limit=100, remaining=0, reset=5' }],
+		['the older form as a huge header', { RateLimit: `remaining=0, reset=5, ${'x=1, '.repeat(500)}` }],
+		['the newest form with a negative or missing r', { RateLimit: '"default";r=-1;t=30, "other";t=5' }],
+		['the newest form with a parameter given twice', { RateLimit: '"default";r=0;r=50;t=30' }],
+		['the newest form with NaN', { RateLimit: '"default";r=NaN;t=NaN' }],
+	])('%s says nothing', (_name, headers) => {
+		expect(readRateLimit(headers, now)).toBeUndefined();
+	});
+
+	test('a repeated header given as a list reads its first value, as X-RateLimit-Remaining does', () => {
+		expect(readRateLimit({ 'ratelimit-remaining': ['0', '50'], 'ratelimit-reset': ['2', '9'] }, now)).toEqual({ limit: undefined, remaining: 0, resetMs: 2000 });
+		expect(readRateLimit({ 'x-ratelimit-remaining': ['0', '50'] }, now)?.remaining).toBe(0);
+	});
+
+	test("a reset is bounded like X-RateLimit-Reset's: one past on the server's clock says nothing, one absurdly far is left to the pacer's cap and the throttle budget", () => {
+		const date = { date: new Date(now + 3_600_000).toUTCString() };
+		// An epoch in the delta-seconds header, on a server clock an hour ahead: read by its size, on that clock.
+		expect(readRateLimit({ ...date, 'RateLimit-Remaining': '0', 'RateLimit-Reset': String((now + 3_600_000) / 1000 + 2) }, now)?.resetMs).toBe(2000);
+		expect(readRateLimit({ ...date, RateLimit: `remaining=0, reset=${(now - 10_000) / 1000}` }, now)).toEqual({ limit: undefined, remaining: 0, resetMs: undefined });
+		expect(readRateLimit({ RateLimit: '"default";r=0;t=-30' }, now)).toEqual({ limit: undefined, remaining: 0, resetMs: undefined });
+		expect(readRateLimit({ 'RateLimit-Remaining': '0', 'RateLimit-Reset': 'tomorrow' }, now)).toEqual({ limit: undefined, remaining: 0, resetMs: undefined });
 	});
 });

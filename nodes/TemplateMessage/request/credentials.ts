@@ -16,7 +16,7 @@ export async function readCredentials(ctx: IExecuteFunctions): Promise<SendCrede
 	const data = await ctx.getCredentials<{ baseUrl: string; token: string }>(CREDENTIAL_TYPE);
 	const baseUrl = String(data.baseUrl ?? '');
 	const wrong = credentialProblem(baseUrl, data.token);
-	if (wrong) throw new NodeOperationError(ctx.getNode(), `The credential's ${wrong.field} ${wrong.problem}`, { description: FIXES[wrong.field] });
+	if (wrong) throw new NodeOperationError(ctx.getNode(), `The credential's ${wrong.field} ${wrong.problem}`, { description: wrong.fix ?? FIXES[wrong.field] });
 	const ref = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
 	return { url: sendEndpoint(baseUrl), token: String(data.token ?? ''), decrypted: { id: ref?.id ?? '', name: ref?.name ?? '', type: CREDENTIAL_TYPE, data } };
 }

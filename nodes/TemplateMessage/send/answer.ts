@@ -56,6 +56,21 @@ export async function readAnswer(body: unknown, signal: AbortSignal, maxBytes = 
 	});
 }
 
+const BOM = '\uFEFF';
+
+/**
+ * An answer's JSON, or its text when it is not JSON. A UTF-8 byte order mark in front, which some
+ * gateways put before every body, is skipped: JSON.parse refuses it, which made every accepted message
+ * "delivery unknown".
+ */
+export function parseAnswer(text: string): unknown {
+	try {
+		return JSON.parse(text.startsWith(BOM) ? text.slice(BOM.length) : text);
+	} catch {
+		return text;
+	}
+}
+
 function fromValue(body: unknown, maxBytes: number): Answer {
 	if (body === undefined || body === null) return { text: '' };
 	if (typeof body === 'string') return body.length > maxBytes ? { tooLarge: true } : { text: body };

@@ -1,12 +1,21 @@
 import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTestResult } from 'n8n-workflow';
 
 import { BASE_URL_ENDS, sendEndpoint } from '../shared/baseUrl';
+import type { CredentialProblem } from '../shared/credentialValues';
 import { authorization, credentialProblem } from '../shared/credentialValues';
+import { apiCodeInfo } from '../shared/apiCodes';
+import { parseAnswer, readAnswer } from './answer';
+import { AttemptDeadline } from './deadline';
+import { apiCode } from './outcome';
 import { Redactor } from './redact';
 
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 
-export type Probe = { status: number } | { code: string; reason: string };
+/** `apiCode`: the provider's code in the answer's body (errors[0].code), when it has one. */
+export type Probe = { status: number; apiCode?: number | string } | { code: string; reason: string };
+
+/** Enough for the provider's error shape; the rest of a larger answer is never read. */
+const CREDENTIAL_TEST_ANSWER_BYTES = 16 * 1024;
 
 const PLAIN_HTTP = 'the address may speak plain http on this port: try its http:// form, or the https port';
 
@@ -41,6 +50,9 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 		return error(`Could not reach ${at} (${code}: ${reason}): check the Base URL`);
 	}
 	const { status } = probe;
+	// What the API said decides before the status: a 200 or 406 with code 45 is a refused token too.
+	const code = apiCodeInfo(probe.apiCode);
+	if (code?.tokenRefused) return error(`Token rejected (HTTP ${status}, code ${String(probe.apiCode)}: ${code.meaning}): check the JWT`);
 	if (status >= 300 && status < 400) return error(`The Base URL redirects (HTTP ${status}): enter the address the API answers at, often its https:// form`);
 	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): check the JWT`);
 	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, which ${BASE_URL_ENDS}`);
@@ -48,16 +60,21 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
 }
 
-/** The node's `testedBy`: one request with the token as every send has it, no redirect followed, the body never read. */
+/** The node's `testedBy`: one request with the token as every send has it, no redirect followed, a bounded piece of the body read. */
 export async function testCredential(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
 	const baseUrl = String(credential.data?.baseUrl ?? '');
 	const wrong = credentialProblem(baseUrl, credential.data?.token);
-	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${wrong.field === 'JWT' ? ': copy it again, as one line' : ''}` };
+	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${credentialFix(wrong)}` };
 	const token = authorization(credential.data?.token);
 	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
 	// An unknown code shows the error's own text: the token is redacted from it, and only from it
 	// (a short token would match pieces of the node's own words).
 	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
+}
+
+function credentialFix({ field, fix }: CredentialProblem): string {
+	if (fix) return `: ${fix.charAt(0).toLowerCase()}${fix.slice(1).replace(/\.$/, '')}`;
+	return field === 'JWT' ? ': copy it again, as one line' : '';
 }
 
 export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {
@@ -71,14 +88,27 @@ export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, toke
 			followRedirect: false,
 			simple: false,
 			resolveWithFullResponse: true,
-			// The body stays unread: a hostile server's 300 MB never reach memory.
+			// At most CREDENTIAL_TEST_ANSWER_BYTES of the body are read: a hostile server's 300 MB never reach memory.
 			useStream: true,
 			timeout: timeoutMs,
-		})) as { statusCode: number; body?: { destroy?: () => void } };
-		answer.body?.destroy?.();
-		return { status: answer.statusCode };
+		})) as { statusCode: number; body?: unknown };
+		return { status: answer.statusCode, apiCode: await answerCode(answer.body, timeoutMs) };
 	} catch (error) {
 		return { code: networkCode(error) ?? 'unknown', reason: (error as Error).message ?? String(error) };
+	}
+}
+
+/** The provider's code in a bounded piece of the answer (a byte order mark before the JSON skipped); undefined when none is read in time. */
+async function answerCode(body: unknown, timeoutMs: number): Promise<number | string | undefined> {
+	const deadline = new AttemptDeadline(timeoutMs);
+	try {
+		const answer = await readAnswer(body, deadline.signal, CREDENTIAL_TEST_ANSWER_BYTES);
+		return 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined;
+	} catch {
+		(body as { destroy?: () => void } | undefined)?.destroy?.();
+		return undefined;
+	} finally {
+		deadline.end();
 	}
 }
 

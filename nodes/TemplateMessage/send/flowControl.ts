@@ -1,3 +1,4 @@
+import { throttled } from '../shared/apiCodes';
 import type { Outcome, Refusal } from '../shared/contracts';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
@@ -123,7 +124,7 @@ export class FlowControl {
 	}
 
 	/**
-	 * What one attempt's answer says to every sender. 'again': a 429 this message waits out (charged to
+	 * What one attempt's answer says to every sender. 'again': a 429 or code 9 this message waits out (charged to
 	 * its budget). A refusal: the wait is beyond its budget. undefined: the answer is for the sender.
 	 */
 	answered(turn: Turn, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
@@ -131,7 +132,7 @@ export class FlowControl {
 			const lowered = this.pacer.rateLimitHeaders(rateLimit);
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
-		if (outcome.kind !== 'rejected' || outcome.statusCode !== 429) return undefined;
+		if (outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
 		const { waitedMs } = turn;
@@ -140,8 +141,8 @@ export class FlowControl {
 			// request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
 			this.pacer.tooManyRequests(chargeMs);
 			const waited = waitedMs > 0 ? `after waiting ${Math.round(waitedMs / 1000)} s on 429s, ` : '';
-			const reason = `the API kept asking to slow down (HTTP 429: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${optionName('maxThrottleWait')} (${seconds(this.settings.maxThrottleWaitMs)})`;
-			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: 429, apiCode: outcome.apiCode };
+			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${optionName('maxThrottleWait')} (${seconds(this.settings.maxThrottleWaitMs)})`;
+			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
 		turn.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
 		return 'again';

@@ -1,3 +1,4 @@
+import { isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 
 export interface HttpResponse {
@@ -13,6 +14,8 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		if (!isObject(body)) {
 			return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} with a body that is not JSON` };
 		}
+		// What the API said decides before the status: "too many requests" in a 200 is a throttle too.
+		if (body.success !== true && isThrottle(statusCode, apiCode(body))) return throttle(response, now);
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
@@ -24,16 +27,27 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 
 	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'));
 
-	const reason = apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 	const code = apiCode(body);
+	// A 429, or the API's code 9 with whatever status (a gateway's 502 page carries no such code).
+	if (isThrottle(statusCode, code)) return throttle(response, now);
+	const reason = answerReason(statusCode, body);
 	if (mayHaveBeenForwarded(statusCode, body)) {
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
-	// 429 and 503 are the server itself saying it did not take the request, and so is the provider's
+	// 503 is the server itself saying it did not take the request, and so is the provider's
 	// documented internal error (a 500 with code 13, "try again later"): worth trying again.
-	const transient = statusCode === 429 || statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
+	const transient = statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
 	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
 	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
+}
+
+/** The API asked to slow down: not taken, tried again after the wait it names (see FlowControl.answered). */
+function throttle({ statusCode, headers, body }: HttpResponse, now: number): Outcome {
+	return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), reason: answerReason(statusCode, body), transient: true, retryAfterMs: retryAfterMs(headers, now) };
+}
+
+function answerReason(statusCode: number, body: unknown): string {
+	return apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 }
 
 const INTERNAL_ERROR_CODE = 13;
@@ -130,7 +144,7 @@ export function requestWritten(error: unknown): boolean | undefined {
 	return undefined;
 }
 
-/** `Retry-After` (seconds or HTTP date) or `X-RateLimit-Reset` (seconds or epoch), in ms. */
+/** `Retry-After` (seconds or HTTP date), else the rate-limit headers' reset (see readRateLimit), in ms. */
 export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
 	const retryAfter = header(headers, 'retry-after');
 	if (retryAfter !== undefined) {
@@ -138,7 +152,7 @@ export function retryAfterMs(headers: Record<string, unknown>, now = Date.now())
 		const date = Date.parse(retryAfter);
 		if (!Number.isNaN(date)) return Math.max(0, date - serverNow(headers, now));
 	}
-	return rateLimitResetMs(headers, now);
+	return rateLimitState(headers, now).resetMs;
 }
 
 /**
@@ -150,9 +164,8 @@ function serverNow(headers: Record<string, unknown>, now: number): number {
 	return Number.isNaN(date) ? now : date;
 }
 
-/** `X-RateLimit-Reset` read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. */
-function rateLimitResetMs(headers: Record<string, unknown>, now: number): number | undefined {
-	const reset = header(headers, 'x-ratelimit-reset');
+/** A reset read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. */
+function resetMs(reset: string | undefined, headers: Record<string, unknown>, now: number): number | undefined {
 	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
 	const value = Number(reset);
 	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
@@ -168,18 +181,88 @@ export interface RateLimitState {
 	resetMs?: number;
 }
 
+/** A count in a header: 0 to 999,999,999, digits only (a sign, a fraction, NaN or garbage says nothing). */
+function count(text: string | undefined): number | undefined {
+	return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+}
+
+/**
+ * What the rate-limit headers say, in the first form found for each field: the provider's
+ * `X-RateLimit-Limit/Remaining/Reset` (its documentation also spells one `X-RateLmit-Remaining`), the
+ * IETF draft's separate `RateLimit-Limit/Remaining/Reset`, its older combined `RateLimit: limit=100,
+ * remaining=50, reset=5`, and its newest `RateLimit: "default";r=50;t=30` with `RateLimit-Policy:
+ * "default";q=100;w=60` (the limit per second is q/w, rounded down). Every value is read as the
+ * X-RateLimit ones are: counts bounded, a reset by its size; a form that does not parse is left out.
+ */
 export function readRateLimit(headers: Record<string, unknown>, now = Date.now()): RateLimitState | undefined {
-	const count = (name: string) => {
-		const text = header(headers, name);
-		return text !== undefined && /^\d{1,9}$/.test(text) ? Number(text) : undefined;
-	};
-	// The provider's documentation also spells the header "X-RateLmit-Remaining".
-	const state: RateLimitState = {
-		limit: count('x-ratelimit-limit'),
-		remaining: count('x-ratelimit-remaining') ?? count('x-ratelmit-remaining'),
-		resetMs: rateLimitResetMs(headers, now),
-	};
+	const state = rateLimitState(headers, now);
 	return state.limit === undefined && state.remaining === undefined ? undefined : state;
+}
+
+function rateLimitState(headers: Record<string, unknown>, now: number): RateLimitState {
+	const combined = header(headers, 'ratelimit');
+	const older = combined === undefined ? undefined : olderRateLimit(combined);
+	const newest = combined === undefined || older !== undefined ? undefined : newestRateLimit(combined, header(headers, 'ratelimit-policy'));
+	const reset = header(headers, 'x-ratelimit-reset') ?? header(headers, 'ratelimit-reset') ?? older?.reset ?? newest?.reset;
+	return {
+		limit: count(header(headers, 'x-ratelimit-limit')) ?? count(header(headers, 'ratelimit-limit')) ?? count(older?.limit) ?? newest?.limit,
+		remaining: count(header(headers, 'x-ratelimit-remaining')) ?? count(header(headers, 'x-ratelmit-remaining')) ?? count(header(headers, 'ratelimit-remaining')) ?? count(older?.remaining) ?? count(newest?.remaining),
+		resetMs: resetMs(reset, headers, now),
+	};
+}
+
+/** Longer than any honest rate-limit header: not read at all. */
+const MAX_RATE_LIMIT_HEADER = 1000;
+
+/** `limit=100, remaining=50, reset=5`. A key given twice (two headers joined by a proxy) makes it unreadable. */
+function olderRateLimit(text: string): { limit?: string; remaining?: string; reset?: string } | undefined {
+	if (text.length > MAX_RATE_LIMIT_HEADER || !/^\s*(limit|remaining|reset)\s*=/i.test(text)) return undefined;
+	const fields = new Map<string, string>();
+	for (const part of text.split(',')) {
+		const match = /^\s*([a-z-]+)\s*=\s*([^\s,;]*)\s*$/i.exec(part);
+		if (!match) return undefined;
+		const key = match[1].toLowerCase();
+		if (fields.has(key)) return undefined;
+		fields.set(key, match[2]);
+	}
+	return { limit: fields.get('limit'), remaining: fields.get('remaining'), reset: fields.get('reset') };
+}
+
+/**
+ * `"default";r=50;t=30` (a list: the policy with the fewest remaining counts), its quota and window from
+ * `RateLimit-Policy: "default";q=100;w=60` by the same name. Members not in this shape are left out.
+ */
+function newestRateLimit(text: string, policyText: string | undefined): { limit?: number; remaining?: string; reset?: string } | undefined {
+	const limits = structuredList(text);
+	let tightest: Map<string, string> | undefined;
+	for (const member of limits) {
+		const remaining = count(member.get('r'));
+		if (remaining !== undefined && (tightest === undefined || remaining < (count(tightest.get('r')) ?? Infinity))) tightest = member;
+	}
+	if (!tightest) return undefined;
+	const policy = policyText === undefined ? undefined : structuredList(policyText).find((member) => member.get('') === tightest.get(''));
+	const quota = count(policy?.get('q'));
+	const window = count(policy?.get('w')) ?? 1;
+	const perSecond = quota !== undefined && window >= 1 ? Math.floor(quota / window) : undefined;
+	return { limit: perSecond !== undefined && perSecond >= 1 ? perSecond : undefined, remaining: tightest.get('r'), reset: tightest.get('t') };
+}
+
+/** A structured-field list of `name;key=value;…` members, each as a map with its name under ''. At most 16 read. */
+function structuredList(text: string): Array<Map<string, string>> {
+	if (text.length > MAX_RATE_LIMIT_HEADER) return [];
+	const members: Array<Map<string, string>> = [];
+	for (const part of text.split(',').slice(0, 16)) {
+		const [name, ...parameters] = part.trim().split(';');
+		const member = new Map<string, string>([['', name.trim().replace(/^"(.*)"$/, '$1')]]);
+		let readable = /^("[^"]*"|[a-z*][\w.*:/%-]*)$/i.test(name.trim());
+		for (const parameter of parameters) {
+			const match = /^\s*([a-z][a-z0-9_.*-]*)=(\S+)\s*$/i.exec(parameter);
+			if (!match || member.has(match[1].toLowerCase())) readable = false;
+			else member.set(match[1].toLowerCase(), match[2]);
+		}
+		if (readable) members.push(member);
+	}
+	return members;
 }
 
 export function header(headers: Record<string, unknown>, name: string): string | undefined {

@@ -1,12 +1,12 @@
 import type { Outcome, Refusal } from '../shared/contracts';
-import { refusalScope } from '../shared/apiCodes';
+import { refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 
 /**
  * Decides, from each message's final outcome, when the rest of the run would fail the same way: after
  * a refusal that holds for the account nothing more is sent, after one for a template nothing more
- * with it. Failures on the API's side go to the Breaker instead. A 429 counts neither way: the API is
+ * with it. Failures on the API's side go to the Breaker instead. A 429 (or code 9) counts neither way: the API is
  * there and asks to slow down. One instance per run.
  */
 export class StopEarly {
@@ -31,7 +31,7 @@ export class StopEarly {
 			this.contradictions.count = 0;
 			return undefined;
 		}
-		if (outcome.kind === 'rejected' && outcome.statusCode === 429) {
+		if (throttled(outcome)) {
 			this.breaker.releaseProbe(probe);
 			return undefined;
 		}

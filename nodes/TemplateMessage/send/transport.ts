@@ -1,6 +1,6 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
 
-import { MAX_ANSWER_BYTES, readAnswer } from './answer';
+import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
 import { boundedCopy, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './outcome';
@@ -80,13 +80,7 @@ function declaredLength(headers: Record<string, unknown>): number | undefined {
 }
 
 function safeAnswerBody(text: string, redactor: Redactor): unknown {
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch {
-		parsed = text;
-	}
-	return boundedCopy(parsed, (value) => redactor.text(value));
+	return boundedCopy(parseAnswer(text), (value) => redactor.text(value));
 }
 
 /** The token out of the reason and msgid (again: a reason can join several texts), then cut. */

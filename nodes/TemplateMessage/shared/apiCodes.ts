@@ -5,24 +5,41 @@ interface ApiCode {
 	meaning: string;
 	hint: string;
 	scope: RefusalScope;
+	/** The API asking to slow down: waited out and tried again like a 429, at whatever HTTP status it comes. */
+	throttle?: true;
+	/** The token itself was refused (the credential test says so, whatever the status). */
+	tokenRefused?: true;
 }
 
 /** The codes the provider behind the spec documents; other servers keep the generic texts. */
 export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
-	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item' },
+	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item', throttle: true },
 	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
-	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account' },
-	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account' },
+	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account', tokenRefused: true },
+	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account', tokenRefused: true },
 	33: { meaning: 'the data does not exist', hint: 'Something this message refers to does not exist at the provider: check the template code id and the recipient.', scope: 'item' },
 	39: { meaning: 'wrong or missing parameters: the values do not match the template', hint: 'Give exactly one body value per placeholder of the template, and header and button values only where the template has them.', scope: 'item' },
-	43: { meaning: 'no token was supplied', hint: 'Enter the JWT in the Template Message API credential.', scope: 'account' },
-	45: { meaning: 'the token is invalid', hint: 'The JWT was rejected: it may have expired. Copy a new one from the developer dashboard into the credential.', scope: 'account' },
+	43: { meaning: 'no token was supplied', hint: 'Enter the JWT in the Template Message API credential.', scope: 'account', tokenRefused: true },
+	45: { meaning: 'the token is invalid', hint: 'The JWT was rejected: it may have expired. Copy a new one from the developer dashboard into the credential.', scope: 'account', tokenRefused: true },
 	59: { meaning: 'the template does not exist', hint: 'Check the Template Code ID (it looks like <id>:<template_name>) and that the template is Approved in the developer dashboard.', scope: 'template' },
 };
 
 export function apiCodeInfo(code: number | string | undefined): ApiCode | undefined {
 	return typeof code === 'number' ? API_CODES[code] : undefined;
+}
+
+/**
+ * The API asking to slow down: HTTP 429, or code 9 (too many requests) with any status, a 200 with
+ * `success: false` included. The code decides before the status, as everywhere.
+ */
+export function isThrottle(statusCode: number | undefined, code: number | string | undefined): boolean {
+	return apiCodeInfo(code)?.throttle === true || statusCode === 429;
+}
+
+/** An answer the flow waits out (FlowControl.answered): never a refusal, never a failure of the API. */
+export function throttled(outcome: Outcome): boolean {
+	return outcome.kind === 'rejected' && isThrottle(outcome.statusCode, outcome.apiCode);
 }
 
 /**

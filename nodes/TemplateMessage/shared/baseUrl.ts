@@ -6,16 +6,31 @@ export function sendEndpoint(baseUrl: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
 }
 
-/** A `user:password@` would make the HTTP client send Basic auth in place of the JWT; a path with /api/v2 would double it. */
+/**
+ * What makes a Base URL unable to reach the send endpoint, with the fix; undefined when it can. The
+ * endpoint is the Base URL's text with SEND_PATH appended, so: a `user:password@` would make the HTTP
+ * client send Basic auth in place of the JWT; a query would take the path in (`/?code=abc/api/v2/…`);
+ * a fragment is never sent (every message would go to `/`); a path with /api/v2 would double it, and one
+ * with another version (/api/v1) would put two versions in it. The query and fragment are named, never
+ * shown: they can hold a key.
+ */
 export function baseUrlProblem(baseUrl: string): string | undefined {
+	const text = baseUrl.trim();
 	let url: URL;
 	try {
-		url = new URL(baseUrl.trim());
+		url = new URL(text);
 	} catch {
 		return 'is not a URL';
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') return `uses ${url.protocol.replace(':', '')}; only http and https are allowed`;
 	if (url.username !== '' || url.password !== '') return 'contains a user name or password, which would be sent in place of the JWT';
-	if (/\/api\/v2(\/|$)/.test(url.pathname)) return `ends with the API's own path (${url.pathname.replace(/\/+$/, '')}); the node adds ${SEND_PATH} itself`;
+	const fragmentAt = text.indexOf('#');
+	if ((fragmentAt === -1 ? text : text.slice(0, fragmentAt)).includes('?')) {
+		return `has a query (the part from "?" on), which the node would put in front of ${SEND_PATH}: remove it, and give the address alone`;
+	}
+	if (fragmentAt !== -1) return `has a fragment (the part from "#" on), which is never sent, so every message would go to the address before it: remove it, and give the address alone`;
+	const version = /\/api\/(v\d+)(?=\/|$)/i.exec(url.pathname);
+	if (version && version[1].toLowerCase() === 'v2') return `ends with the API's own path (${url.pathname.replace(/\/+$/, '')}); the node adds ${SEND_PATH} itself`;
+	if (version) return `contains another API version's path (${version[0]}); the node sends to ${SEND_PATH} itself: remove ${version[0]} and what follows it`;
 	return undefined;
 }

@@ -1,14 +1,36 @@
 import { baseUrlProblem } from './baseUrl';
 import { hasControlCharacter } from './controlCharacters';
 
-/** The JWT as entered (no "Bearer " added), trimmed. */
+/** The JWT as entered (no "Bearer " added: the API takes the JWT itself, and "Bearer <JWT>" works too), trimmed. */
 export function authorization(token: unknown): string {
 	return String(token ?? '').trim();
 }
 
-export function credentialProblem(baseUrl: string, token: unknown): { field: 'Base URL' | 'JWT'; problem: string } | undefined {
+export interface CredentialProblem {
+	field: 'Base URL' | 'JWT';
+	/** Never holds the token. */
+	problem: string;
+	/** What to do, where the problem's own text does not say it. */
+	fix?: string;
+}
+
+/** Any of these at either end: a token pasted in quotes (straight, typographic or a back quote). */
+const QUOTES = /^["'`\u2018\u2019\u201C\u201D]|["'`\u2018\u2019\u201C\u201D]$/;
+
+/**
+ * What the API would answer only with "Token invalid (code 45)": said before sending, naming the
+ * problem and the fix, never the token. One "Bearer " in front is left as it is (it works).
+ */
+export function tokenProblem(token: string): Omit<CredentialProblem, 'field'> | undefined {
+	if (hasControlCharacter(token)) return { problem: 'contains a line break or another control character' };
+	if (/^bearer\s+bearer(\s|$)/i.test(token)) return { problem: 'starts with "Bearer Bearer"', fix: 'Enter the token with one "Bearer " in front at most, or the token alone.' };
+	if (QUOTES.test(token.replace(/^bearer\s+/i, ''))) return { problem: 'is in quotation marks, which would be sent as part of the token', fix: 'Enter the token without the quotation marks around it.' };
+	return undefined;
+}
+
+export function credentialProblem(baseUrl: string, token: unknown): CredentialProblem | undefined {
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) return { field: 'Base URL', problem };
-	if (hasControlCharacter(authorization(token))) return { field: 'JWT', problem: 'contains a line break or another control character' };
-	return undefined;
+	const wrong = tokenProblem(authorization(token));
+	return wrong && { field: 'JWT', ...wrong };
 }
