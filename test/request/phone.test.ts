@@ -255,7 +255,7 @@ describe('normalisePhoneNumber', () => {
 	describe('what a sheet did to the cell, said as it is', () => {
 		test('a number cell above 2^53 lost its digits on the way', () => {
 			const error = rejects(
-				9007199254740993,
+				Number('9007199254740993'),
 				/^Phone Number: is a number too large to hold all its digits \(beyond ±2\^53\): the sheet's digits were lost on the way \(it arrived as 9007199254740992\)$/,
 			);
 			expect(error.hint).toBe('Format the column as plain text in the sheet, then read it again');
