@@ -22,7 +22,8 @@ const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
 
 /**
  * E.164 country codes are prefix-free and 1 to 3 digits long: these are all the 1- and 2-digit ones
- * (ITU-T E.164 list of assigned country codes); every other code is 3 digits.
+ * (ITU-T, List of ITU-T Recommendation E.164 assigned country codes, https://www.itu.int/pub/T-SP-E.164D);
+ * every other code is 3 digits.
  */
 const SHORT_COUNTRY_CODES = new Set([
 	'1', '7',
@@ -90,8 +91,8 @@ const ZERO_AFTER_COUNTRY_CODE: Readonly<Record<string, 'trunk prefix' | 'part of
 
 /**
  * Country code and number, no "+" (the spec accepts both; one form keeps outputs comparable). The cell's own digits, changed
- * only by: a leading + or 00, a bracketed trunk 0 and a spreadsheet's ".0" dropped; a leading 0 replaced by Default Country
- * Code. Anything else that is not a separator is refused, naming it: never a digit added or lost.
+ * only by: a leading + or 00, a trunk 0 after the country code (by its country's rule) and a spreadsheet's ".0" dropped; a
+ * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
