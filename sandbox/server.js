@@ -20,8 +20,8 @@
  * the rate limit with X-RateLimit-* headers on every answer), and on demand:
  *   a template code id containing "missing"        406, code 59 (template does not exist)
  *   values that do not fit a template it knows      406, code 39 (see templates.js)
- *   a phone number starting +62 000                406, code 5 (balance too low)
- *   a phone number starting +62 033                404, code 33 (data does not exist: this recipient)
+ *   a phone number starting +62 8000               406, code 5 (balance too low)
+ *   a phone number starting +62 8033               404, code 33 (data does not exist: this recipient)
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
 const { readFileSync } = require('node:fs');
@@ -78,8 +78,8 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		const problems = validateSendRequest(body);
 		if (problems.length > 0) return refuse(406, problems.join('; '), 39);
 		if (String(body.message.template.template_code_id).includes('missing')) return refuse(406, 'Template does not exist', 59);
-		if (/^\+?62000/.test(String(body.phone_number))) return refuse(406, 'Balance is not enough', 5);
-		if (/^\+?62033/.test(String(body.phone_number))) return refuse(404, 'Data does not exist', 33);
+		if (/^\+?628000/.test(String(body.phone_number))) return refuse(406, 'Balance is not enough', 5);
+		if (/^\+?628033/.test(String(body.phone_number))) return refuse(404, 'Data does not exist', 33);
 		const mismatch = templateMismatch(body.message.template.template_code_id, body.message.template.payload);
 		if (mismatch) return refuse(406, `message_value is not same as the template: ${mismatch}`, 39);
 		const msgid = randomUUID();

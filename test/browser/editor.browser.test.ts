@@ -276,7 +276,7 @@ test('the credential dialog tells the right token, a wrong token, a wrong Base U
 });
 
 test('the webhook example answers a refused send with 502, then fails its execution, as the Executions list shows', async () => {
-	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-77', customer: { name: 'Eko', phone: '+62 000 1234 5678' } }, { validateStatus: () => true });
+	const answer = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-77', customer: { name: 'Eko', phone: '+62 8000 1234 5678' } }, { validateStatus: () => true });
 	expect(answer.status).toBe(502);
 	await page.goto(`${n8n.url}/workflow/${WEBHOOK_EXAMPLE}/executions`, { waitUntil: 'networkidle' });
 	// The newest execution opens by itself, in a frame of the page: its error names the order and the API's reason.

@@ -243,7 +243,7 @@ test('the webhook example tells its caller when a message was not sent, and why'
 	expect(answer.status).toBe(422);
 	expect(answer.data.error).toBe('Phone Number: "call me" contains letters (call me), which no phone number has [item 0]');
 	expect(answer.data).toMatchObject({ status: 'invalid', details: { success: false, delivery: 'invalid' } });
-	const refused = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-10', customer: { name: 'Eko', phone: '+62 000 1234 5678' } }, { validateStatus: () => true });
+	const refused = await axios.post(`${n8n.url}/webhook/order-confirmed`, { order_id: 'ORD-10', customer: { name: 'Eko', phone: '+62 8000 1234 5678' } }, { validateStatus: () => true });
 	expect(refused.status).toBe(502);
 	expect(refused.data).toMatchObject({ status: 'failed', error: 'The API refused the message (HTTP 406): Balance is not enough (code 5) [item 0]' });
 	expect(sandbox.messages.length).toBe(before);

@@ -34,6 +34,9 @@ const phoneLike = fc.oneof(
 	anyValue,
 	fc.stringMatching(/^\+?[0-9 ()\-.]{6,22}$/),
 	fc.integer({ min: 1_000_000, max: 999_999_999_999_999 }),
+	// Numbers of the Default Country Code's country (62), as cells and as text: without + or 00, only these are taken.
+	fc.stringMatching(/^628[1-9]\d{7,9}$/),
+	fc.stringMatching(/^628[1-9]\d{7,9}$/).map(Number),
 	fc.constantFrom('+62 812-3456-7890', '0812 3456 7890', '0062 812 3456 7890', '+0812', '62 812 CALL ME'),
 );
 const urlLike = fc.oneof(anyValue, fc.webUrl(), fc.constantFrom('ftp://x.example/a.pdf', 'javascript:alert(1)', 'https://', 'http://[::1', 'cdn.example.com/a.png'));

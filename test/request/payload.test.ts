@@ -255,3 +255,42 @@ describe('body values from one expression', () => {
 		expect(fieldError(() => bodyValuesFromList({ name: 'Budi' })).problem).toBe('expected a list, got an object');
 	});
 });
+
+describe('values the platform refuses, whether or not a template is pasted', () => {
+	test.each([
+		['a line break', ['Budi', 'INV\n7'], 'Body Values → value 2', 'contains a line break, which the platform refuses in template values'],
+		['a carriage return', ['Bu\rdi'], 'Body Values → value 1', 'contains a line break, which the platform refuses in template values'],
+		['a tab', ['Bu\tdi'], 'Body Values → value 1', 'contains a tab, which the platform refuses in template values'],
+		['five spaces in a row', ['Budi     Santoso'], 'Body Values → value 1', 'contains more than four spaces in a row, which the platform refuses in template values'],
+		['a control character', ['Bu\u0007di'], 'Body Values → value 1', 'contains a control character, which the platform refuses in template values'],
+		['a right-to-left override', ['\u202e001 DI'], 'Body Values → value 1', 'contains a bidirectional override (U+202D or U+202E), which the platform refuses in template values'],
+	])('a body value with %s is refused, the item not built', (_, bodyValues, field, problem) => {
+		const error = fieldError(() => build(fields({ bodyValues })));
+		expect(error.field).toBe(field);
+		expect(error.problem).toBe(problem);
+	});
+
+	test('four spaces in a row are still a value', () => {
+		expect(build(fields({ bodyValues: ['Budi    Santoso'] })).message.template.payload[0].parameters).toEqual([{ type: 'text', text: 'Budi    Santoso' }]);
+	});
+
+	test('in JSON mode, the body values of the payload are checked the same way', () => {
+		const error = fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text: 'a\tb' }] }] }));
+		expect(error.message).toBe('Payload (JSON) → body → value 2: contains a tab, which the platform refuses in template values');
+	});
+
+	test("a pasted template's Check Values for Refused Characters, turned off, still lets them through", () => {
+		const template = { checkCharacters: false, body: { placeholders: 1, segments: [] } };
+		expect(build(fields({ bodyValues: ['Bu\ndi'] }), { template }).message.template.payload[0].parameters).toEqual([{ type: 'text', text: 'Bu\ndi' }]);
+	});
+
+	test('a body value that is a number above 2^53 lost its digits: refused, not sent as 12345678901234567000', () => {
+		const error = fieldError(() => build(fields({ bodyValues: ['Budi', Number('12345678901234567890')] })));
+		expect(error.message).toBe("Body Values → value 2: is a number too large to hold all its digits (beyond ±2^53): the sheet's digits were lost on the way (it arrived as 12345678901234567000)");
+		expect(error.hint).toBe('Format the column as plain text in the sheet, then read it again');
+		expect(build(fields({ bodyValues: [Number.MAX_SAFE_INTEGER, 150000.5] })).message.template.payload[0].parameters).toEqual([
+			{ type: 'text', text: '9007199254740991' },
+			{ type: 'text', text: '150000.5' },
+		]);
+	});
+});

@@ -108,7 +108,7 @@ describe('the sandbox server', () => {
 		expect(invalid.data).toEqual({ success: false, errors: [{ message: 'message.type must be "template"; message.template must be an object', code: 39 }] });
 		const missingTemplate = { ...everyKind, message: { ...everyKind.message, template: { ...everyKind.message.template, template_code_id: 'a1b2:missing_invoice' } } };
 		expect(codeOf(await send(missingTemplate, 'sandbox-token'))).toEqual([406, 59]);
-		expect(codeOf(await send({ ...everyKind, phone_number: '620001234567' }, 'sandbox-token'))).toEqual([406, 5]);
+		expect(codeOf(await send({ ...everyKind, phone_number: '628000123456' }, 'sandbox-token'))).toEqual([406, 5]);
 
 		const { data } = await axios.get(`${baseUrl}/api/messages`);
 		expect(data.refused.map((entry: { code: number }) => entry.code)).toEqual([43, 45, 39, 59, 5]);
@@ -141,8 +141,8 @@ describe('the sandbox server', () => {
 		}
 	});
 
-	test('a recipient that does not exist (+62 033…) gets the provider’s 404 with code 33, and the node stops nothing for it', async () => {
-		const phones = ['6281200000001', '6203300000002', '6281200000003', '6281200000004'];
+	test('a recipient that does not exist (+62 8033…) gets the provider’s 404 with code 33, and the node stops nothing for it', async () => {
+		const phones = ['6281200000001', '6280330000002', '6281200000003', '6281200000004'];
 		const result = await runSendNode({
 			baseUrl,
 			token: 'sandbox-token',

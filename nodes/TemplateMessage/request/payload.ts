@@ -3,7 +3,7 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
-import { checkAgainstTemplate } from './templateCheck';
+import { checkAgainstTemplate, checkRefusedCharacters } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
 import { TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { readOptions } from '../shared/options';
@@ -28,6 +28,8 @@ export function buildSendRequest(input: MessageInput): SendRequestBody {
 		},
 	};
 	if (input.template) checkAgainstTemplate(request, input.template, input.components.mode);
+	// Turned off only by a pasted template's Check Values for Refused Characters.
+	if (input.template?.checkCharacters !== false) checkRefusedCharacters(request, input.components.mode);
 	return request;
 }
 

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, quote, visible } from './text';
+import { describeValue, quote, refuseLostDigits, visible } from './text';
 import { optionPath, optionName } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
 
@@ -14,21 +14,98 @@ const SEPARATORS = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\-\u2010-\u201
 const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 // "+62 (0)812…", "0044 (0)20…": a country code, then a trunk 0 in brackets, as Indonesian and British numbers are often written.
 const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
+// "https://wa.me/6281234567890", "api.whatsapp.com/send?phone=62…": a chat link, with the number it opens.
+const CHAT_LINK = /(?:wa\.me\/|[?&]phone=)\+?(\d+)/i;
+const LINK = /^(?:[a-z][a-z\d+.-]*:\/\/|www\.|(?:api\.)?wa\.me\/|api\.whatsapp\.com\/)/i;
+// "6,281,234,567,890": a number cell shown with digit grouping, copied as text.
+const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
+
+/**
+ * E.164 country codes are prefix-free and 1 to 3 digits long: these are all the 1- and 2-digit ones
+ * (ITU-T, List of ITU-T Recommendation E.164 assigned country codes, https://www.itu.int/pub/T-SP-E.164D);
+ * every other code is 3 digits.
+ */
+const SHORT_COUNTRY_CODES = new Set([
+	'1', '7',
+	'20', '27', '30', '31', '32', '33', '34', '36', '39', '40', '41', '43', '44', '45', '46', '47', '48', '49',
+	'51', '52', '53', '54', '55', '56', '57', '58', '60', '61', '62', '63', '64', '65', '66', '81', '82', '84', '86',
+	'90', '91', '92', '93', '94', '95', '98',
+]);
+
+/**
+ * What a 0 right after the country code is, from each country's national numbering plan (ITU-T E.164
+ * national numbering plans, https://www.itu.int/oth/T0202): a country not listed here is refused,
+ * as the node cannot tell. Left out on purpose: Brazil (55), whose national prefix is 0 followed by a
+ * two-digit carrier code, and Mexico (52), whose former prefixes were 01, 044 and 045 (dropping one 0
+ * there sends the rest of the prefix); Vatican City (379), a code not in use (the Vatican is reached
+ * through +39 06 698…).
+ */
+const ZERO_AFTER_COUNTRY_CODE: Readonly<Record<string, 'trunk prefix' | 'part of the number'>> = {
+	// The trunk prefix, dialled within the country only: no national number there starts with 0.
+	'20': 'trunk prefix', // Egypt
+	'27': 'trunk prefix', // South Africa
+	'31': 'trunk prefix', // Netherlands
+	'32': 'trunk prefix', // Belgium
+	'33': 'trunk prefix', // France
+	'40': 'trunk prefix', // Romania
+	'41': 'trunk prefix', // Switzerland
+	'43': 'trunk prefix', // Austria
+	'44': 'trunk prefix', // United Kingdom
+	'46': 'trunk prefix', // Sweden
+	'49': 'trunk prefix', // Germany
+	'60': 'trunk prefix', // Malaysia
+	'61': 'trunk prefix', // Australia
+	'62': 'trunk prefix', // Indonesia
+	'63': 'trunk prefix', // Philippines
+	'64': 'trunk prefix', // New Zealand
+	'66': 'trunk prefix', // Thailand
+	'81': 'trunk prefix', // Japan
+	'82': 'trunk prefix', // South Korea
+	'84': 'trunk prefix', // Vietnam
+	'86': 'trunk prefix', // China
+	'90': 'trunk prefix', // Turkey
+	'91': 'trunk prefix', // India
+	'92': 'trunk prefix', // Pakistan
+	'94': 'trunk prefix', // Sri Lanka
+	'98': 'trunk prefix', // Iran
+	'212': 'trunk prefix', // Morocco
+	'233': 'trunk prefix', // Ghana
+	'234': 'trunk prefix', // Nigeria
+	'254': 'trunk prefix', // Kenya
+	'255': 'trunk prefix', // Tanzania
+	'256': 'trunk prefix', // Uganda
+	'353': 'trunk prefix', // Ireland
+	'358': 'trunk prefix', // Finland
+	'380': 'trunk prefix', // Ukraine
+	'880': 'trunk prefix', // Bangladesh
+	'886': 'trunk prefix', // Taiwan
+	'966': 'trunk prefix', // Saudi Arabia
+	'971': 'trunk prefix', // United Arab Emirates
+	'972': 'trunk prefix', // Israel
+	// Dialled from abroad too: the country has no trunk prefix, and its numbers start with 0.
+	'39': 'part of the number', // Italy (landlines: +39 06…)
+	'225': 'part of the number', // Côte d'Ivoire (10-digit numbers since 2021: +225 07…)
+	'242': 'part of the number', // Republic of the Congo (+242 06…)
+	'378': 'part of the number', // San Marino (+378 0549…)
+};
 
 /**
  * Country code and number, no "+" (the spec accepts both; one form keeps outputs comparable). The cell's own digits, changed
- * only by: a leading + or 00, a bracketed trunk 0 and a spreadsheet's ".0" dropped; a leading 0 replaced by Default Country
- * Code. Anything else that is not a separator is refused, naming it: never a digit added or lost.
+ * only by: a leading + or 00, a trunk 0 after the country code (by its country's rule) and a spreadsheet's ".0" dropped; a
+ * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
+	refuseLink(text, given);
 	if (text.length > MAX_TEXT_LENGTH) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
 	refuseWhatIsNotANumber(text, given);
-	const compact = wholeNumber(text, given).replace(TRUNK_ZERO, '$1$2').replace(SEPARATORS, '');
+	const whole = wholeNumber(text, given);
+	const bracketedAfter = TRUNK_ZERO.exec(whole)?.[2];
+	const compact = whole.replace(TRUNK_ZERO, '$1$2 0').replace(SEPARATORS, '');
 	if (compact === '') {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
@@ -38,6 +115,7 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 	}
 
 	let digits: string;
+	let local = false;
 	if (compact.startsWith('+')) {
 		digits = compact.slice(1);
 	} else if (compact.startsWith('00')) {
@@ -51,9 +129,11 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
 		}
-		digits = countryCode + compact.slice(1);
+		// Where the 0 is part of the number (Italy's 06…), it stays after the country code too.
+		digits = countryCode + (ZERO_AFTER_COUNTRY_CODE[countryCode] === 'part of the number' ? compact : compact.slice(1));
 	} else {
 		digits = compact;
+		local = true;
 	}
 
 	if (!/^\d+$/.test(digits)) {
@@ -62,6 +142,9 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 	if (digits.startsWith('0')) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
+	// Too few digits for a number at all: the length check below says so.
+	if (local && digits.length >= MIN_DIGITS) refuseLocalWithoutZero(digits, defaultCountryCode, given);
+	digits = withoutTrunkZero(digits, bracketedAfter, given);
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
@@ -72,11 +155,54 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 	return digits;
 }
 
+/** Country code first; the country's 0 rule decides a 0 right after it (a bracketed "(0)" is one the writer marked as a trunk prefix). */
+function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, given: string): string {
+	const countryCode = countryCodeOf(digits);
+	if (bracketedAfter !== undefined && bracketedAfter !== countryCode) {
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has (0) after ${bracketedAfter}, which is not a country code`, 'Write the country code, then the number, e.g. +62 (0)812 3456 7890 or +62 812 3456 7890');
+	}
+	const rest = digits.slice(countryCode.length);
+	if (!rest.startsWith('0')) return digits;
+	const zero = ZERO_AFTER_COUNTRY_CODE[countryCode];
+	if (zero === 'part of the number') return digits;
+	if (zero === undefined && bracketedAfter !== countryCode) {
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(given)} has a 0 right after country code ${countryCode}, which may be a trunk prefix dialled only within the country or part of the number; for this country the node cannot tell`,
+			`Write the number as it is dialled from abroad: +${countryCode} then the number without the 0 if it is a trunk prefix, with it if the number starts with 0`,
+		);
+	}
+	if (rest.startsWith('00')) {
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number without its leading 0`);
+	}
+	return countryCode + rest.slice(1);
+}
+
+/** The assigned country codes are prefix-free: the 1- or 2-digit code a number starts with, else its first 3 digits. */
+export function countryCodeOf(digits: string): string {
+	for (const length of [1, 2]) {
+		if (SHORT_COUNTRY_CODES.has(digits.slice(0, length))) return digits.slice(0, length);
+	}
+	return digits.slice(0, 3);
+}
+
+/** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
+function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, given: string): void {
+	const countryCode = normaliseCountryCode(defaultCountryCode);
+	if (countryCode === undefined || digits.startsWith(countryCode)) return;
+	throw new InvalidFieldError(
+		FIELD.phoneNumber,
+		`${shown(given)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): most likely a local number whose leading 0 the sheet dropped (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
+		`Format the column as text in the sheet so that the leading 0 stays, and write numbers of other countries with + or 00, e.g. +44 20 7946 0958`,
+	);
+}
+
 function phoneText(raw: unknown): string {
 	if (typeof raw === 'string') return raw.trim();
 	// Spreadsheets often hand numbers over as numbers.
 	if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) return String(raw);
 	if (raw === undefined || raw === null) return '';
+	refuseLostDigits(raw, FIELD.phoneNumber);
 	if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && !Number.isInteger(raw)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${raw} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 	}
@@ -94,7 +220,25 @@ function wholeNumber(text: string, given: string): string {
 	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 }
 
+/** A link is refused even when it holds a number: what it opens is not certainly that number. */
+function refuseLink(text: string, given: string): void {
+	if (!LINK.test(text)) return;
+	const number = CHAT_LINK.exec(text)?.[1];
+	throw new InvalidFieldError(
+		FIELD.phoneNumber,
+		`${shown(given)} is a link, not a phone number${number === undefined ? '' : ` (the number in it reads +${number})`}`,
+		number === undefined ? 'Map the column that holds the phone number' : `Map the column that holds the number itself, e.g. +${number}`,
+	);
+}
+
 function refuseWhatIsNotANumber(text: string, given: string): void {
+	if (COMMA_GROUPED.test(text)) {
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(given)} is one number separated by commas (digit grouping, as a sheet shows a number), not a phone number as written`,
+			'Format the column as plain text (or as a number without thousands separators) in the sheet, then read it again',
+		);
+	}
 	const twoNumbers =
 		(text.match(/\+/g) ?? []).length > 1 ||
 		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||

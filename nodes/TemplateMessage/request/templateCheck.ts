@@ -18,31 +18,39 @@ const REFUSED_CHARACTERS: Array<[(text: string) => boolean, string, string]> = [
 	[(text) => /[\u202d\u202e]/.test(text), 'a bidirectional override (U+202D or U+202E)', INVISIBLE_HINT],
 ];
 
-/** A part the shape does not give is not checked; errors name the field in the words of the item's mode. */
-export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: 'fields' | 'json'): void {
+type Mode = 'fields' | 'json';
+
+/** Errors name the field in the words of the item's mode. */
+const where = (mode: Mode, part: 'body' | 'header' | 'button', fieldsName: string) => (mode === 'json' ? `${FIELD.rawPayload} → ${part}` : fieldsName);
+
+/** A part the shape does not give is not checked. */
+export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateShape, mode: Mode): void {
 	const { payload } = request.message.template;
-	const where = (part: 'body' | 'header' | 'button', fieldsName: string) => (mode === 'json' ? `${FIELD.rawPayload} → ${part}` : fieldsName);
-	if (shape.body) checkBody(componentParameters(payload, 'body'), shape.body.placeholders, shape.checkCharacters, where('body', FIELD.bodyValues));
-	if (shape.header) checkHeader(componentParameters(payload, 'header'), shape.header, where('header', FIELD.headerType));
-	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where('button', FIELD.buttons));
+	if (shape.body) checkBody(componentParameters(payload, 'body'), shape.body.placeholders, where(mode, 'body', FIELD.bodyValues));
+	if (shape.header) checkHeader(componentParameters(payload, 'header'), shape.header, where(mode, 'header', FIELD.headerType));
+	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where(mode, 'button', FIELD.buttons));
+}
+
+/** Every body value, template pasted or not: the platform refuses these whatever the template. */
+export function checkRefusedCharacters(request: SendRequestBody, mode: Mode): void {
+	const field = where(mode, 'body', FIELD.bodyValues);
+	componentParameters(request.message.template.payload, 'body').forEach((value, position) => {
+		const text = typeof value.text === 'string' ? value.text : '';
+		for (const [refuses, what, hint] of REFUSED_CHARACTERS) {
+			if (refuses(text)) throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, hint);
+		}
+	});
 }
 
 export function componentParameters(payload: PayloadComponent[], position: PayloadComponent['position']): Array<Record<string, unknown>> {
 	return (payload.find((entry) => entry.position === position)?.parameters ?? []) as Array<Record<string, unknown>>;
 }
 
-function checkBody(values: Array<Record<string, unknown>>, expected: number, checkCharacters: boolean, field: string): void {
+function checkBody(values: Array<Record<string, unknown>>, expected: number, field: string): void {
 	if (values.length !== expected) {
 		const placeholders = expected === 0 ? 'no placeholder' : expected === 1 ? 'one placeholder, {{1}}' : `${expected} placeholders, {{1}} to {{${expected}}}`;
 		throw new InvalidFieldError(field, `has ${values.length} value(s); the template body has ${placeholders}`, `Give exactly one value per placeholder, in order (or correct ${FIELD.templateBody} if the template changed)`);
 	}
-	if (!checkCharacters) return;
-	values.forEach((value, position) => {
-		const text = typeof value.text === 'string' ? value.text : '';
-		for (const [refuses, what, hint] of REFUSED_CHARACTERS) {
-			if (refuses(text)) throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, hint);
-		}
-	});
 }
 
 function checkHeader(values: Array<Record<string, unknown>>, header: NonNullable<TemplateShape['header']>, field: string): void {

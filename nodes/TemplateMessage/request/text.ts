@@ -5,6 +5,7 @@ import { isControlCharacter } from '../shared/controlCharacters';
 const MAX_TEXT_LENGTH = 4096;
 
 export function requiredText(raw: unknown, field: string, hint?: string): string {
+	refuseLostDigits(raw, field);
 	if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
 	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
 		throw new InvalidFieldError(field, 'is empty', hint);
@@ -16,6 +17,19 @@ export function requiredText(raw: unknown, field: string, hint?: string): string
 		throw new InvalidFieldError(field, `is ${raw.length} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
 	}
 	return raw;
+}
+
+/**
+ * A whole number above 2^53 cannot hold all its digits as a JSON (JavaScript) number: a sheet's
+ * 12345678901234567890 arrives as 12345678901234567000. Refused, as what would be sent is not the cell.
+ */
+export function refuseLostDigits(raw: unknown, field: string): void {
+	if (typeof raw !== 'number' || !Number.isInteger(raw) || Number.isSafeInteger(raw)) return;
+	throw new InvalidFieldError(
+		field,
+		`is a number too large to hold all its digits (beyond ±2^53): the sheet's digits were lost on the way (it arrived as ${String(raw)})`,
+		'Format the column as plain text in the sheet, then read it again',
+	);
 }
 
 /** JSON.parse that reports failure as a value, so callers can throw their own field error. */

@@ -56,7 +56,8 @@ export const OPTIONS = {
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. 62',
-			description: 'Replaces a leading 0 of a local number, e.g. 0812… becomes 62812…',
+			description:
+				'Says the numbers are local to this country: a leading 0 is replaced by it (0812… becomes 62812…), and a number without + or 00 that does not start with it is refused, as when a sheet dropped the 0. Write foreign numbers with +.',
 		},
 		(value) => value,
 	),
