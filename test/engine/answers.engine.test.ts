@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
-import { runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+import { ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -38,6 +38,9 @@ test('HTTP 200 {"success":false} with code 9 on the first answers: the node wait
 	// The three throttled ones were tried again, as after a 429: each row counts its requests.
 	expect(api.requests.length).toBe(items.length + 3);
 	expect(output.reduce((sum, item) => sum + Number(item.json.attempts), 0)).toBe(items.length + 3);
+	// The summary says what the limit cost; the seconds waited depend on how the three pauses overlapped.
+	const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
+	if (ENGINE.keepsExecutionHints) expect(hints).toEqual([expect.stringMatching(/^Sent 6 of 6 item\(s\)\. Waited \d+ s for the API's rate limit: 3 answers were "too many requests" \(HTTP 429 or code 9\)\.$/)]);
 });
 
 test('an accepted answer with a UTF-8 byte order mark before its JSON is a sent row with its msgid', async () => {

@@ -101,6 +101,7 @@ export async function simulateRun(settings: SimulatedSettings) {
 		since: (at: number) => at - start,
 		stops: flow.stops,
 		firstFailure: flow.firstFailure,
+		throttled: flow.throttled,
 		logs,
 		hints,
 	};

@@ -1,4 +1,4 @@
-import type { ItemStatus } from '../shared/contracts';
+import type { ItemStatus, Throttling } from '../shared/contracts';
 
 const WORDS: Array<[ItemStatus, string]> = [
 	['failed', 'refused'],
@@ -10,9 +10,14 @@ const WORDS: Array<[ItemStatus, string]> = [
 ];
 
 /** An item a stopped run never reached (undefined) was not sent. */
-export function runSummary(statuses: Array<ItemStatus | undefined>): string {
+export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: Throttling): string {
 	const counts = new Map<ItemStatus, number>();
 	for (const status of statuses.map((given) => given ?? 'notSent')) counts.set(status, (counts.get(status) ?? 0) + 1);
 	const rest = WORDS.filter(([status]) => counts.has(status)).map(([status, word]) => `${counts.get(status)} ${word}`);
-	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.`;
+	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.${throttled ? ` ${throttleSentence(throttled)}` : ''}`;
+}
+
+function throttleSentence({ answers, waitedMs }: Throttling): string {
+	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)`;
+	return waitedMs > 0 ? `Waited ${Math.ceil(waitedMs / 1000)} s for the API's rate limit: ${said}.` : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
 }

@@ -14,7 +14,7 @@ export function sendOutput(
 	ctx: IExecuteFunctions,
 	prepared: ReadMessage[],
 	results: Array<ItemResult | undefined>,
-	{ stoppedAt, stops }: Omit<SendRun, 'results'>,
+	{ stoppedAt, stops, throttled }: Omit<SendRun, 'results'>,
 	{ includeRequestPayload, includeInputFields }: { includeRequestPayload: boolean; includeInputFields: boolean },
 	input: INodeExecutionData[],
 ): INodeExecutionData[] {
@@ -34,12 +34,12 @@ export function sendOutput(
 	if (stoppedAt !== undefined) {
 		const error = failureOf(node, results[stoppedAt], stoppedAt);
 		// n8n shows no output, and no hint, for a node that threw: the run's summary goes in the error.
-		error.description = [error.description, `Run: ${runSummary(statuses)}`, accepted > 0 ? "n8n's Retry On Fail will not send the accepted ones again." : '']
+		error.description = [error.description, `Run: ${runSummary(statuses, throttled)}`, accepted > 0 ? "n8n's Retry On Fail will not send the accepted ones again." : '']
 			.filter(Boolean)
 			.join(' ');
 		throw error;
 	}
-	notice(ctx, runSummary(statuses));
+	notice(ctx, runSummary(statuses, throttled));
 	const sources = results.map((result, itemIndex) => ({
 		itemIndex,
 		// Every item has a result unless the run stopped, which threw above.

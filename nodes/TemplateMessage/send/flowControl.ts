@@ -1,5 +1,5 @@
 import { throttled } from '../shared/apiCodes';
-import type { Outcome, Refusal } from '../shared/contracts';
+import type { Outcome, Refusal, Throttling } from '../shared/contracts';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
@@ -80,6 +80,9 @@ export class FlowControl {
 	firstFailure: number | undefined;
 	private readonly stopEarly: StopEarly;
 	private readonly pauses: PauseLog;
+	private readonly throttling: Throttling = { answers: 0, waitedMs: 0 };
+	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
+	private countedUntil = 0;
 
 	constructor(
 		private readonly pacer: Pacer,
@@ -112,6 +115,11 @@ export class FlowControl {
 		}
 	}
 
+	/** What the API's limit cost this run, when it answered "too many requests" or paused every sender. */
+	get throttled(): Throttling | undefined {
+		return this.throttling.answers > 0 || this.throttling.waitedMs > 0 ? { ...this.throttling } : undefined;
+	}
+
 	start(itemIndex: number, templateCodeId: string): Turn {
 		return new Turn(itemIndex, templateCodeId, this.settings.maxThrottleWaitMs);
 	}
@@ -133,6 +141,7 @@ export class FlowControl {
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
 		if (outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
+		this.throttling.answers++;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
 		const { waitedMs } = turn;
@@ -201,6 +210,7 @@ export class FlowControl {
 			if (pause.ms === 0) return undefined;
 			if (!turn.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, turn);
 			this.pauses.pausing(pause.ms, pause.cause);
+			this.countPause(pause);
 			return undefined;
 		};
 		try {
@@ -221,6 +231,12 @@ export class FlowControl {
 		} finally {
 			if (reserved && !sending) pacer.release();
 		}
+	}
+
+	/** A pause a sender waits through: the part of it not counted yet. */
+	private countPause({ ms, until }: Pause): void {
+		this.throttling.waitedMs += Math.max(0, until - Math.max(until - ms, this.countedUntil));
+		this.countedUntil = Math.max(this.countedUntil, until);
 	}
 
 	private lowerLimitNotice(limit: number): void {

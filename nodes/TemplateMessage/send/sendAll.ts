@@ -68,7 +68,7 @@ export async function sendAll(
 	flow.summarise();
 	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
 	if (!flow.stopping && results.every((result) => result === undefined || result.status === 'sent' || result.status === 'skipped')) memory.clear();
-	return { results, stoppedAt: flow.firstFailure, stops: flow.stops };
+	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
 }
 
 /** Everything sendAll does but reading n8n's context, so that it runs on a simulated clock too. */

@@ -179,9 +179,16 @@ export type ItemResult =
 
 export type SendResult = Exclude<ItemResult, { status: 'invalid' } | { duplicate: Skip }>;
 
+/** How the API's rate limit held a run up: its "too many requests" answers (429 or code 9), and the time every sender was paused. */
+export interface Throttling {
+	answers: number;
+	waitedMs: number;
+}
+
 export interface SendRun {
 	/** Undefined where no message was given, or the run stopped before this one. */
 	results: Array<SendResult | undefined>;
+	throttled?: Throttling;
 	/** Without Continue On Fail: the first item whose failure stopped the run. */
 	stoppedAt?: number;
 	/** The refusals that stopped further messages (all of them, or one template's). */
