@@ -42,7 +42,7 @@ describe('the pace', () => {
 	test('paced at the provider\'s limit of 10 a second, 5 at once: no 429, every message sent once', async () => {
 		const run = await simulateRun({ items: 30, maxPerSecond: 10, maxConcurrency: 5, script: limitedTo(10) });
 		expect(run.statuses).toEqual(all(30, 'sent'));
-		expect(run.requests.map((request) => request.answer)).toEqual(all(30, 200).map(Number));
+		expect(run.requests.map((request) => request.answer)).toEqual(Array(30).fill(200));
 		expect(busiestSecond(run.requests.map((request) => request.at))).toBe(10);
 	});
 
