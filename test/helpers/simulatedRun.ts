@@ -72,11 +72,16 @@ export async function simulateRuns(all: SimulatedSettings[]) {
 	const pacer = new Pacer(all[0].maxPerSecond ?? RUN_OPTIONS.maxPerSecond.default, clock.now);
 	const runs = all.map((settings) => startRun(settings, clock, pacer));
 	await clock.run(Promise.all(runs.map((run) => run.done)));
-	return runs.map(({ done: _, flow, ...run }) => {
+	return runs.map(({ flow, results, error, requests, logs, hints }) => {
 		flow.summarise();
 		return {
-			...run,
-			statuses: run.results.map((result) => result?.status),
+			results,
+			/** What the run threw: a cancelled run throws, as it does in n8n. */
+			error,
+			requests,
+			logs,
+			hints,
+			statuses: results.map((result) => result?.status),
 			/** Ms from the start of the run, on the simulated clock. */
 			elapsedMs: clock.now() - start,
 			since: (at: number) => at - start,
@@ -121,7 +126,6 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 	};
 	const run = {
 		results: [] as Array<SendResult | undefined>,
-		/** What the run threw: a cancelled run throws, as it does in n8n. */
 		error: undefined as Error | undefined,
 		requests,
 		logs,
