@@ -22,6 +22,8 @@ const engineProjects = readdirSync(path.join(__dirname, 'engines'), { withFileTy
 		testMatch: ['<rootDir>/test/engine/*.engine.test.ts'],
 		// The fuzz suite checks the payload rules, which do not depend on the n8n version.
 		testPathIgnorePatterns: ['/fuzz\\.engine\\.test\\.ts$'],
+		// The engine suite loads the built package: build it first when a source is newer (scripts/freshBuild.js).
+		globalSetup: '<rootDir>/scripts/freshBuild.js',
 		setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
 		moduleNameMapper: { '^(n8n-core|n8n-workflow)(/.*)?$': `<rootDir>/engines/${name}/node_modules/$1$2` },
 	}));
@@ -34,9 +36,11 @@ module.exports = {
 			...shared,
 			displayName: 'unit',
 			testMatch: ['<rootDir>/test/**/*.test.ts'],
-			// The real n8n suites have projects of their own. The fast loop (npm run test:unit) also
-			// leaves out the two engine suites that wait on real clocks for most of their time.
-			testPathIgnorePatterns: ['<rootDir>/test/e2e/', '<rootDir>/test/browser/', ...(process.env.FAST_LOOP === '1' ? ['/test/engine/(stopEarly|delivery)\\.engine\\.test\\.ts$'] : [])],
+			// The real n8n suites have projects of their own.
+			testPathIgnorePatterns: ['<rootDir>/test/e2e/', '<rootDir>/test/browser/'],
+			// The engine, sandbox and package suites load the built package: build it first when a source
+			// is newer than the last build (scripts/freshBuild.js), so a bare `npx jest` tests the edit.
+			globalSetup: '<rootDir>/scripts/freshBuild.js',
 			setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],
 		},
 		...engineProjects,

@@ -17,15 +17,11 @@ jest=("$node24" node_modules/jest/bin/jest.js)
 if [ "${1:-}" = "--unit" ]; then
 	shift
 	# The fast loop: the unit tests and the node in n8n 2.x's engine, from a built tree. It builds
-	# only when a source is newer than the last build, and leaves out what npm test adds: lint, the
-	# package scan, the type check of the tests, the older engines, real n8n, the browser, and the
-	# two engine suites that wait on real clocks for most of their time (pacing and stopping); the
-	# fuzz suite takes 2,000 of its 10,000 rows.
-	stamp=node_modules/.cache/template-message-build
-	if [ ! -f "$stamp" ] || [ ! -d dist ] || [ -n "$(find nodes credentials icons package.json tsconfig.json tsconfig.build.json gulpfile.js -newer "$stamp" -print -quit)" ]; then
-		npm run build
-		mkdir -p "$(dirname "$stamp")" && touch "$stamp"
-	fi
+	# only when a source is newer than the last build (scripts/freshBuild.js, which jest also runs
+	# before the projects that load dist/), and leaves out what npm test adds: lint, the package
+	# scan, the type check of the tests, the older engines, real n8n and the browser; the fuzz suite
+	# takes 2,000 of its 10,000 rows.
+	node scripts/freshBuild.js
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	# Both cores: jest takes one less than there are by default.
 	FAST_LOOP=1 exec "${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
@@ -33,12 +29,12 @@ fi
 if [ "${1:-}" = "--1x" ]; then
 	shift
 	# Not part of `npm test`: installing a second n8n app adds about 5 minutes to every CI run.
-	npm run build
+	node scripts/freshBuild.js --force
 	install_n8n_app n8n-app-1.x
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
-npm run build
+node scripts/freshBuild.js --force
 npm run lint
 npm run lint:package                               # the packed tarball, as n8n's scanner lints it
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here

@@ -263,7 +263,7 @@ test('the credential dialog tells the right token, a wrong token, a wrong Base U
 	};
 
 	await fill('token', 'not-the-token');
-	expect(await saveAndExpect('Token rejected (HTTP 401): check the JWT', '5-credential-wrong-token')).toBe(1);
+	expect(await saveAndExpect('Token rejected (HTTP 401, code 45: the token is invalid): check the JWT', '5-credential-wrong-token')).toBe(1);
 	await fill('token', sandbox.token);
 	await fill('baseUrl', `${sandbox.url}/nope`);
 	// The sandbox counts only requests to the send endpoint; this one went elsewhere.

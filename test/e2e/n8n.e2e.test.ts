@@ -162,7 +162,7 @@ test('the credential test tells a good token, a rejected one, a wrong URL and an
 		(await api().post('/rest/credentials/test', { credentials: { id: stack.CREDENTIAL_ID, name: 't', type: 'templateMessageApi', data } })).data.data;
 	const received = sandbox.stats.received;
 	expect(await check({ baseUrl: `${sandbox.url}/`, token: sandbox.token })).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
-	expect(await check({ baseUrl: sandbox.url, token: 'wrong' })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	expect(await check({ baseUrl: sandbox.url, token: 'wrong' })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401, code 45: the token is invalid): check the JWT' });
 	// One test, one request.
 	expect(sandbox.stats.received - received).toBe(2);
 	expect(await check({ baseUrl: `${sandbox.url}/nope`, token: sandbox.token })).toEqual({

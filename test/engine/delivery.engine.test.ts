@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Responder } from '../helpers/apiServer';
 import { acceptAll, perRecipient, rateLimited, startApiServer } from '../helpers/apiServer';
-import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -97,40 +97,44 @@ test('a connection closed before the request was sent is never a duplicate', asy
 	else expect(details(item.json).delivery).toBe('unknown');
 });
 
+// How many 429s a real-clock run meets depends on the machine: the pace against a provider's limit
+// is on the simulated clock (test/send/flowControl.test.ts, "the pace"); here, that nothing is lost.
 describe('against a provider limited to 10 messages a second', () => {
-	test('paced at the limit: nothing lost, nothing twice, at most a couple of 429s', async () => {
+	test('paced at the limit: nothing lost, nothing twice', async () => {
 		api.respondWith(rateLimited(10, 1));
-		const items = recipients(30);
+		const items = recipients(20);
 		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxPerSecond: 10, maxConcurrency: 5 }) });
 
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 		const counts = perRecipient(api.requests);
-		expect(Object.keys(counts)).toHaveLength(30);
+		expect(Object.keys(counts)).toHaveLength(20);
 		expect(Object.values(counts).every((count) => count.accepted === 1)).toBe(true);
-		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
 	});
 
 	test('two executions at once in one n8n process share the pace of their account', async () => {
-		api.respondWith(rateLimited(10, 1));
-		const batch = (offset: number) => recipients(40).slice(offset, offset + 20);
-		const run = (offset: number) => runSendNode({ baseUrl: api.baseUrl, items: batch(offset), parameters: parameters({ maxPerSecond: 10, maxConcurrency: 5 }) });
-		const results = await Promise.all([run(0), run(20)]);
+		const batch = (offset: number) => recipients(4).slice(offset, offset + 2);
+		const run = (offset: number) => runSendNode({ baseUrl: api.baseUrl, items: batch(offset), parameters: parameters({ maxPerSecond: 2, maxConcurrency: 2 }) });
+		const results = await Promise.all([run(0), run(2)]);
 
 		for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		expect(Object.values(perRecipient(api.requests)).every((count) => count.accepted === 1)).toBe(true);
-		// Paced separately, the two runs would start 20 messages a second and meet a 429 in most seconds.
-		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(2);
+		expect(Object.values(perRecipient(api.requests)).map((count) => count.accepted)).toEqual([1, 1, 1, 1]);
+		// One pace at 2 a second: the four leave at least 500 ms apart, the last 1.5 s after the first
+		// (less the first one's way to the server). Paced separately, all four would leave within 0.5 s.
+		const arrivals = api.requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+		expect(arrivals[3] - arrivals[0]).toBeGreaterThanOrEqual(1000);
 	});
 
 	test('unpaced: 429s slow the run down and every message still goes out exactly once', async () => {
-		api.respondWith(rateLimited(10));
+		// Four 429s at fixed places in the run, each asking for no wait (the node still waits 250 ms).
+		const throttled = (index: number) => index % 5 === 2 && index < 20;
+		api.respondWith((request, index) => (throttled(index) ? { status: 429, headers: { 'Retry-After': '0' }, body: { errors: [{ message: 'Too many requests', code: 9 }] } } : acceptAll(request, index)));
 		const items = recipients(25);
 		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxPerSecond: 0, maxConcurrency: 10, maxAttempts: 10 }) });
 
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 		const counts = perRecipient(api.requests);
-		expect(Object.values(counts).every((count) => count.accepted === 1)).toBe(true);
-		expect(api.requests.some((request) => request.answer === 429)).toBe(true);
+		expect(Object.values(counts).map((count) => count.accepted)).toEqual(items.map(() => 1));
+		expect(api.requests.map((request) => request.answer === 429)).toEqual(Array.from({ length: 29 }, (_, index) => throttled(index)));
 	});
 });
 
@@ -231,32 +235,36 @@ test('without Continue On Fail, the first failure stops new sends and says what 
 	expect(api.requests).toHaveLength(1);
 });
 
-test('without Continue On Fail, senders waiting for their paced slot do not send after the first failure', async () => {
-	api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
-	// Five senders at 5 a second: when item 0 fails, items 1 to 4 are waiting for slots 200 to 800 ms ahead.
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(20), parameters: parameters({ maxConcurrency: 5, maxPerSecond: 5 }) });
-	expect(result.nodeError(SEND_NODE)!.description).toMatch(/ Run: Sent 0 of 20 item\(s\): 1 refused, 19 not sent \(held back or throttled\)\.$/);
-	expect(api.requests).toHaveLength(1);
-});
+// Senders waiting for their paced slot when the first failure comes back: test/send/flowControl.test.ts ("stopping").
 
 test('cancelling the execution stops the run: no message is sent after it', async () => {
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: parameters({ maxPerSecond: 5 }), cancelAfterMs: 1000 });
+	// Cancelled when the second message arrives; ten senders at 2 a second wait for slots 1 to 5 s ahead.
+	const { cancelWhen, fire } = cancelOn();
+	api.respondWith((request, index) => {
+		if (index === 1) fire();
+		return acceptAll(request, index);
+	});
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: parameters({ maxPerSecond: 2 }), cancelWhen });
 	expect(result.run.status).toBe('canceled');
-	const atCancel = api.requests.length;
-	expect(atCancel).toBeGreaterThan(0);
-	expect(atCancel).toBeLessThanOrEqual(7);
-	// Paced at 5 a second, a run that went on would send about 10 more in the next two seconds.
+	// A run that went on would send four more in the next two seconds. The third slot is 500 ms after
+	// the second message left: it may have left while the cancel was on its way, nothing after it.
 	await new Promise((resolve) => setTimeout(resolve, 2000));
-	expect(api.requests.length).toBe(atCancel);
+	expect(api.requests.length).toBeGreaterThanOrEqual(2);
+	expect(api.requests.length).toBeLessThanOrEqual(3);
 });
 
 test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot a later run waits for', async () => {
 	const timers = trackTimers();
 	const sockets = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length;
 	const socketsBefore = sockets();
-	// 25 senders paced at 2 a second: when the run is cancelled, most wait for slots up to 12 s ahead.
+	// 25 senders paced at 2 a second, cancelled when the first message arrives: the others wait for slots up to 12 s ahead.
+	const { cancelWhen, fire } = cancelOn();
+	api.respondWith((request, index) => {
+		if (index === 0) fire();
+		return acceptAll(request, index);
+	});
 	const paced = parameters({ maxPerSecond: 2, maxConcurrency: 25 });
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: paced, cancelAfterMs: 1000 });
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(50), parameters: paced, cancelWhen });
 	expect(result.run.status).toBe('canceled');
 	expect(api.requests.length).toBeLessThan(5);
 	await new Promise((resolve) => setTimeout(resolve, 200));
@@ -266,13 +274,14 @@ test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot 
 	expect(sockets()).toBeLessThanOrEqual(socketsBefore);
 
 	// The pace is shared per account: had the cancelled senders kept their slots, this run's
-	// first message would wait about 11 s for them.
+	// first message would wait about 12 s for them; given back, at most the 500 ms of the pace.
+	api.respondWith(acceptAll);
 	const sentBefore = api.requests.length;
 	const started = Date.now();
 	const next = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: paced });
 	expect(next.output(SEND_NODE)[0].json.success).toBe(true);
 	expect(api.requests).toHaveLength(sentBefore + 1);
-	expect(Date.now() - started).toBeLessThan(5000);
+	expect(Date.now() - started).toBeLessThan(8000);
 });
 
 /**

@@ -9,7 +9,7 @@ import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, perRecipient, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore, resetDeduplicationStore } from '../helpers/deduplicationStore';
 import type { SendNodeRun } from '../helpers/engine';
-import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -152,7 +152,8 @@ describe('Send Once: what was sent is remembered across executions', () => {
 	test('items held back when a run stops are forgotten, and go out on the next run', async () => {
 		const items = recipients(6);
 		// Without Continue On Fail the first failure stops the run; the rest were recorded a block ahead.
-		api.respondWith((request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : acceptAll(request, index)));
+		// The others' answers come a second later: the refusal is back before any sender is free for item 3.
+		api.respondWith((_request, index) => (index === 0 ? { status: 400, body: { message: 'Invalid template' } } : { status: 200, body: { msgid: `msg-later-${index}`, success: true }, delayMs: 1000 }));
 		const first = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 3 } }, { onError: undefined });
 		expect(first.nodeError(SEND_NODE)).toBeDefined();
 		expect(api.requests.length).toBeLessThan(items.length);
@@ -334,16 +335,20 @@ describe('Send Once: what was sent is remembered across executions', () => {
 			Object.assign(store, { checkProcessedAndRecord: original.record, removeProcessed: original.remove, getProcessedDataCount: original.count });
 		}
 		const reached = new Set(api.requests.map((request) => (request.body as IDataObject).phone_number));
+		// How many requests the dying run got out depends on how far its blocks were claimed ahead when it
+		// died, that is on the machine's speed; what the next run says of each message does not.
+		const lastBeforeDeath = (api.requests[24].body as IDataObject).phone_number;
 		api.respondWith(acceptAll);
-		const before = api.requests.length;
 		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 5, maxPerSecond: 0 } });
 		const rows = outcomes(again);
-		// Never reported sent before unless it reached the API; never sent twice.
+		// Never reported sent before unless it reached the API; never sent twice; nothing else.
 		items.forEach((item, index) => {
+			expect(['sentBefore', 'inDoubt', 'sent']).toContain(rows[index]);
 			if (rows[index] === 'sentBefore') expect(reached.has(item.phone)).toBe(true);
 			if (reached.has(item.phone)) expect(rows[index]).not.toBe('sent');
 		});
-		expect(rows.filter((row) => row === 'inDoubt').length).toBeGreaterThan(0);
+		// The message that reached the API as the worker died was accepted, but its mark could only go in a later write: in doubt.
+		expect(rows[items.findIndex((item) => item.phone === lastBeforeDeath)]).toBe('inDoubt');
 		const inDoubt = again.output(SEND_NODE).find((item) => item.json.inDoubt === true)!.json;
 		expect(inDoubt).toMatchObject({ status: 'inDoubt', success: false, messageKey: expect.stringMatching(/\|tpl-once$/) });
 		expect(inDoubt.reason).toMatch(/Forget Sent Messages, or turn on Options → Send Messages in Doubt\.$/);
@@ -355,13 +360,20 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests.slice(sentNow).map((request) => (request.body as IDataObject).phone_number).sort()).toEqual(doubted.sort());
 		expect(outcomes(resent).filter((row) => row === 'sent')).toHaveLength(doubted.length);
 		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(Array(40).fill('sentBefore'));
-		expect(before).toBeLessThan(40);
+		// Every message reached the API in one of the runs.
+		expect(Object.keys(perRecipient(api.requests)).sort()).toEqual(items.map((item) => item.phone).sort());
 	});
 
 	test('a cancelled execution: what was on the wire is in doubt on the next run, what never left goes out', async () => {
 		const items = recipients(6);
-		api.respondWith((request, index) => (index === 2 ? { hang: true } : acceptAll(request, index)));
-		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { cancelAfterMs: 500 });
+		// Cancelled while the third message waits for an answer that never comes.
+		const { cancelWhen, fire } = cancelOn();
+		api.respondWith((request, index) => {
+			if (index !== 2) return acceptAll(request, index);
+			fire();
+			return { hang: true };
+		});
+		await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { cancelWhen });
 		expect(api.requests).toHaveLength(3);
 		api.respondWith(acceptAll);
 		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
@@ -418,7 +430,8 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		// n8n rewrites the whole record on every call: blocks of a fixed size would write 8 × 8 = 64 times as much.
 		expect(large.bytesWritten / small.bytesWritten).toBeLessThan(8 * 2);
 		expect(large.calls).toBeLessThan(4000 / 10);
-	});
+		// 4,500 messages through the engine: a smoke test's bound, generous for a busy machine.
+	}, 240_000);
 
 	test('Retry On Fail with Send Once: the next try sends the refused item, and shows the others as sent in the earlier try', async () => {
 		const items = recipients(4);

@@ -91,25 +91,7 @@ test('connection refused on every attempt trips the breaker too', async () => {
 	api = await startApiServer();
 });
 
-test('a template that does not exist stops that template only: the other template is all sent', async () => {
-	let next = 0;
-	const templates = () => (next++ % 2 === 0 ? 'tpl-missing' : 'tpl-ok');
-	api = await startApiServer((request, index) =>
-		(request.body as { message: { template: { template_code_id: string } } }).message.template.template_code_id === 'tpl-missing'
-			? { status: 406, body: { errors: [{ message: 'Template does not exist', code: 59 }] } }
-			: acceptAll(request, index),
-	);
-	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200, templates), parameters: parameters(), onError: 'continueRegularOutput' });
-	const output = result.output(SEND_NODE);
-	const ok = output.filter((_, i) => i % 2 === 1);
-	const missing = output.filter((_, i) => i % 2 === 0);
-	expect(ok.every((item) => delivery(item) === 'sent')).toBe(true);
-	const missingRequests = api.requests.filter((request) => JSON.stringify(request.body).includes('tpl-missing')).length;
-	expect(missingRequests).toBeLessThanOrEqual(10);
-	expect(missing.filter((item) => delivery(item) === 'notSent')).toHaveLength(100 - missingRequests);
-	expect(details(missing[99]).stoppedBy).toMatchObject({ scope: 'template', apiCode: 59 });
-	expect(details(missing[99]).description).toMatch(/^No message with template "tpl-missing" was sent after that refusal/);
-});
+// A template that does not exist, at the pace: test/send/flowControl.test.ts ("stopping"); here, its 404 form.
 
 test.each([
 	['404 and code 33 (the recipient does not exist)', 404, { errors: [{ message: 'Data does not exist', code: 33 }] }],
@@ -119,7 +101,8 @@ test.each([
 	api = await startApiServer((request, index) =>
 		(request.body as { phone_number: string }).phone_number === items[7].phone ? { status, body } : acceptAll(request, index),
 	);
-	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), onError: 'continueRegularOutput' });
+	// Unpaced: at the default pace the 200 rows would take 8 s of waiting.
+	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters({ maxPerSecond: 0 }), onError: 'continueRegularOutput' });
 	const output = result.output(SEND_NODE).map(delivery);
 	expect(output.filter((outcome) => outcome === 'sent')).toHaveLength(199);
 	expect(output[7]).toBe('failed');
@@ -150,44 +133,8 @@ test('a later run starts fresh', async () => {
 	expect(result.output(SEND_NODE).every((item) => delivery(item) === 'sent')).toBe(true);
 });
 
-describe('a failing API pauses the run, which comes back when the API does', () => {
-	const failing = { status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } };
-
-	/** 500s for 300 ms from the 101st request on. */
-	const hiccup = () => {
-		let window: [number, number] | undefined;
-		return (request: Parameters<Responder>[0], index: number) => {
-			if (index === 100) window = [Date.now(), Date.now() + 300];
-			return window && Date.now() < window[1] ? failing : acceptAll(request, index);
-		};
-	};
-
-	test('500s for 300 ms from message 100 of 400: the messages that met them are tried again, and every row is sent', async () => {
-		api = await startApiServer(hiccup());
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(400), parameters: parameters({ maxPerSecond: 0 }), onError: 'continueRegularOutput' });
-		expect(result.output(SEND_NODE).map(delivery)).toEqual(rows(400).map(() => 'sent'));
-		expect(api.requests.some((request) => request.answer === 500)).toBe(true);
-		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(400);
-	});
-
-});
-
-describe('a wait the run cannot afford stops the requests, not just the items', () => {
-	const tooManyRequests = (headers: Record<string, string>) => () => ({ status: 429, headers, body: { errors: [{ message: 'Too many requests', code: 9 }] } });
-
-	test.each([
-		['Retry-After: 300 with Max Wait When Throttled 5 s', { 'Retry-After': '300' }, { maxThrottleWait: 5 }],
-		['a 429 whose X-RateLimit-Reset is two hours away, with the default 120 s', { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 7200) }, {}],
-		['a window with nothing left resetting in two hours, with the default 120 s', { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 7200) }, {}],
-	])('%s: 200 items at concurrency 10, at most the requests already on their way', async (_, headers, options) => {
-		api = await startApiServer(tooManyRequests(headers));
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 10, maxPerSecond: 0, ...options }), onError: 'continueRegularOutput' });
-		const output = result.output(SEND_NODE);
-		expect(output.map(delivery)).toEqual(rows(200).map(() => 'notSent'));
-		expect(api.requests.length).toBeLessThanOrEqual(10);
-		expect(output[199].json.error).toMatch(/beyond Max Wait When Throttled/);
-	});
-});
+// A failing API's pause and probes, and waits the run cannot afford (Retry-After, X-RateLimit-Reset):
+// on the simulated clock, test/send/flowControl.test.ts.
 
 describe("a recipient's code under an account's status", () => {
 	const refusedWith = (status: number) => () => ({ status, body: { errors: [{ message: 'Recipient not found', code: 33 }] } });
@@ -260,7 +207,8 @@ describe('the provider\'s rate-limit headers', () => {
 		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 600) }));
 		const started = Date.now();
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
-		expect(Date.now() - started).toBeLessThan(5000);
+		// Waiting would take 120 s (Max Wait When Throttled) or the 600 s of the window.
+		expect(Date.now() - started).toBeLessThan(20_000);
 		const output = result.output(SEND_NODE);
 		expect(output.map(delivery)).toEqual(['sent', 'notSent', 'notSent']);
 		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in (599|600) s, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
@@ -270,15 +218,15 @@ describe('the provider\'s rate-limit headers', () => {
 	});
 
 	test('a Limit announced in one execution does not slow the next, whose answers do not announce it', async () => {
-		let limit: string | undefined = '2';
+		let limit: string | undefined = '1';
 		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), limit ? { 'X-RateLimit-Limit': limit } : {}));
-		await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxPerSecond: 20 }) });
+		await runSendNode({ baseUrl: api.baseUrl, items: rows(2), parameters: parameters({ maxPerSecond: 20 }) });
 		limit = undefined;
 		const started = Date.now();
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters({ maxPerSecond: 20 }) });
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		// At 20 a second, 20 messages take about 1 s; at the 2 a second of the first run, 10 s.
-		expect(Date.now() - started).toBeLessThan(4000);
+		// At 20 a second, 20 messages take about 1 s; at the 1 a second of the first run, 19 s at least.
+		expect(Date.now() - started).toBeLessThan(12_000);
 	});
 
 	test('a Limit lower than the setting becomes the pace, and the run says so', async () => {
@@ -286,13 +234,16 @@ describe('the provider\'s rate-limit headers', () => {
 		const started = Date.now();
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50 }) });
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		expect(api.requests.filter((request) => request.answer === 429).length).toBeLessThanOrEqual(1);
-		// 30 messages at 10 a second take about 2 s (the first ones left at the faster pace).
+		// Each message accepted once (a 429 met on the way is waited out); how many 429s depends on the
+		// machine: the pace at an announced limit is on the simulated clock (flowControl.test.ts).
+		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(30);
+		// 30 messages at 10 a second take 2 s at least (the first ones left at the faster pace): the node's own wait.
 		expect(Date.now() - started).toBeGreaterThan(1500);
 		const said = 'The API announced a limit of 10 messages per second (X-RateLimit-Limit), lower than the 50 set in Options → Max Messages per Second: messages are sent at 10 per second.';
 		const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
 		expect(infos).toContain(said);
 		// n8n before 1.80 has no execution hints: only the log says it there.
-		expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [said, 'Sent 30 of 30 item(s).'] : []);
+		// A 429 met on the way adds what it cost to the summary (test/send/throttling.test.ts).
+		expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [said, expect.stringMatching(/^Sent 30 of 30 item\(s\)\.( [^.]*"too many requests" \(HTTP 429 or code 9\)\.)?$/)] : []);
 	});
 });

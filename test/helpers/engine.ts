@@ -279,7 +279,8 @@ export async function runWorkflow(
 	workflowJson: WorkflowJson,
 	credentials: Record<string, ICredentialDataDecryptedObject>,
 	extraNodeTypes: Record<string, INodeType | IVersionedNodeType> = {},
-	cancelAfterMs?: number,
+	/** Cancel the execution when this resolves, as "Stop execution" does. */
+	cancelWhen?: Promise<unknown>,
 	/** The saved workflow's id; '' for a workflow that was never saved. */
 	workflowId = 'test-workflow',
 ): Promise<RunResult> {
@@ -335,7 +336,7 @@ export async function runWorkflow(
 	const execute = new WorkflowExecute(additionalData, 'manual');
 	// run() returns n8n's cancelable promise: cancel() is what "Stop execution" does.
 	const running = startRun(execute, workflow, workflow.getNode(startNode.name)!, workflowJson.pinData);
-	if (cancelAfterMs !== undefined) setTimeout(() => running.cancel(), cancelAfterMs);
+	void cancelWhen?.then(() => running.cancel());
 	await running.catch(() => undefined);
 	const run = await done;
 
@@ -384,12 +385,22 @@ export interface SendNodeRun {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
-	/** Cancel the execution this long after it started, as "Stop execution" does. */
-	cancelAfterMs?: number;
+	/**
+	 * Cancel the execution when this resolves, as "Stop execution" does: resolve it from the API's
+	 * responder (see cancelOn), so that the cancel comes at the same point of the run on any machine.
+	 */
+	cancelWhen?: Promise<unknown>;
 	/** The node's version in the workflow: 1 (as saved with 0.1.0) unless given. */
 	typeVersion?: number;
 	/** The saved workflow's id ('test-workflow' unless given); '' for one never saved. */
 	workflowId?: string;
+}
+
+/** A cancel to fire from a test's responder: `cancelWhen` for runSendNode, `fire` to cancel. */
+export function cancelOn(): { cancelWhen: Promise<void>; fire: () => void } {
+	let fire!: () => void;
+	const cancelWhen = new Promise<void>((resolve) => (fire = resolve));
+	return { cancelWhen, fire };
 }
 
 export const SOURCE_NODE = 'Rows';
@@ -422,7 +433,7 @@ export async function runSendNode(options: SendNodeRun): Promise<RunResult> {
 		},
 		{ [CREDENTIAL_TYPE]: { baseUrl: options.baseUrl, token: options.token ?? TEST_TOKEN } },
 		{},
-		options.cancelAfterMs,
+		options.cancelWhen,
 		options.workflowId,
 	);
 }

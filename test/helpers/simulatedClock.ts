@@ -27,17 +27,19 @@ export class SimulatedClock implements Clock {
 		await new Promise<void>((resolve, reject) => {
 			const aborted = () => new Error('aborted');
 			if (signal?.aborted) return reject(aborted());
-			const timer = { at: this.time + Math.max(0, ms), order: this.order++, wake: resolve };
+			const onAbort = () => {
+				const index = this.timers.indexOf(timer);
+				if (index !== -1) this.timers.splice(index, 1);
+				reject(aborted());
+			};
+			// A timer that wakes lets go of the signal, as n8n's sleep does: a run's sleeps do not pile up listeners on it.
+			const wake = () => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve();
+			};
+			const timer = { at: this.time + Math.max(0, ms), order: this.order++, wake };
 			this.timers.push(timer);
-			signal?.addEventListener(
-				'abort',
-				() => {
-					const index = this.timers.indexOf(timer);
-					if (index !== -1) this.timers.splice(index, 1);
-					reject(aborted());
-				},
-				{ once: true },
-			);
+			signal?.addEventListener('abort', onAbort, { once: true });
 		});
 
 	/** Runs `work` to its end on this clock; fails if it waits for something no timer will bring. */

@@ -6,7 +6,7 @@ import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import { Redactor } from '../../nodes/TemplateMessage/send/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
-import type { PreparedMessage } from '../../nodes/TemplateMessage/shared/contracts';
+import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { SimulatedClock } from './simulatedClock';
 
@@ -46,6 +46,8 @@ export interface SimulatedSettings {
 	continueOnFail?: boolean;
 	/** How long each answer takes, in ms. */
 	latencyMs?: number;
+	/** Cancel the run this many ms after it started (on the simulated clock), as n8n's Stop execution does. */
+	cancelAt?: number;
 }
 
 const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessage', typeVersion: 2, position: [0, 0], parameters: {} };
@@ -56,22 +58,58 @@ const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessag
  * but the HTTP call itself and the clock is a stand-in.
  */
 export async function simulateRun(settings: SimulatedSettings) {
+	const [run] = await simulateRuns([settings]);
+	return run;
+}
+
+/**
+ * Runs started at the same moment on one simulated clock, sharing one pacer as the executions of one
+ * account in one n8n process do (sharedPacer): the pace is the first run's Max Messages per Second.
+ */
+export async function simulateRuns(all: SimulatedSettings[]) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
+	const pacer = new Pacer(optionsOf(all[0]).maxPerSecond, clock.now);
+	const runs = all.map((settings) => startRun(settings, clock, pacer));
+	await clock.run(Promise.all(runs.map((run) => run.done)));
+	return runs.map(({ flow, results, error, requests, logs, hints }) => {
+		flow.summarise();
+		return {
+			results,
+			/** What the run threw: a cancelled run throws, as it does in n8n. */
+			error,
+			requests,
+			logs,
+			hints,
+			statuses: results.map((result) => result?.status),
+			/** Ms from the start of the run, on the simulated clock. */
+			elapsedMs: clock.now() - start,
+			since: (at: number) => at - start,
+			stops: flow.stops,
+			firstFailure: flow.firstFailure,
+			throttled: flow.throttled,
+		};
+	});
+}
+
+/** Read as a run reads the Options collection: the settings in the editor's units, the rest their defaults. */
+function optionsOf({ maxPerSecond, maxAttempts, maxThrottleWait, maxOutageWait, maxConcurrency }: SimulatedSettings) {
+	return readOptions({ maxPerSecond, maxAttempts, maxThrottleWait, maxOutageWait, maxConcurrency }, 'run', 2);
+}
+
+function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pacer) {
 	const { items, script = ({ itemIndex }) => accepted(itemIndex), templateOf = () => 'tpl-a', latencyMs = 20 } = settings;
-	// Read as a run reads the Options collection: the settings in the editor's units, the rest their defaults.
-	const { maxPerSecond, maxConcurrency, maxOutageWait, ...retry } = readOptions(
-		{ maxPerSecond: settings.maxPerSecond, maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, maxOutageWait: settings.maxOutageWait, maxConcurrency: settings.maxConcurrency },
-		'run',
-		2,
-	);
+	const options = optionsOf(settings);
 	const logs: string[] = [];
 	const hints: string[] = [];
+	const cancel = settings.cancelAt === undefined ? undefined : new AbortController();
+	if (cancel) void clock.sleep(settings.cancelAt!).then(() => cancel.abort());
 	const flow = new FlowControl(
-		new Pacer(maxPerSecond, clock.now),
-		{ maxThrottleWaitMs: retry.maxThrottleWait, maxOutageWaitMs: maxOutageWait, continueOnFail: settings.continueOnFail ?? true },
+		pacer,
+		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: settings.continueOnFail ?? true },
 		{ log: (message) => logs.push(message), hint: (message) => hints.push(message) },
 		clock,
+		cancel?.signal,
 	);
 	const messages: PreparedMessage[] = Array.from({ length: items }, (_, itemIndex) => ({
 		request: { phone_number: String(itemIndex), message: { type: 'template', template: { template_code_id: templateOf(itemIndex), payload: [] } } },
@@ -88,21 +126,18 @@ export async function simulateRun(settings: SimulatedSettings) {
 		const headers = answer.headers ?? {};
 		return { outcome: classifyResponse({ statusCode: answer.status, headers, body: answer.body }, clock.now()), rateLimit: readRateLimit(headers, clock.now()) };
 	};
-	const results = await clock.run(
-		sendEach(messages, { post, flow, retry, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: maxConcurrency }),
-	);
-	flow.summarise();
-	return {
-		results,
-		statuses: results.map((result) => result?.status),
+	const run = {
+		results: [] as Array<SendResult | undefined>,
+		error: undefined as Error | undefined,
 		requests,
-		/** Ms from the start of the run, on the simulated clock. */
-		elapsedMs: clock.now() - start,
-		since: (at: number) => at - start,
-		stops: flow.stops,
-		firstFailure: flow.firstFailure,
-		throttled: flow.throttled,
 		logs,
 		hints,
+		flow,
+		done: Promise.resolve(),
 	};
+	run.done = sendEach(messages, { post, flow, retry: options, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: options.maxConcurrency, signal: cancel?.signal }).then(
+		(results) => void (run.results = results),
+		(error: Error) => void (run.error = error),
+	);
+	return run;
 }

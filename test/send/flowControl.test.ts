@@ -6,7 +6,9 @@ import { FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
 import { Turn } from '../../nodes/TemplateMessage/send/flowControl';
 import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
-import { accepted, internalError, simulateRun, tooManyRequests } from '../helpers/simulatedRun';
+import { accepted, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
+
+const { slidingWindow } = require('../../sandbox/rateLimit') as { slidingWindow: (perSecond: number) => (now: number) => boolean };
 
 const all = (count: number, status: string) => Array.from({ length: count }, () => status);
 
@@ -29,6 +31,29 @@ describe('the pace', () => {
 		// Each 26th start waits 10 ms more: room for requests that reach the API later than they leave.
 		expect(gaps.filter((gap) => gap !== 40)).toEqual([50, 50, 50]);
 		expect(busiestSecond(times)).toBe(25);
+	});
+
+	/** A provider that accepts at most `perSecond` in any one second (the sandbox's window), 429 past it. */
+	const limitedTo = (perSecond: number) => {
+		const take = slidingWindow(perSecond);
+		return ({ itemIndex, now }: { itemIndex: number; now: number }) => (take(now) ? accepted(itemIndex) : tooManyRequests({ 'Retry-After': '1' }));
+	};
+
+	test('paced at the provider\'s limit of 10 a second, 5 at once: no 429, every message sent once', async () => {
+		const run = await simulateRun({ items: 30, maxPerSecond: 10, maxConcurrency: 5, script: limitedTo(10) });
+		expect(run.statuses).toEqual(all(30, 'sent'));
+		expect(run.requests.map((request) => request.answer)).toEqual(Array(30).fill(200));
+		expect(busiestSecond(run.requests.map((request) => request.at))).toBe(10);
+	});
+
+	test('two runs of one account at once share its pace: together they stay within the limit', async () => {
+		const provider = limitedTo(10);
+		const runs = await simulateRuns([0, 1].map(() => ({ items: 20, maxPerSecond: 10, maxConcurrency: 5, script: provider })));
+		for (const run of runs) expect(run.statuses).toEqual(all(20, 'sent'));
+		const requests = runs.flatMap((run) => run.requests);
+		expect(requests.filter((request) => request.answer === 429)).toEqual([]);
+		// Paced apart, the two would start 20 a second.
+		expect(busiestSecond(requests.map((request) => request.at).sort((a, b) => a - b))).toBe(10);
 	});
 
 	test('a Limit lower than the setting becomes the pace, and the run says so once', async () => {
@@ -158,11 +183,15 @@ describe('429 is flow control, not failure', () => {
 
 	test.each([
 		['Retry-After: 300 with Max Wait When Throttled 5 s', () => tooManyRequests({ 'Retry-After': '300' }), 5],
+		['a 429 whose X-RateLimit-Reset is two hours away, with the default 120 s', (now: number) => tooManyRequests({ 'X-RateLimit-Reset': String(Math.floor(now / 1000) + 7200) }), 120],
 		['a window with nothing left resetting in two hours, with the default 120 s', (now: number) => ({ ...accepted(0), headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(now / 1000) + 7200) } }), 120],
 	])('a wait the run cannot afford (%s) stops the requests: only those already on their way went', async (_, answer: (now: number) => SimulatedAnswer, maxThrottleWait) => {
 		const run = await simulateRun({ items: 200, maxPerSecond: 0, maxConcurrency: 10, maxThrottleWait, script: ({ now }) => answer(now) });
 		expect(run.requests.length).toBeLessThanOrEqual(10);
-		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(200 - run.requests.filter((request) => request.answer === 200).length);
+		const sent = run.requests.filter((request) => request.answer === 200).length;
+		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(200 - sent);
+		const held = run.results.find((result) => result?.status === 'notSent');
+		expect(held).toMatchObject({ heldBy: { scope: 'throttled', reason: expect.stringMatching(new RegExp(`beyond Max Wait When Throttled \\(${maxThrottleWait} s\\)$`)) } });
 		expect(run.elapsedMs).toBeLessThan(1000);
 	});
 
@@ -242,6 +271,23 @@ describe('stopping', () => {
 		expect(run.statuses.filter((_, i) => i % 2 === 0)).toEqual(['failed', ...all(19, 'notSent')]);
 		expect(run.statuses.filter((_, i) => i % 2 === 0 && run.statuses[i] === 'failed').length).toBe(run.requests.filter((request) => request.answer === 406).length);
 		expect(run.stops).toEqual([expect.objectContaining({ scope: 'template', templateCodeId: 'tpl-missing', apiCode: 59 })]);
+	});
+});
+
+describe('cancelling', () => {
+	test('a cancel 1 s into a run paced at 5 a second: the 5 that left went, no sender waiting for its slot sends after it', async () => {
+		const run = await simulateRun({ items: 50, maxPerSecond: 5, maxConcurrency: 10, cancelAt: 1000 });
+		expect(run.error).toBeDefined();
+		expect(run.requests.map((request) => run.since(request.at))).toEqual([0, 200, 400, 600, 800]);
+		// The run ends with the cancel (the last answer came at 820 ms): nothing waits out the slots reserved up to 9 s ahead.
+		expect(run.elapsedMs).toBe(1000);
+	});
+
+	test('a cancel while the API pauses every sender (Retry-After: 60): the run ends at once, nothing more is sent', async () => {
+		const run = await simulateRun({ items: 20, maxConcurrency: 1, cancelAt: 5000, script: ({ itemIndex, index }) => (index === 2 ? tooManyRequests({ 'Retry-After': '60' }) : accepted(itemIndex)) });
+		expect(run.error).toBeDefined();
+		expect(run.requests).toHaveLength(3);
+		expect(run.elapsedMs).toBe(5000);
 	});
 });
 
