@@ -3,6 +3,7 @@ import type { INode } from 'n8n-workflow';
 import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
 import { classifyResponse, readRateLimit } from '../../nodes/TemplateMessage/send/outcome';
 import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import { Progress } from '../../nodes/TemplateMessage/send/progress';
 import { Redactor } from '../../nodes/TemplateMessage/send/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
@@ -32,6 +33,8 @@ export const tooManyRequests = (headers: Record<string, string> = {}): Simulated
 export const internalError: SimulatedAnswer = { status: 500, body: { errors: [{ message: 'Internal error', code: 13 }] } };
 
 export interface SimulatedSettings {
+	/** Report progress as a real run does (every PROGRESS_EVERY_MS), into `progress`. */
+	reportProgress?: boolean;
 	items: number;
 	script?: Script;
 	/** The template of each item (default tpl-a). */
@@ -72,7 +75,7 @@ export async function simulateRuns(all: SimulatedSettings[]) {
 	const pacer = new Pacer(optionsOf(all[0]).maxPerSecond, clock.now);
 	const runs = all.map((settings) => startRun(settings, clock, pacer));
 	await clock.run(Promise.all(runs.map((run) => run.done)));
-	return runs.map(({ flow, results, error, requests, logs, hints }) => {
+	return runs.map(({ flow, results, error, requests, logs, hints, progress }) => {
 		flow.summarise();
 		return {
 			results,
@@ -81,6 +84,8 @@ export async function simulateRuns(all: SimulatedSettings[]) {
 			requests,
 			logs,
 			hints,
+			/** The progress lines, with when they were said (ms from the start). */
+			progress,
 			statuses: results.map((result) => result?.status),
 			/** Ms from the start of the run, on the simulated clock. */
 			elapsedMs: clock.now() - start,
@@ -101,6 +106,7 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 	const { items, script = ({ itemIndex }) => accepted(itemIndex), templateOf = () => 'tpl-a', latencyMs = 20 } = settings;
 	const options = optionsOf(settings);
 	const logs: string[] = [];
+	const progress: Array<{ at: number; line: string }> = [];
 	const hints: string[] = [];
 	const cancel = settings.cancelAt === undefined ? undefined : new AbortController();
 	if (cancel) void clock.sleep(settings.cancelAt!).then(() => cancel.abort());
@@ -132,10 +138,12 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 		requests,
 		logs,
 		hints,
+		progress,
 		flow,
 		done: Promise.resolve(),
 	};
-	run.done = sendEach(messages, { post, flow, retry: options, memory: new SentMemory({}, 'run'), redactor: new Redactor('token') }, { node: NODE, concurrency: options.maxConcurrency, signal: cancel?.signal }).then(
+	const reporter = settings.reportProgress ? new Progress(items, (line) => progress.push({ at: clock.now(), line }), clock.now) : undefined;
+	run.done = sendEach(messages, { post, flow, retry: options, memory: new SentMemory({}, 'run'), redactor: new Redactor('token'), progress: reporter }, { node: NODE, concurrency: options.maxConcurrency, signal: cancel?.signal }).then(
 		(results) => void (run.results = results),
 		(error: Error) => void (run.error = error),
 	);

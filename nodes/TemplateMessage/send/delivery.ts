@@ -2,6 +2,7 @@ import { truncate } from '../shared/bounded';
 import type { Claim, Claims } from './sendOnce/claims';
 import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
 import type { FlowControl, Held } from './flowControl';
+import type { Progress } from './progress';
 import type { Redactor } from './redact';
 import { decideRetry } from './retry';
 import type { SentMemory } from './sentMemory';
@@ -17,6 +18,8 @@ export interface DeliveryContext {
 	claims?: Claims;
 	/** Takes the token out of texts the node did not write. */
 	redactor: Redactor;
+	/** Told of each message once it is done with. */
+	progress?: Progress;
 }
 
 /**

@@ -10,6 +10,7 @@ import { optionPath } from '../shared/options';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
+import { Progress } from './progress';
 import { Redactor } from './redact';
 import { notice, noticesOf } from '../shared/notice';
 import { fingerprint } from '../shared/fingerprint';
@@ -57,6 +58,15 @@ export async function sendAll(
 		memory,
 		claims,
 		redactor,
+		progress: new Progress(
+			messages.filter((message) => message !== undefined).length,
+			(line) => {
+				ctx.logger.info(line, { nodeName: node.name });
+				// n8n shows it in the browser's console during a manual run only.
+				ctx.sendMessageToUI?.(line);
+			},
+			SYSTEM_CLOCK.now,
+		),
 	};
 
 	let results: Array<SendResult | undefined>;
@@ -77,10 +87,15 @@ export async function sendEach(
 	context: DeliveryContext,
 	{ node, concurrency, signal }: { node: INode; concurrency: number; signal?: AbortSignal },
 ): Promise<Array<SendResult | undefined>> {
-	const { flow, claims, redactor } = context;
+	const { flow, claims, redactor, progress } = context;
 	const sendOne = async (itemIndex: number): Promise<SendResult | undefined> => {
 		const message = messages[itemIndex];
 		if (message === undefined) return undefined;
+		const result = await sendOrFault(itemIndex, message);
+		progress?.handledOne(result);
+		return result;
+	};
+	const sendOrFault = async (itemIndex: number, message: PreparedMessage): Promise<SendResult | undefined> => {
 		try {
 			const result = await deliver(itemIndex, message, context);
 			if (result?.status === 'failed' || result?.status === 'unknown' || (result?.status === 'notSent' && 'notRecorded' in result)) flow.failed(itemIndex);
