@@ -6,6 +6,14 @@ export function sendEndpoint(baseUrl: string): string {
 	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
 }
 
+/**
+ * `{base_url}/api/v2/message/{msgid}/status`. The msgid is percent-encoded, so that none can change the
+ * path or the host asked; the caller refuses an empty one, and "." and "..", which URLs read as steps.
+ */
+export function statusEndpoint(baseUrl: string, msgid: string): string {
+	return `${baseUrl.trim().replace(/\/+$/, '')}/api/v2/message/${encodeURIComponent(msgid)}/status`;
+}
+
 /** A `user:password@` would make the HTTP client send Basic auth in place of the JWT; a path with /api/v2 would double it. */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	let url: URL;
