@@ -3,7 +3,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
-import { optionPath } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
 
 /** What one row is built from. */
@@ -95,7 +94,7 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 		description = 'Check the Base URL in the Template Message API credential and that the API is reachable from n8n, then run the lookup again.';
 	} else if (outcome.statusCode === 401 || outcome.statusCode === 403) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
-		description = 'The token was refused: check the JWT in the Template Message API credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.';
+		description = `The token was refused${outcome.statusCode === 403 ? ', or may not look up messages' : ''}: check the JWT in the Template Message API credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.`;
 	} else if (outcome.kind === 'rejected' && outcome.redirect) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
 		description = "The Base URL does not point at the API itself, and redirects are not followed (they would send the token elsewhere). Put the address the API really answers at in the credential's Base URL.";
@@ -117,7 +116,7 @@ function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOp
 	if (refusal.scope === 'throttled') {
 		return new NodeOperationError(node, `Not looked up: ${refusal.reason} [item ${itemIndex}]`, {
 			itemIndex,
-			description: `The API asked to slow down: run the lookup again later, or raise ${optionPath('maxThrottleWait')} on the Send (lookups share the account's limit with sends).`,
+			description: "The API asked to slow down: run the lookup again later. Lookups share the account's limit with sends: a large send at the same time slows them down.",
 		});
 	}
 	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
