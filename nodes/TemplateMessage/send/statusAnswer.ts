@@ -109,7 +109,7 @@ function readEntries(raw: unknown[], clean: (text: string) => string): { entries
 
 function statusWord(value: unknown, clean: (text: string) => string): string | null {
 	if (typeof value !== 'string') return null;
-	const word = truncate(clean(value.trim().toLowerCase()), MAX_STATUS_LENGTH);
+	const word = truncate(clean(value).trim().toLowerCase(), MAX_STATUS_LENGTH);
 	return word === '' ? null : word;
 }
 
