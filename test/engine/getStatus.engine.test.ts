@@ -4,12 +4,13 @@
  * change the path asked, rows a Send did not take, Continue On Fail, the token kept out of every
  * output, and a Send's output piped into Get Status. Verdicts by order and counts, never by time.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import path from 'node:path';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import type { ApiServer, RecordedRequest, Reply, Responder } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
 import type { RunResult, SendNodeRun } from '../helpers/engine';
-import { CREDENTIAL_TYPE, ENGINE, NODE_TYPE, runSendNode, runWorkflow, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+import { CREDENTIAL_TYPE, ENGINE, NODE_TYPE, PACKAGE_ROOT, runSendNode, runWorkflow, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 
 const COLUMNS = [
 	'deliveryStatus',
@@ -167,6 +168,57 @@ describe('the same care as a send', () => {
 			['slow', 429],
 			['slow', 200],
 		]);
+	});
+
+	test("never more lookups on their way at once than a send's default (10)", async () => {
+		let inFlight = 0;
+		let peak = 0;
+		const api = await server(() => ({
+			raw: (res) => {
+				inFlight++;
+				peak = Math.max(peak, inFlight);
+				setTimeout(() => {
+					inFlight--;
+					res.writeHead(200, { 'content-type': 'application/json' });
+					res.end(JSON.stringify({ history_status: [{ timestamp: 1709263378, status: 'read' }] }));
+				}, 600);
+			},
+		}));
+		const result = await getStatus(api, Array.from({ length: 30 }, (_, index) => ({ msgid: `m-${index}` })));
+		expect(rowsOf(result).map((row) => row.deliveryStatus)).toEqual(Array(30).fill('read'));
+		expect(peak).toBeLessThanOrEqual(10);
+		// The lookups did overlap: the bound above was put to the test.
+		expect(peak).toBeGreaterThan(1);
+	});
+
+	test.each<[string, number | undefined, number]>([
+		['at the default 25 a second', undefined, 40],
+		['at 10 a second, set on both', 10, 20],
+	])("lookups and sends with one credential share the account's pace in one process, %s", async (_name, rate, count) => {
+		const perSecond = rate ?? 25;
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok('m', history([1709263378, 'delivered']))));
+		const [sent, looked] = await Promise.all([
+			runSendNode({
+				baseUrl: api.baseUrl,
+				items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: rate === undefined ? {} : { maxPerSecond: rate } },
+				typeVersion: 2,
+			}),
+			getStatus(
+				api,
+				Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })),
+				{ parameters: { operation: 'getStatus', statusOptions: rate === undefined ? {} : { maxPerSecond: rate } } },
+			),
+		]);
+		expect(sent.output(SEND_NODE).filter((item) => item.json.status === 'sent')).toHaveLength(count);
+		expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
+		expect(lookups(api)).toHaveLength(count);
+		// The most requests of both kinds that arrived within any one second. One pace keeps it at the
+		// rate (the pacer's own bound); a pace each would bring twice as many in the first second. The
+		// margin between is left to arrival jitter: a loaded machine spreads requests, it does not bunch them.
+		const arrivals = api.requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+		const busiest = Math.max(...arrivals.map((at, index) => arrivals.slice(index).filter((later) => later - at < 1000).length));
+		expect(busiest).toBeLessThanOrEqual(Math.ceil(perSecond * 1.4));
 	});
 
 	test('a 401 stops the lookups after it; without Continue On Fail the run fails with the API error', async () => {
@@ -411,4 +463,13 @@ describe('a Send piped into Get Status', () => {
 		const lastSend = Math.max(...api.requests.filter((request) => request.method === 'POST').map((request) => api.requests.indexOf(request)));
 		expect(api.requests.findIndex((request) => request.method === 'GET')).toBeGreaterThan(lastSend);
 	});
+});
+
+test("the operation as the editor lists it, and its rate's default is the Send's, so that both share one pace", () => {
+	const { properties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'actions', 'router.js')) as { properties: INodeProperties[] };
+	const operation = properties.find((property) => property.name === 'operation')!;
+	expect(operation.options).toContainEqual({ name: 'Get Status', value: 'getStatus', action: 'Get the delivery status of a message', description: expect.stringMatching(/delivered, read/) });
+	const rateOf = (collection: string) => ((properties.find((property) => property.name === collection)!.options as INodeProperties[]).find((option) => option.name === 'maxPerSecond')!.default);
+	expect(rateOf('statusOptions')).toBe(rateOf('options'));
+	expect(properties.find((property) => property.name === 'messageId')).toMatchObject({ default: '={{ $json.msgid }}', displayOptions: { show: { operation: ['getStatus'] } } });
 });

@@ -30,6 +30,25 @@ export const properties: INodeProperties[] = [
 		description:
 			"The msgid the API gave the message when it was sent: by default each input item's msgid, so the whole output of a Send (or rows of a sheet holding its msgid column) can come in. An item without one comes out with deliveryStatus null and the reason, and nothing is asked for it.",
 	},
+	{
+		displayName: 'Options',
+		name: 'statusOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Requests per Second',
+				name: 'maxPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				// A literal, as n8n's lint wants it: RUN_OPTIONS.maxPerSecond.default, the Send's, so that both share one pace.
+				default: 25,
+				description:
+					"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
+			},
+		],
+	},
 ];
 
 /** A msgid is a short id: a longer value is not one (and would make a needlessly long URL). */
@@ -57,7 +76,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const credentials = lookups > 0 ? await readCredentials(this) : undefined;
 	const run = credentials
 		? await lookupAll(this, inputs, credentials, {
-				maxPerSecond: RUN_OPTIONS.maxPerSecond.default,
+				maxPerSecond: readMaxPerSecond(this),
 				maxConcurrency: RUN_OPTIONS.maxConcurrency.default,
 				timeoutMs: RUN_OPTIONS.timeout.default,
 				maxAttempts: DEFAULT_RETRY_POLICY.maxAttempts,
@@ -82,6 +101,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			}),
 		),
 	];
+}
+
+function readMaxPerSecond(ctx: IExecuteFunctions): number {
+	const options = ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject;
+	const value = options.maxPerSecond;
+	return typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : RUN_OPTIONS.maxPerSecond.default;
 }
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */
