@@ -134,21 +134,26 @@ describe('every form of status answer', () => {
 			statusApi({
 				known: ok('known', history(['2024-03-01T03:22:58Z', 'delivered'])),
 				html404: { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } },
+				code33as400: { status: 400, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
+				code33as200: { status: 200, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
 			}),
 		);
-		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'html404' }]);
+		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'html404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
 		const rows = rowsOf(result);
 		expectShape(result.output(SEND_NODE));
 		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, row.error])).toEqual([
 			[null, true, null, null],
 			['delivered', false, false, null],
 			[null, true, null, null],
+			[null, true, null, null],
+			[null, true, null, null],
 		]);
+		expect(rows[4].reason).toMatch(/^The API does not know this msgid \(HTTP 200: Data does not exist \(code 33\)\)/);
 		expect(rows[0].reason).toMatch(/^The API does not know this msgid \(HTTP 404: Data does not exist \(code 33\)\)/);
 		// The row keeps the input's msgid and phone number when the answer has none.
 		expect([rows[0].msgid, rows[0].phone_number]).toEqual(['gone', '6281111']);
-		expect(lookups(api)).toHaveLength(3);
-		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 1 delivered, 2 not found');
+		expect(lookups(api)).toHaveLength(5);
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 1 delivered, 4 not found');
 	});
 });
 

@@ -11,6 +11,7 @@ import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
 import { Redactor } from './redact';
+import { apiCode, apiReason, isObject } from './outcome';
 import { decideRetry } from './retry';
 import { readStatusAnswer } from './statusAnswer';
 import type { StatusAttempt } from './transport';
@@ -108,11 +109,16 @@ async function lookUp(
 			if (throttled) return { kind: 'heldBack', heldBy: throttled, attempts: attempt };
 			if (answer.kind === 'answered') {
 				flow.settled(turn, ANSWERED);
+				if (saysNoSuchMessage(answer.body)) {
+					const reason = clean(apiReason(answer.body) ?? 'data does not exist').slice(0, 300);
+					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
+				}
 				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
 			}
 			const failed = answer.outcome;
-			// The API answered, and said it has no such message: this row's result, whatever the body.
-			if (failed.statusCode === 404) {
+			// The API answered, and said it has no such message: this row's result, whatever the body
+			// (a 404), or whatever the status (the provider's code 33, "data does not exist").
+			if (failed.statusCode === 404 || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
 				flow.settled(turn, ANSWERED);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
 			}
@@ -132,6 +138,14 @@ async function lookUp(
 	} finally {
 		flow.done(turn);
 	}
+}
+
+/** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
+const NOT_FOUND_CODE = 33;
+
+/** A 2xx that refuses instead of answering: `{success: false, errors: [{code: 33}]}` and no history. */
+function saysNoSuchMessage(body: unknown): boolean {
+	return isObject(body) && body.history_status === undefined && apiCode(body) === NOT_FOUND_CODE;
 }
 
 /** What the flow hears of an answered lookup: the API is there and took the request (the pace may rise again). */
