@@ -5,6 +5,10 @@
  * the spec's success response, and keeps what it received:
  *   GET /               a page listing received messages (refreshes itself)
  *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
+ *   GET /api/v2/message/{msgid}/status   a message's status, as the provider's status lookup
+ *                       answers it: each accepted message follows a scripted lifecycle (see
+ *                       STATUS_SCRIPT), an unknown msgid is 404 code 33; same token and rate limit
+ *                       as sends
  * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
  * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none), SANDBOX_SHARED_SHARE
  * (0 to 1: the share of that limit another sender on the same account uses, so that only the rest
@@ -22,6 +26,11 @@
  *   values that do not fit a template it knows      406, code 39 (see templates.js)
  *   a phone number starting +62 8000               406, code 5 (balance too low)
  *   a phone number starting +62 8033               404, code 33 (data does not exist: this recipient)
+ * and, for the status lookup of a message it accepted:
+ *   a phone number ending 1340                     rejected after 2 s, code 1340 (Send Outside Allowed Window)
+ *   a phone number ending 0000                     submitted, for ever
+ *   any other                                      submitted, delivered after 2 s, read after 4 s
+ * `now` (option): the sandbox's clock, for tests; Date.now unless given.
  * Listens on 127.0.0.1 only. Not part of the published package.
  */
 const { readFileSync } = require('node:fs');
@@ -33,11 +42,13 @@ const { slidingWindow } = require('./rateLimit');
 const { renderMessage, templateMismatch } = require('./templates');
 const { validateSendRequest } = require('./validate');
 
-function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls } = {}) {
+function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls, now = Date.now } = {}) {
 	const messages = [];
+	/** Accepted messages by msgid, with when they were accepted on the sandbox's clock. */
+	const accepted = new Map();
 	/** The last 200 refused requests, with what the sandbox answered. */
 	const refused = [];
-	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, lookups: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
 	const traffic = trafficMeter(stats);
 	// What another sender on the account leaves of the limit; the headers still announce all of it.
 	const left = Math.max(1, Math.round(rateLimit * (1 - Math.min(Math.max(sharedShare, 0), 1))));
@@ -51,7 +62,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 	/** The provider's rate-limit headers, on every answer of the send endpoint when a limit is set. */
 	const rateHeaders = () => {
 		if (rateLimit <= 0) return {};
-		const { remaining, resetMs } = withinLimit.window();
+		const { remaining, resetMs } = withinLimit.window(now());
 		return { 'x-ratelimit-limit': String(rateLimit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': (resetMs / 1000).toFixed(3) };
 	};
 
@@ -68,7 +79,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		};
 		if (!req.headers.authorization) return refuse(401, 'Token not supplied', 43, 'unauthorized');
 		if (req.headers.authorization !== token) return refuse(401, 'Token invalid', 45, 'unauthorized');
-		if (!withinLimit()) return refuse(429, `Too many requests: more than ${left === rateLimit ? rateLimit : `the ${left} left of ${rateLimit}`} per second`, 9, 'rateLimited', { 'retry-after': '1' });
+		if (!withinLimit(now())) return refuse(429, `Too many requests: more than ${left === rateLimit ? rateLimit : `the ${left} left of ${rateLimit}`} per second`, 9, 'rateLimited', { 'retry-after': '1' });
 		let body;
 		try {
 			body = JSON.parse(raw);
@@ -85,7 +96,29 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		const msgid = randomUUID();
 		stats.accepted++;
 		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });
+		accepted.set(msgid, { at: now(), phone: String(body.phone_number) });
 		return json(res, 200, { msgid, success: true }, rateHeaders());
+	};
+
+	/** The status lookup: the same token and rate limit as a send; the lifecycle is the sandbox's clock's. */
+	const handleStatus = (req, res, encoded) => {
+		stats.lookups++;
+		const headers = rateHeaders;
+		if (!req.headers.authorization) return error(res, 401, 'Token not supplied', 43, headers());
+		if (req.headers.authorization !== token) return error(res, 401, 'Token invalid', 45, headers());
+		if (!withinLimit(now())) return error(res, 429, `Too many requests: more than ${rateLimit} per second`, 9, { ...headers(), 'retry-after': '1' });
+		let msgid;
+		try {
+			msgid = decodeURIComponent(encoded);
+		} catch {
+			msgid = encoded;
+		}
+		const message = accepted.get(msgid);
+		if (!message) return error(res, 404, 'Data does not exist', 33, headers());
+		const { history, additionalInfo } = statusAt(message, now());
+		const body = { msgid, phone_number: `+${message.phone.replace(/^\+/, '')}`, history_status: history };
+		if (additionalInfo) body.additional_info = additionalInfo;
+		return json(res, 200, body, headers());
 	};
 
 	const handler = (req, res) => {
@@ -97,9 +130,12 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 			const path = (req.url || '/').split('?')[0];
 			const route = () => {
 				if (req.method === 'POST' && path === '/api/v2/push/message') return handleSend(req, res, raw);
+				const status = /^\/api\/v2\/message\/([^/]+)\/status$/.exec(path);
+				if (req.method === 'GET' && status) return handleStatus(req, res, status[1]);
 				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages, refused });
 				if (req.method === 'DELETE' && path === '/api/messages') {
 					messages.length = 0;
+					accepted.clear();
 					refused.length = 0;
 					Object.keys(stats).forEach((key) => key !== 'inFlight' && (stats[key] = 0));
 					traffic.reset();
@@ -107,7 +143,8 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 				}
 				if (req.method === 'GET' && path === '/') {
 					res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-					return res.end(renderPage(messages, refused, stats));
+					const latest = (msgid) => accepted.has(msgid) && statusAt(accepted.get(msgid), now()).history.pop()?.status;
+					return res.end(renderPage(messages.map((message) => ({ ...message, status: latest(message.msgid) })), refused, stats));
 				}
 				return error(res, 404, `No route ${req.method} ${path}`, 404);
 			};
@@ -117,6 +154,26 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 	};
 	const server = tls ? https.createServer({ key: tls.key, cert: tls.cert }, handler) : http.createServer(handler);
 	return { server, messages, refused, stats };
+}
+
+/**
+ * Each accepted message's lifecycle, by its recipient's last digits: the statuses it reaches and how
+ * long after it was accepted. `info`: the provider's additional_info once that status is reached.
+ */
+const STATUS_SCRIPT = [
+	{ ending: /1340$/, steps: [{ afterMs: 0, status: 'submitted' }, { afterMs: 2000, status: 'rejected', info: { code: 1340, reason: 'Send Outside Allowed Window' } }] },
+	{ ending: /0000$/, steps: [{ afterMs: 0, status: 'submitted' }] },
+	{ ending: /$/, steps: [{ afterMs: 0, status: 'submitted' }, { afterMs: 2000, status: 'delivered' }, { afterMs: 4000, status: 'read' }] },
+];
+
+/** What the lookup answers for `message` at `time`: the steps reached, oldest first. */
+function statusAt(message, time) {
+	const { steps } = STATUS_SCRIPT.find(({ ending }) => ending.test(message.phone));
+	const reached = steps.filter((step) => message.at + step.afterMs <= time);
+	return {
+		history: reached.map((step) => ({ timestamp: new Date(message.at + step.afterMs).toISOString(), status: step.status })),
+		additionalInfo: reached.map((step) => step.info).filter(Boolean).pop(),
+	};
 }
 
 /** Keeps stats' traffic figures: sends in flight, the connections they came on, and their time window. */
@@ -182,8 +239,8 @@ function renderPage(messages, refused, stats) {
 		.slice()
 		.reverse()
 		.map(
-			({ msgid, receivedAt, request }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>+${escape(request.phone_number.replace(/^\+/, ''))}</td>
-<td><code>${escape(request.message.template.template_code_id)}</code></td><td>${rendered(request)}${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td></tr>`,
+			({ msgid, receivedAt, request, status }) => `<tr><td>${escape(receivedAt.replace('T', ' ').slice(0, 19))}</td><td>+${escape(request.phone_number.replace(/^\+/, ''))}</td>
+<td><code>${escape(request.message.template.template_code_id)}</code></td><td>${rendered(request)}${request.message.template.payload.map(describeComponent).join('<br>') || '(no parameters)'}</td><td><small>${escape(msgid)}</small></td><td>${escape(status || '')}</td></tr>`,
 		)
 		.join('\n');
 	const refusedRows = refused
@@ -197,7 +254,8 @@ function renderPage(messages, refused, stats) {
 	return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="3"><title>Template Message sandbox</title>
 <style>body{font-family:system-ui,sans-serif;margin:2rem;color:#1d2b24}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.5rem;text-align:left;vertical-align:top}th{background:#eaf6ef}.message{background:#dcf8c6;border-radius:.5rem;padding:.5rem .75rem;margin-bottom:.5rem;max-width:32rem}</style></head>
 <body><h1>Template Message sandbox</h1><p>Received ${stats.received}, accepted ${stats.accepted}, refused ${stats.rejected}, wrong token ${stats.unauthorized}, rate limited ${stats.rateLimited}. Newest first; the page refreshes every 3 s.</p>
-<table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th></tr>${rows || '<tr><td colspan="5">No message yet: run a workflow with the Template Message node.</td></tr>'}</table>
+<p>Status lookups (<code>GET /api/v2/message/{msgid}/status</code>, the node's Get Status): ${stats.lookups}. Each message is submitted, delivered after 2 s and read after 4 s; a recipient number ending 1340 is rejected after 2 s (code 1340, Send Outside Allowed Window), one ending 0000 stays submitted.</p>
+<table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th><th>Status now</th></tr>${rows || '<tr><td colspan="6">No message yet: run a workflow with the Template Message node.</td></tr>'}</table>
 <h2>Refused</h2><table><tr><th>Received</th><th>Answer</th><th>Request</th></tr>${refusedRows || '<tr><td colspan="3">Nothing refused.</td></tr>'}</table></body></html>`;
 }
 

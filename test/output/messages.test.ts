@@ -19,6 +19,9 @@ import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/paste
 import { throttledByPause } from '../../nodes/TemplateMessage/send/flowControl';
 import { credentialTestVerdict } from '../../nodes/TemplateMessage/send/credentialTest';
 import type { Probe } from '../../nodes/TemplateMessage/send/credentialTest';
+import { lookupError, statusRows } from '../../nodes/TemplateMessage/output/statusRows';
+import { readStatusAnswer } from '../../nodes/TemplateMessage/send/statusAnswer';
+import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
 import { PACKAGE_ROOT } from '../helpers/engine';
 
 const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 1, position: [0, 0], parameters: {} };
@@ -168,6 +171,66 @@ const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
 	['Any other network error', { code: 'EHOSTUNREACH', reason: 'connect EHOSTUNREACH 10.0.0.1:443' }],
 ];
 
+/** Get Status: a failed or held-back lookup's error, and the reasons of per-row results. */
+const LOOKUP_CASES: Array<[string, StatusResult]> = [
+	['Token refused (401, any code)', { kind: 'failed', outcome: { kind: 'rejected', statusCode: 401, apiCode: 45, transient: false, reason: 'Token invalid (code 45)' }, attempts: 1 }],
+	['Not allowed (403)', { kind: 'failed', outcome: { kind: 'rejected', statusCode: 403, transient: false, reason: 'Forbidden' }, attempts: 1 }],
+	['A redirect', { kind: 'failed', outcome: { kind: 'rejected', statusCode: 301, transient: false, redirect: true, reason: 'the API answered with a redirect (HTTP 301 to https://www.example.com); redirects are not followed' }, attempts: 1 }],
+	['Any other refusal', { kind: 'failed', outcome: { kind: 'rejected', statusCode: 400, apiCode: 39, transient: false, reason: 'Bad request (code 39)' }, attempts: 1 }],
+	['The API failing, after retries', { kind: 'failed', outcome: { kind: 'unknown', statusCode: 502, reason: 'Bad Gateway' }, attempts: 5 }],
+	['No connection, after retries', { kind: 'failed', outcome: { kind: 'rejected', errorCode: 'ECONNREFUSED', transient: true, reason: 'connection refused' }, attempts: 5 }],
+	['After a refused token', { kind: 'heldBack', heldBy: { scope: 'account', itemIndex: 0, templateCodeId: '', statusCode: 401, reason: 'Token invalid (code 45)' }, attempts: 0 }],
+	['After the API kept failing', { kind: 'heldBack', heldBy: { scope: 'server', itemIndex: 2, templateCodeId: '', statusCode: 500, reason: "7 messages in a row failed on the API's side over 120 s" }, attempts: 0 }],
+	['Throttled beyond Max Wait When Throttled', { kind: 'heldBack', heldBy: throttledByPause(600_000, 'windowUsedUp', 120_000, { itemIndex: 7, templateCodeId: '' }), attempts: 0 }],
+];
+
+const ROW_CASES: Array<[string, StatusResult]> = [
+	['Unknown msgid (HTTP 404)', { kind: 'notFound', outcome: { kind: 'rejected', statusCode: 404, apiCode: 33, transient: false, reason: 'Data does not exist (code 33)' }, attempts: 1 }],
+	['An answer too large', { kind: 'unreadable', reason: "the API's answer was too large to read (more than 1048576 bytes; the node reads at most 1048576 bytes)", attempts: 1 }],
+	...(
+		[
+			['Not JSON', '<html>Maintenance</html>'],
+			['No history', {}],
+			['History not a list', { history_status: 'read' }],
+			['Unreadable entries and times', { history_status: [{ status: 'read', timestamp: 'yesterday' }, { state: 'x' }] }],
+		] as Array<[string, unknown]>
+	).map(([name, body]): [string, StatusResult] => [name, { kind: 'status', reading: readStatusAnswer(body, (text) => text), attempts: 1 }]),
+];
+
+function statusLookupLines(): string[] {
+	const lines = [
+		'',
+		'## Get Status: a message the platform refused after the API took it',
+		'',
+		"A Send's `sent` means the API took the message; the platform can still refuse it afterwards, and only Get Status shows it: `deliveryStatus` `rejected` (or `failed`), `final: true`, with `failureCode` and `failureReason` from the API's `additional_info`.",
+		'',
+		'| failureCode | failureReason | What it means, and what to do |',
+		'|---|---|---|',
+		"| 1340 | Send Outside Allowed Window | The platform delivers a message to a recipient only within its customer service window, 24 hours from the recipient's last message to your number, unless it is a template the platform lets open a conversation. Ask the recipient to write to your number first (a quick reply in an earlier message, a link on your site), then send again within 24 hours; or check in the developer dashboard that the template is Approved in a category the platform lets start a conversation. Sending the same row again at once is refused the same way. |",
+		'',
+		'## Get Status: a lookup that failed',
+		'',
+		'Without *On Error: Continue* the node stops with the first; with it, the row carries it in `error` and the other rows are looked up (after a refused token or a failing API, not: they would fail the same way).',
+		'',
+		'| Case | Message | Hint |',
+		'|---|---|---|',
+	];
+	for (const [name, result] of LOOKUP_CASES) {
+		const error = lookupError(node, result, 7)!;
+		expect(error.message).toMatch(/ \[item 7\]$/);
+		expect(error.description).toBeTruthy();
+		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
+	}
+	lines.push('', '## Get Status: a row without a status (never an error)', '', '| Case | `reason` |', '|---|---|');
+	for (const [name, result] of ROW_CASES) {
+		const [row] = statusRows(node, [{ itemIndex: 0, result, msgid: 'm-1', phone: null }]);
+		expect(row.json.error).toBeNull();
+		expect(row.json.reason).toBeTruthy();
+		lines.push(`| ${name} | \`${cell(String(row.json.reason))}\` |`);
+	}
+	return lines;
+}
+
 const cell = (text: string | undefined) => (text ?? '').replace(/\|/g, '\\|');
 
 test('every message names the item, says what is wrong, and (where it helps) what to do', async () => {
@@ -225,6 +288,7 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 		expect(error.message).toMatch(/^Not sent: .+ \[item 7\]$/);
 		lines.push(`| ${name} | \`${cell(error.message)}\` | ${cell(error.description ?? '')} |`);
 	}
+	lines.push(...statusLookupLines());
 	lines.push('');
 	const page = lines.join('\n');
 	const file = path.join(PACKAGE_ROOT, 'docs', 'errors.md');

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import * as forget from './forget.operation';
+import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
 
 interface Operation {
@@ -12,7 +13,7 @@ interface Operation {
 }
 
 /** Every operation, in the order the editor lists them. One line each. */
-const OPERATIONS: Operation[] = [send, forget];
+const OPERATIONS: Operation[] = [send, getStatus, forget];
 
 const operationProperty: INodeProperties = {
 	displayName: 'Operation',

@@ -1,10 +1,11 @@
-import type { ICredentialsDecrypted, IExecuteFunctions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { ICredentialsDecrypted, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
+import type { Answer } from './answer';
 import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
 import { boundedCopy, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './outcome';
-import type { Outcome, SendRequestBody } from '../shared/contracts';
+import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
 import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
 import type { Redactor } from './redact';
@@ -31,6 +32,78 @@ export async function postMessage(
 	credentials: ICredentialsDecrypted,
 	redactor: Redactor,
 ): Promise<Attempt> {
+	return await exchange(
+		ctx,
+		{ method: 'POST', url, body, json: true, headers: { 'content-type': 'application/json' } },
+		timeoutMs,
+		credentials,
+		({ statusCode, headers, answer }): Attempt => {
+			const rateLimit = readRateLimit(headers);
+			if ('tooLarge' in answer) return { outcome: tooLargeOutcome(statusCode, answer.declaredBytes), rateLimit };
+			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
+			return { outcome: finish(outcome, redactor), rateLimit };
+		},
+		(outcome) => ({ outcome }),
+	);
+}
+
+/**
+ * One status lookup's answer. `answered`: a 2xx whose whole body was read, parsed as JSON (else its
+ * text), with the token redacted from the text before parsing; its reader must still redact what it
+ * keeps and bound it. `failed`: anything else, read as a send's answer would be (outcome.ts: a 429 with
+ * its wait, a refusal, a redirect, a failing API, no answer), its reason redacted and cut short.
+ */
+export type StatusAttempt =
+	| { kind: 'answered'; statusCode: number; body: unknown; rateLimit?: RateLimitState }
+	| { kind: 'failed'; outcome: FailedOutcome; rateLimit?: RateLimitState };
+
+/**
+ * One GET of `url` (`{base}/api/v2/message/{msgid}/status`), through the same path as a send: the
+ * credential's authentication, no redirect, the attempt's deadline and cancel, the bounded reader.
+ * Never throws.
+ */
+export async function getStatus(
+	ctx: IExecuteFunctions,
+	url: string,
+	timeoutMs: number,
+	credentials: ICredentialsDecrypted,
+	redactor: Redactor,
+): Promise<StatusAttempt> {
+	return await exchange(
+		ctx,
+		{ method: 'GET', url, headers: { accept: 'application/json' } },
+		timeoutMs,
+		credentials,
+		({ statusCode, headers, answer }): StatusAttempt => {
+			const rateLimit = readRateLimit(headers);
+			if ('tooLarge' in answer) return { kind: 'failed', outcome: tooLargeOutcome(statusCode, answer.declaredBytes) as FailedOutcome, rateLimit };
+			if (statusCode >= 200 && statusCode < 300) return { kind: 'answered', statusCode, body: parseAnswer(redactor.text(answer.text)), rateLimit };
+			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
+			return { kind: 'failed', outcome: finish(outcome, redactor) as FailedOutcome, rateLimit };
+		},
+		(outcome) => ({ kind: 'failed', outcome }),
+	);
+}
+
+interface Exchanged {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	answer: Answer;
+}
+
+/**
+ * The one way a request leaves: through n8n's helper with the credential, never redirected, every
+ * status a response, the answer read within its bound and the attempt's deadline. `read` turns the
+ * answer into the caller's result, `failed` a request or answer that failed on the way.
+ */
+async function exchange<T>(
+	ctx: IExecuteFunctions,
+	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'json' | 'headers'>,
+	timeoutMs: number,
+	credentials: ICredentialsDecrypted,
+	read: (exchanged: Exchanged) => T,
+	failed: (outcome: FailedOutcome) => T,
+): Promise<T> {
 	const deadline = new AttemptDeadline(timeoutMs, ctx.getExecutionCancelSignal?.());
 	let response: IN8nHttpFullResponse | undefined;
 	try {
@@ -38,11 +111,7 @@ export async function postMessage(
 			withCancelSignal(ctx, deadline.signal),
 			CREDENTIAL_TYPE,
 			{
-				method: 'POST',
-				url,
-				body,
-				json: true,
-				headers: { 'content-type': 'application/json' },
+				...request,
 				returnFullResponse: true,
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
@@ -55,12 +124,9 @@ export async function postMessage(
 		)) as IN8nHttpFullResponse;
 		const headers = (response.headers ?? {}) as Record<string, unknown>;
 		const answer = await readAnswer(response.body, deadline.signal, MAX_ANSWER_BYTES, declaredLength(headers));
-		const rateLimit = readRateLimit(headers);
-		if ('tooLarge' in answer) return { outcome: tooLargeOutcome(response.statusCode, answer.declaredBytes), rateLimit };
-		const outcome = classifyResponse({ statusCode: response.statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
-		return { outcome: finish(outcome, redactor), rateLimit };
+		return read({ statusCode: response.statusCode, headers, answer });
 	} catch (error) {
-		return failedAttempt(error, deadline, response?.statusCode);
+		return failed(failedAttempt(error, deadline, response?.statusCode).outcome as FailedOutcome);
 	} finally {
 		deadline.end();
 	}

@@ -2,8 +2,19 @@ export const SEND_PATH = '/api/v2/push/message';
 
 export const BASE_URL_ENDS = 'ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
 
+/** The Base URL as every endpoint is appended to it. */
+const apiRoot = (baseUrl: string) => baseUrl.trim().replace(/\/+$/, '');
+
 export function sendEndpoint(baseUrl: string): string {
-	return `${baseUrl.trim().replace(/\/+$/, '')}${SEND_PATH}`;
+	return `${apiRoot(baseUrl)}${SEND_PATH}`;
+}
+
+/**
+ * `{base_url}/api/v2/message/{msgid}/status`. The msgid is percent-encoded, so that none can change the
+ * path or the host asked; the caller refuses an empty one, and "." and "..", which URLs read as steps.
+ */
+export function statusEndpoint(baseUrl: string, msgid: string): string {
+	return `${apiRoot(baseUrl)}/api/v2/message/${encodeURIComponent(msgid)}/status`;
 }
 
 /**

@@ -1,0 +1,140 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { lookupError, statusRows, statusSummary } from '../output/statusRows';
+import { readCredentials } from '../request/credentials';
+import { lookupAll } from '../send/lookupAll';
+import { readOptions } from '../shared/options';
+import { truncate } from '../shared/bounded';
+import { notice } from '../shared/notice';
+import type { StatusInput } from '../shared/status';
+
+export const option: INodePropertyOptions = {
+	name: 'Get Status',
+	value: 'getStatus',
+	action: 'Get the delivery status of a message',
+	description: 'Look up whether a sent message was delivered, read, failed or rejected, by the msgid a Send put out',
+};
+
+/** The canvas subtitle, an expression. */
+export const subtitle = '"Get delivery status"';
+
+export const properties: INodeProperties[] = [
+	{
+		displayName: 'Message ID',
+		name: 'messageId',
+		type: 'string',
+		required: true,
+		default: '={{ $json.msgid }}',
+		placeholder: 'e.g. 3f2a9c1e-8b4d-4e1a-9c2f-1d2e3f4a5b6c',
+		description:
+			"The msgid the API gave the message when it was sent: by default each input item's msgid, so the whole output of a Send (or rows of a sheet holding its msgid column) can come in. An item without one comes out with deliveryStatus null and the reason, and nothing is asked for it.",
+	},
+	{
+		displayName: 'Options',
+		name: 'statusOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Requests per Second',
+				name: 'maxPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				// A literal, as n8n's lint wants it: Send's Max Messages per Second's default, so that both share one pace (getStatus.engine.test.ts holds them equal).
+				default: 25,
+				description:
+					"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
+			},
+		],
+	},
+];
+
+/** A msgid is a short id: a longer value is not one (and would make a needlessly long URL). */
+const MAX_MSGID_LENGTH = 256;
+
+/**
+ * One row per input item: its message's latest status and history. Rows without a msgid, unknown
+ * msgids and unreadable answers are that row's result; a lookup that failed (a refused token, an API
+ * that keeps failing) fails the run, or its row with Continue On Fail.
+ */
+export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const continueOnFail = this.continueOnFail();
+	const inputs = items.map((item, itemIndex): StatusInput => {
+		let value: unknown;
+		try {
+			value = this.getNodeParameter('messageId', itemIndex, '');
+		} catch (error) {
+			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			return { noMsgid: `Message ID could not be read: ${truncate(error instanceof Error ? error.message : String(error), 200)}` };
+		}
+		return msgidOf(value, item.json);
+	});
+	const lookups = inputs.filter((input) => 'msgid' in input).length;
+	const credentials = lookups > 0 ? await readCredentials(this) : undefined;
+	const run = credentials
+		? await lookupAll(this, inputs, credentials, { ...lookupSettings(this), continueOnFail })
+		: { results: inputs.map((input) => ('noMsgid' in input ? { kind: 'noMsgid' as const, reason: input.noMsgid } : undefined)), stoppedAt: undefined };
+
+	if (run.stoppedAt !== undefined && !continueOnFail) {
+		const error = lookupError(this.getNode(), run.results[run.stoppedAt], run.stoppedAt);
+		if (error) throw error;
+	}
+	const summary = statusSummary(run.results);
+	if (summary) notice(this, summary);
+	return [
+		statusRows(
+			this.getNode(),
+			items.map((item, itemIndex) => {
+				const input = inputs[itemIndex];
+				return { itemIndex, result: run.results[itemIndex], msgid: 'msgid' in input ? input.msgid : null, phone: inputPhone(item.json) };
+			}),
+		),
+	];
+}
+
+/** Send's settings and its reader: the rate as given here (Send's reading of Max Messages per Second), the rest Send's defaults. */
+function lookupSettings(ctx: IExecuteFunctions) {
+	const { maxPerSecond } = ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject;
+	return readOptions({ maxPerSecond }, 'run', ctx.getNode().typeVersion);
+}
+
+/** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */
+function msgidOf(value: unknown, json: IDataObject): StatusInput {
+	if (typeof value === 'number' && Number.isFinite(value)) return { msgid: String(value) };
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { noMsgid: noMsgidReason(json) };
+	if (typeof value !== 'string') return { noMsgid: `Message ID is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
+	const msgid = value.trim();
+	if (msgid.length > MAX_MSGID_LENGTH) return { noMsgid: `Message ID is ${msgid.length} characters long, longer than a msgid (at most ${MAX_MSGID_LENGTH}): nothing was looked up.` };
+	// "." and ".." are steps in a URL's path, not a name; a lone surrogate cannot be put in a URL.
+	if (msgid === '.' || msgid === '..' || !isWellFormed(msgid)) return { noMsgid: `Message ID "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
+	return { msgid };
+}
+
+function isWellFormed(text: string): boolean {
+	try {
+		encodeURIComponent(text);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** Why an item has no msgid, from what a Send put on its row (its status, flat or under details). */
+function noMsgidReason(json: IDataObject): string {
+	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
+	const status = typeof json.status === 'string' ? json.status : typeof details.status === 'string' ? details.status : typeof details.delivery === 'string' ? details.delivery : undefined;
+	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
+	return 'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.';
+}
+
+function inputPhone(json: IDataObject): string | null {
+	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
+	for (const value of [json.phone_number, details.phone_number]) {
+		if (typeof value === 'string' && value.trim() !== '') return truncate(value.trim(), 40);
+		if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	}
+	return null;
+}

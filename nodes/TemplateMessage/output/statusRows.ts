@@ -1,0 +1,181 @@
+import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { truncate } from '../shared/bounded';
+import type { FailedOutcome, Refusal } from '../shared/contracts';
+import type { StatusReading, StatusResult } from '../shared/status';
+
+/** What one row is built from. */
+interface RowFacts {
+	result: StatusResult;
+	reading?: StatusReading;
+	/** A lookup that failed: its error, whose message the row carries. */
+	error?: NodeApiError | NodeOperationError;
+	/** The input item's phone number, for rows whose answer has none. */
+	inputPhone: string | null;
+	inputMsgid: string | null;
+}
+
+/**
+ * Every column of a Get Status row, in the one order every row keeps (null where it has no value), and
+ * where its value comes from: the one place a column is added.
+ */
+const COLUMNS: Array<{ column: string; from(facts: RowFacts): unknown }> = [
+	{ column: 'deliveryStatus', from: ({ reading }) => reading?.deliveryStatus ?? null },
+	{ column: 'statusAt', from: ({ reading }) => reading?.statusAt ?? null },
+	{ column: 'deliveredAt', from: ({ reading }) => reading?.deliveredAt ?? null },
+	{ column: 'readAt', from: ({ reading }) => reading?.readAt ?? null },
+	{ column: 'failureCode', from: ({ reading }) => reading?.failureCode ?? null },
+	{ column: 'failureReason', from: ({ reading }) => reading?.failureReason ?? null },
+	{ column: 'final', from: ({ reading }) => reading?.final ?? null },
+	{ column: 'notFound', from: ({ result }) => result.kind === 'notFound' },
+	{ column: 'reason', from: reasonOf },
+	{ column: 'error', from: ({ error }) => error?.message ?? null },
+	{ column: 'history', from: ({ reading }) => reading?.history ?? [] },
+	{ column: 'historyDropped', from: ({ reading }) => reading?.historyDropped ?? 0 },
+	{ column: 'msgid', from: ({ reading, inputMsgid }) => reading?.msgid ?? inputMsgid },
+	{ column: 'phone_number', from: ({ reading, inputPhone }) => reading?.phoneNumber ?? inputPhone },
+];
+
+export const STATUS_COLUMNS: readonly string[] = COLUMNS.map(({ column }) => column);
+
+function reasonOf({ result, reading }: RowFacts): string | null {
+	switch (result.kind) {
+		case 'noMsgid':
+			return result.reason;
+		case 'notFound':
+			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.`;
+		case 'unreadable':
+			return `The API's answer could not be read: ${result.reason}.`;
+		case 'status':
+			return reading && reading.problems.length > 0 ? `${capitalised(reading.problems.join('; '))}.` : null;
+		default:
+			return null;
+	}
+}
+
+export interface StatusRowInput {
+	itemIndex: number;
+	result: StatusResult | undefined;
+	msgid: string | null;
+	phone: string | null;
+}
+
+/** One row per input item, paired with it. Items the run stopped before (no result) have none: the run throws. */
+export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutionData[] {
+	return inputs.flatMap(({ itemIndex, result, msgid, phone }) => {
+		if (result === undefined) return [];
+		const facts: RowFacts = {
+			result,
+			reading: result.kind === 'status' ? result.reading : undefined,
+			error: lookupError(node, result, itemIndex),
+			inputPhone: phone,
+			inputMsgid: msgid,
+		};
+		const json: IDataObject = {};
+		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
+		return [{ json, pairedItem: { item: itemIndex } }];
+	});
+}
+
+/** The error of a lookup that failed or was not made; undefined for per-row results. */
+export function lookupError(node: INode, result: StatusResult | undefined, itemIndex: number): NodeApiError | NodeOperationError | undefined {
+	if (result?.kind === 'failed') return lookupFailedError(node, result.outcome, itemIndex);
+	if (result?.kind === 'heldBack') return heldBackError(node, result.heldBy, itemIndex);
+	return undefined;
+}
+
+function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: number): NodeApiError {
+	const status = outcome.statusCode !== undefined ? ` (HTTP ${outcome.statusCode})` : '';
+	let message: string;
+	let description: string;
+	if (outcome.statusCode === undefined) {
+		message = `Could not look up the status: ${outcome.reason} [item ${itemIndex}]`;
+		description = 'Check the Base URL in the Template Message API credential and that the API is reachable from n8n, then run the lookup again.';
+	} else if (outcome.statusCode === 401 || outcome.statusCode === 403) {
+		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
+		description = `The token was refused${outcome.statusCode === 403 ? ', or may not look up messages' : ''}: check the JWT in the Template Message API credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.`;
+	} else if (outcome.kind === 'rejected' && outcome.redirect) {
+		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
+		description = "The Base URL does not point at the API itself, and redirects are not followed (they would send the token elsewhere). Put the address the API really answers at in the credential's Base URL.";
+	} else if (outcome.statusCode >= 500 || outcome.kind === 'unknown') {
+		message = `The status lookup failed${status}: ${outcome.reason} [item ${itemIndex}]`;
+		description = 'The API failed to answer this lookup, also when asked again. Run the lookup again later: it sends nothing to the recipient.';
+	} else {
+		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
+		description = 'The reason above is the API\'s own. Check the Message ID given for this item.';
+	}
+	const response: JsonObject = { reason: outcome.reason };
+	if (outcome.statusCode !== undefined) response.statusCode = outcome.statusCode;
+	if (outcome.apiCode !== undefined) response.code = outcome.apiCode;
+	if (outcome.body !== undefined) response.body = outcome.body as JsonObject;
+	return new NodeApiError(node, response, { message, description, httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined, itemIndex });
+}
+
+function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
+	if (refusal.scope === 'throttled') {
+		return new NodeOperationError(node, `Not looked up: ${refusal.reason} [item ${itemIndex}]`, {
+			itemIndex,
+			description: "The API asked to slow down: run the lookup again later. Lookups share the account's limit with sends: a large send at the same time slows them down.",
+		});
+	}
+	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
+	const why = refusal.scope === 'server' ? 'the API kept failing' : 'the API refused the lookup';
+	return new NodeOperationError(node, `Not looked up: ${why} at item ${refusal.itemIndex} (${status}${refusal.reason}) [item ${itemIndex}]`, {
+		itemIndex,
+		description: 'No further status was looked up after that: every lookup would have failed the same way. Fix what it says, then run the lookup again.',
+	});
+}
+
+/** Lifecycle order first, then other words as they come. */
+const ORDER = ['read', 'delivered', 'submitted', 'failed', 'rejected'];
+const MAX_REASONS = 3;
+
+/** "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found". */
+export function statusSummary(results: Array<StatusResult | undefined>): string | undefined {
+	const counts = new Map<string, { count: number; reasons: Set<string> }>();
+	const add = (label: string, reason?: string | null) => {
+		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
+		entry.count++;
+		if (reason) entry.reasons.add(truncate(reason, 80));
+		counts.set(label, entry);
+	};
+	for (const result of results) {
+		if (result === undefined) continue;
+		if (result.kind === 'status') {
+			const { deliveryStatus, failureReason, failureCode } = result.reading;
+			if (deliveryStatus === null) add('without a readable status');
+			else add(deliveryStatus, failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
+		} else add(LABELS[result.kind]);
+	}
+	if (counts.size === 0) return undefined;
+	const rank = (label: string) => {
+		const known = ORDER.indexOf(label);
+		return known >= 0 ? known : label in TAIL ? ORDER.length + 1 + TAIL[label] : ORDER.length;
+	};
+	const parts = [...counts.entries()]
+		.map(([label, entry], index) => ({ label, entry, index }))
+		.sort((a, b) => rank(a.label) - rank(b.label) || a.index - b.index)
+		.map(({ label, entry }) => {
+			const reasons = [...entry.reasons];
+			const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
+			return `${entry.count} ${label}${why}`;
+		});
+	return `Get Status: ${parts.join(', ')}`;
+}
+
+const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {
+	notFound: 'not found',
+	noMsgid: 'without msgid',
+	unreadable: 'without a readable status',
+	failed: 'not looked up (failed)',
+	heldBack: 'not looked up (stopped)',
+};
+
+const TAIL: Record<string, number> = Object.fromEntries(
+	['not found', 'without a readable status', 'without msgid', 'not looked up (failed)', 'not looked up (stopped)'].map((label, index) => [label, index]),
+);
+
+function capitalised(text: string): string {
+	return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,158 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { statusEndpoint } from '../shared/baseUrl';
+import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
+import { fingerprint } from '../shared/fingerprint';
+import { noticesOf } from '../shared/notice';
+import type { StatusInput, StatusResult } from '../shared/status';
+import type { Turn } from './flowControl';
+import { FlowControl, SYSTEM_CLOCK } from './flowControl';
+import { sharedPacer } from './pacer';
+import { runPool } from './pool';
+import { Redactor } from './redact';
+import { apiCode, apiReason, isObject } from './outcome';
+import { decideRetry } from './retry';
+import type { RunOptionValues } from '../shared/options';
+import { readStatusAnswer } from './statusAnswer';
+import type { StatusAttempt } from './transport';
+import { getStatus } from './transport';
+
+/**
+ * Send's settings, read as a Send reads them (shared/options.ts, in milliseconds): maxPerSecond is the
+ * same setting as a send's, since the pacer is shared by account and rate (see sharedPacer);
+ * maxAttempts counts the tries of a lookup that failed on the API's side or on the way, 429s not counted.
+ */
+export type LookupSettings = Pick<RunOptionValues, 'maxPerSecond' | 'maxConcurrency' | 'timeout' | 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait'> & { continueOnFail: boolean };
+
+export interface LookupRun {
+	/** Undefined where the run stopped (without Continue On Fail) before the item was looked up. */
+	results: Array<StatusResult | undefined>;
+	/** Without Continue On Fail: the first item whose lookup failed. */
+	stoppedAt?: number;
+}
+
+/** Lookups have no template: the flow's per-template stops never apply to them. */
+const NO_TEMPLATE = '';
+
+/**
+ * Looks up each item's message status with the care of a send: paced by the pacer the account's sends
+ * use (same credential and rate: one pace in this process), a 429 or an empty rate window waited out
+ * within Max Wait When Throttled, a failing API paused for and probed, a refusal that holds for every
+ * lookup (401, 403, a redirect) stopping the rest. Per-row results (no msgid, not found, an unreadable
+ * answer) never stop anything; without Continue On Fail a failed lookup stops the others.
+ */
+export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], credentials: SendCredentials, settings: LookupSettings): Promise<LookupRun> {
+	const redactor = new Redactor(credentials.token);
+	const signal = ctx.getExecutionCancelSignal?.();
+	const flow = new FlowControl(
+		// The same key as sendAll's: lookups and sends with one credential share the account's pace.
+		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, settings.maxPerSecond),
+		{ maxThrottleWaitMs: settings.maxThrottleWait, maxOutageWaitMs: settings.maxOutageWait, continueOnFail: settings.continueOnFail },
+		noticesOf(ctx),
+		SYSTEM_CLOCK,
+		signal,
+	);
+	const baseUrl = String(credentials.decrypted.data?.baseUrl ?? '');
+	const get = async (msgid: string) => await getStatus(ctx, statusEndpoint(baseUrl, msgid), settings.timeout, credentials.decrypted, redactor);
+	const clean = (text: string) => redactor.text(text);
+
+	const lookOne = async (itemIndex: number): Promise<StatusResult | undefined> => {
+		const input = inputs[itemIndex];
+		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
+		try {
+			const result = await lookUp(itemIndex, flow, () => get(input.msgid), settings, clean);
+			if (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled')) flow.failed(itemIndex);
+			return result;
+		} catch (error) {
+			// Cancelled: the run is over.
+			if (signal?.aborted) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			flow.failed(itemIndex);
+			const reason = redactor.text(error instanceof Error ? error.message : String(error)).slice(0, 200);
+			return { kind: 'failed', outcome: { kind: 'unknown', reason: `the node failed while looking this message up: ${reason}` }, attempts: 0 };
+		}
+	};
+	flow.begin();
+	let results: Array<StatusResult | undefined>;
+	try {
+		results = await runPool(inputs.length, settings.maxConcurrency, lookOne, () => flow.stopping);
+	} finally {
+		flow.end();
+	}
+	flow.summarise();
+	return { results, stoppedAt: flow.firstFailure };
+}
+
+/** One item's lookup, tried again while the failure may pass (a GET changes nothing: any failure may be retried). */
+async function lookUp(
+	itemIndex: number,
+	flow: FlowControl,
+	get: () => Promise<StatusAttempt>,
+	settings: LookupSettings,
+	clean: (text: string) => string,
+): Promise<StatusResult | undefined> {
+	const turn: Turn = flow.start(itemIndex, NO_TEMPLATE);
+	const policy = { maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, retryUnknownDelivery: true };
+	let tries = 0;
+	try {
+		for (let attempt = 1; ; attempt++) {
+			const held = await flow.slot(turn);
+			if (held) return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts: attempt - 1 };
+			const answer = await get();
+			const outcome: Outcome = answer.kind === 'answered' ? ANSWERED : answer.outcome;
+			const throttled = flow.answered(turn, outcome, answer.rateLimit);
+			if (throttled === 'again') continue;
+			if (throttled) return { kind: 'heldBack', heldBy: throttled, attempts: attempt };
+			if (answer.kind === 'answered') {
+				flow.settled(turn, ANSWERED);
+				if (saysNoSuchMessage(answer.body)) {
+					const reason = clean(apiReason(answer.body) ?? 'data does not exist').slice(0, 300);
+					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
+				}
+				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
+			}
+			const failed = answer.outcome;
+			// The API answered, and said it has no such message: this row's result, whatever the body
+			// (a 404), or whatever the status (the provider's code 33, "data does not exist").
+			if (failed.statusCode === 404 || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
+				flow.settled(turn, ANSWERED);
+				return { kind: 'notFound', outcome: failed, attempts: attempt };
+			}
+			// A 2xx too large to read: the API answered; asking again would bring the same.
+			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300) {
+				flow.settled(turn, ANSWERED);
+				return { kind: 'unreadable', reason: failed.reason, attempts: attempt };
+			}
+			const decision = decideRetry(failed, ++tries, policy);
+			if (decision.retry) {
+				await flow.backoff(decision.delayMs);
+				continue;
+			}
+			flow.settled(turn, forFlow(decision.outcome as FailedOutcome));
+			return { kind: 'failed', outcome: decision.outcome as FailedOutcome, attempts: attempt };
+		}
+	} finally {
+		flow.done(turn);
+	}
+}
+
+/** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
+const NOT_FOUND_CODE = 33;
+
+/** A 2xx that refuses instead of answering: `{success: false, errors: [{code: 33}]}` and no history. */
+function saysNoSuchMessage(body: unknown): boolean {
+	return isObject(body) && body.history_status === undefined && apiCode(body) === NOT_FOUND_CODE;
+}
+
+/** What the flow hears of an answered lookup: the API is there and took the request (the pace may rise again). */
+const ANSWERED: Outcome = { kind: 'accepted', msgid: '', statusCode: 200 };
+
+/**
+ * What the flow hears of a failed lookup. A refusal goes without the API's code, which speaks of sends
+ * (a template, a balance): then a 401, a 403 or a redirect stops every further lookup, as each would fail
+ * the same way, and any other refusal is this item's. Failures on the API's side go unchanged, for the
+ * flow's pause and probe.
+ */
+function forFlow(outcome: FailedOutcome): Outcome {
+	return outcome.kind === 'rejected' ? { ...outcome, apiCode: undefined } : outcome;
+}

@@ -1,0 +1,48 @@
+import type { FailedOutcome, Refusal } from './contracts';
+
+// What passes between the stages of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
+
+/** One entry of a message's status history, as the node keeps it. */
+export interface HistoryEntry {
+	status: string;
+	/** ISO 8601; null when the API's timestamp could not be read. */
+	at: string | null;
+}
+
+/** What a readable 2xx answer says (see send/statusAnswer.ts). */
+export interface StatusReading {
+	/** The latest status, as the provider spells it (trimmed, lower-cased, bounded); null when there is none. */
+	deliveryStatus: string | null;
+	/** Whether the status can no longer change (read, failed, rejected); null without a status. */
+	final: boolean | null;
+	statusAt: string | null;
+	deliveredAt: string | null;
+	readAt: string | null;
+	failureCode: number | string | null;
+	failureReason: string | null;
+	/** Oldest first; the newest MAX_HISTORY entries at most. */
+	history: HistoryEntry[];
+	historyDropped: number;
+	msgid: string | null;
+	phoneNumber: string | null;
+	/** What was odd in the answer, in words (unreadable timestamps, entries without a status, …). */
+	problems: string[];
+}
+
+/** What became of one item's lookup. */
+export type StatusResult =
+	/** The API answered with the message's status (perhaps an odd one: see problems). */
+	| { kind: 'status'; reading: StatusReading; attempts: number }
+	/** No lookup was made: the item has no msgid (a row a Send did not take), or not one that can be asked for. */
+	| { kind: 'noMsgid'; reason: string }
+	/** The API does not know this msgid (HTTP 404, whatever its body says). */
+	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number }
+	/** A 2xx the node could not read as a status (too large). Not the lookup's failure: this row's result. */
+	| { kind: 'unreadable'; reason: string; attempts: number }
+	/** The lookup failed: refused (401/403, …), the API failing, no answer, or throttled beyond the wait. */
+	| { kind: 'failed'; outcome: FailedOutcome; attempts: number }
+	/** Not looked up: an earlier refusal holds for every lookup (a 401), or the API kept failing. */
+	| { kind: 'heldBack'; heldBy: Refusal; attempts: number };
+
+/** An input item's msgid, or why there is none to look up. */
+export type StatusInput = { msgid: string } | { noMsgid: string };

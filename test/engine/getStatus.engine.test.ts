@@ -1,0 +1,480 @@
+/**
+ * Get Status in n8n's engine against a recording local API: every status form the provider's
+ * answer can take, unknown msgids, throttling, a refused token, hostile answers, msgids built to
+ * change the path asked, rows a Send did not take, Continue On Fail, the token kept out of every
+ * output, and a Send's output piped into Get Status. Verdicts by order and counts, never by time.
+ */
+import path from 'node:path';
+import type { IDataObject, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import type { ApiServer, RecordedRequest, Reply, Responder } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
+import type { RunResult, SendNodeRun } from '../helpers/engine';
+import { CREDENTIAL_TYPE, ENGINE, NODE_TYPE, PACKAGE_ROOT, runSendNode, runWorkflow, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+
+const COLUMNS = [
+	'deliveryStatus',
+	'statusAt',
+	'deliveredAt',
+	'readAt',
+	'failureCode',
+	'failureReason',
+	'final',
+	'notFound',
+	'reason',
+	'error',
+	'history',
+	'historyDropped',
+	'msgid',
+	'phone_number',
+];
+
+const servers: ApiServer[] = [];
+afterEach(async () => {
+	await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+async function server(responder: Responder): Promise<ApiServer> {
+	const started = await startApiServer(responder);
+	servers.push(started);
+	return started;
+}
+
+const STATUS_PATH = /^\/api\/v2\/message\/([^/]*)\/status$/;
+/** The msgid a status request asked for, decoded; undefined for any other request. */
+const askedFor = (request: RecordedRequest) => {
+	const match = STATUS_PATH.exec(request.url);
+	return match ? decodeURIComponent(match[1]) : undefined;
+};
+const lookups = (api: ApiServer) => api.requests.filter((request) => request.method === 'GET');
+
+/** An API whose status answers come from `answers` by msgid (404 with code 33 for any other). */
+function statusApi(answers: Record<string, Reply | ((index: number) => Reply)>): Responder {
+	return (request, index) => {
+		if (request.method === 'POST') return acceptAll(request, index);
+		const msgid = askedFor(request);
+		const answer = msgid === undefined ? undefined : answers[msgid];
+		if (answer === undefined) return { status: 404, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } };
+		return typeof answer === 'function' ? answer(index) : answer;
+	};
+}
+
+const history = (...entries: Array<[unknown, unknown]>) => entries.map(([timestamp, status]) => ({ timestamp, status }));
+const ok = (msgid: string, entries: unknown, extra: IDataObject = {}): Reply => ({
+	status: 200,
+	body: { msgid, phone_number: '+6281234567890', history_status: entries, ...extra },
+});
+
+async function getStatus(api: ApiServer, items: IDataObject[], run: Partial<SendNodeRun> = {}): Promise<RunResult> {
+	return await runSendNode({ baseUrl: api.baseUrl, items, parameters: { operation: 'getStatus' }, typeVersion: 2, ...run });
+}
+const rowsOf = (result: RunResult) => result.output(SEND_NODE).map((item) => item.json);
+const hintsOf = (result: RunResult) => (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
+
+function expectShape(output: INodeExecutionData[]): void {
+	output.forEach((item, index) => {
+		expect(Object.keys(item.json)).toEqual(COLUMNS);
+		expect(item.pairedItem).toEqual({ item: index });
+	});
+}
+
+describe('every form of status answer', () => {
+	test('documented statuses, an unknown word, timestamps as ISO text, epoch seconds and milliseconds, an unsorted history', async () => {
+		const api = await server(
+			statusApi({
+				submitted: ok('submitted', history(['2024-03-01T03:22:58.073Z', 'submitted'])),
+				delivered: ok('delivered', history(['2024-03-01T03:22:58.073Z', 'submitted'], ['2024-03-01T03:23:01.000Z', 'delivered'])),
+				read: ok('read', history(['2024-03-01T03:22:58.073Z', 'submitted'], ['2024-03-01T03:23:01.000Z', 'delivered'], ['2024-03-01T03:30:00.000Z', 'read'])),
+				rejected: ok('rejected', history(['2024-03-01T03:22:58.073Z', 'submitted'], ['2024-03-01T03:22:59.000Z', 'rejected']), {
+					additional_info: { code: 1340, reason: 'Send Outside Allowed Window' },
+				}),
+				failed: ok('failed', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:22:59Z', 'FAILED']), { additional_info: { code: '131026', reason: 'Message undeliverable' } }),
+				word: ok('word', history(['2024-03-01T03:22:58Z', '  Queued_At_Carrier  '])),
+				seconds: ok('seconds', history([1709263378, 'submitted'], ['1709263381', 'delivered'])),
+				millis: ok('millis', history([1709263378073, 'submitted'], ['1709263381000', 'delivered'], [1709263400000, 'read'])),
+				// Newest first, and a time without a zone (read as UTC, whatever this machine's zone).
+				unsorted: ok('unsorted', history(['2024-03-01 03:30:00', 'read'], ['2024-03-01T03:22:58.073Z', 'submitted'], ['2024-03-01T03:23:01+00:00', 'delivered'])),
+			}),
+		);
+		const ids = ['submitted', 'delivered', 'read', 'rejected', 'failed', 'word', 'seconds', 'millis', 'unsorted'];
+		const result = await getStatus(api, ids.map((msgid) => ({ msgid })));
+		const output = result.output(SEND_NODE);
+		expectShape(output);
+		const pick = (row: IDataObject) => [row.deliveryStatus, row.final, row.statusAt, row.deliveredAt, row.readAt, row.failureCode, row.failureReason];
+		expect(output.map((item) => pick(item.json))).toEqual([
+			['submitted', false, '2024-03-01T03:22:58.073Z', null, null, null, null],
+			['delivered', false, '2024-03-01T03:23:01.000Z', '2024-03-01T03:23:01.000Z', null, null, null],
+			['read', true, '2024-03-01T03:30:00.000Z', '2024-03-01T03:23:01.000Z', '2024-03-01T03:30:00.000Z', null, null],
+			['rejected', true, '2024-03-01T03:22:59.000Z', null, null, 1340, 'Send Outside Allowed Window'],
+			['failed', true, '2024-03-01T03:22:59.000Z', null, null, 131026, 'Message undeliverable'],
+			['queued_at_carrier', false, '2024-03-01T03:22:58.000Z', null, null, null, null],
+			['delivered', false, '2024-03-01T03:23:01.000Z', '2024-03-01T03:23:01.000Z', null, null, null],
+			['read', true, '2024-03-01T03:23:20.000Z', '2024-03-01T03:23:01.000Z', '2024-03-01T03:23:20.000Z', null, null],
+			['read', true, '2024-03-01T03:30:00.000Z', '2024-03-01T03:23:01.000Z', '2024-03-01T03:30:00.000Z', null, null],
+		]);
+		const unsorted = output[8].json;
+		expect(unsorted.history).toEqual([
+			{ status: 'submitted', at: '2024-03-01T03:22:58.073Z' },
+			{ status: 'delivered', at: '2024-03-01T03:23:01.000Z' },
+			{ status: 'read', at: '2024-03-01T03:30:00.000Z' },
+		]);
+		for (const row of output.map((item) => item.json)) {
+			expect([row.notFound, row.reason, row.error, row.historyDropped, row.phone_number]).toEqual([false, null, null, 0, '+6281234567890']);
+		}
+		expect(lookups(api).map(askedFor)).toEqual(expect.arrayContaining(ids));
+		expect(lookups(api)).toHaveLength(ids.length);
+		// Every lookup carried the credential's token, as a send does.
+		expect(new Set(lookups(api).map((request) => request.headers.authorization))).toEqual(new Set([TEST_TOKEN]));
+		if (ENGINE.keepsExecutionHints) {
+			expect(hintsOf(result)).toContain('Get Status: 3 read, 2 delivered, 1 submitted, 1 failed: Message undeliverable, 1 rejected: Send Outside Allowed Window, 1 queued_at_carrier');
+		}
+	});
+
+	test('an unknown msgid is notFound for that row alone, whatever the 404 says', async () => {
+		const api = await server(
+			statusApi({
+				known: ok('known', history(['2024-03-01T03:22:58Z', 'delivered'])),
+				html404: { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } },
+				code33as400: { status: 400, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
+				code33as200: { status: 200, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
+			}),
+		);
+		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'html404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
+		const rows = rowsOf(result);
+		expectShape(result.output(SEND_NODE));
+		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, row.error])).toEqual([
+			[null, true, null, null],
+			['delivered', false, false, null],
+			[null, true, null, null],
+			[null, true, null, null],
+			[null, true, null, null],
+		]);
+		expect(rows[4].reason).toMatch(/^The API does not know this msgid \(HTTP 200: Data does not exist \(code 33\)\)/);
+		expect(rows[0].reason).toMatch(/^The API does not know this msgid \(HTTP 404: Data does not exist \(code 33\)\)/);
+		// The row keeps the input's msgid and phone number when the answer has none.
+		expect([rows[0].msgid, rows[0].phone_number]).toEqual(['gone', '6281111']);
+		expect(lookups(api)).toHaveLength(5);
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 1 delivered, 4 not found');
+	});
+});
+
+describe('the same care as a send', () => {
+	test('a 429 with Retry-After is waited out and asked again; the row is the later answer', async () => {
+		const api = await server(
+			statusApi({
+				slow: (index) =>
+					index === 0
+						? { status: 429, body: { errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '1' } }
+						: ok('slow', history(['2024-03-01T03:22:58Z', 'read'])),
+			}),
+		);
+		const result = await getStatus(api, [{ msgid: 'slow' }]);
+		expect(rowsOf(result).map((row) => [row.deliveryStatus, row.error])).toEqual([['read', null]]);
+		expect(lookups(api).map((request) => [askedFor(request), request.answer])).toEqual([
+			['slow', 429],
+			['slow', 200],
+		]);
+	});
+
+	test("never more lookups on their way at once than a send's default (10)", async () => {
+		let inFlight = 0;
+		let peak = 0;
+		const api = await server(() => ({
+			raw: (res) => {
+				inFlight++;
+				peak = Math.max(peak, inFlight);
+				setTimeout(() => {
+					inFlight--;
+					res.writeHead(200, { 'content-type': 'application/json' });
+					res.end(JSON.stringify({ history_status: [{ timestamp: 1709263378, status: 'read' }] }));
+				}, 600);
+			},
+		}));
+		const result = await getStatus(api, Array.from({ length: 30 }, (_, index) => ({ msgid: `m-${index}` })));
+		expect(rowsOf(result).map((row) => row.deliveryStatus)).toEqual(Array(30).fill('read'));
+		expect(peak).toBeLessThanOrEqual(10);
+		// The lookups did overlap: the bound above was put to the test.
+		expect(peak).toBeGreaterThan(1);
+	});
+
+	test.each<[string, number | undefined, number]>([
+		['at the default 25 a second', undefined, 40],
+		['at 10 a second, set on both', 10, 20],
+	])("lookups and sends with one credential share the account's pace in one process, %s", async (_name, rate, count) => {
+		const perSecond = rate ?? 25;
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok('m', history([1709263378, 'delivered']))));
+		const [sent, looked] = await Promise.all([
+			runSendNode({
+				baseUrl: api.baseUrl,
+				items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: rate === undefined ? {} : { maxPerSecond: rate } },
+				typeVersion: 2,
+			}),
+			getStatus(
+				api,
+				Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })),
+				{ parameters: { operation: 'getStatus', statusOptions: rate === undefined ? {} : { maxPerSecond: rate } } },
+			),
+		]);
+		expect(sent.output(SEND_NODE).filter((item) => item.json.status === 'sent')).toHaveLength(count);
+		expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
+		expect(lookups(api)).toHaveLength(count);
+		// The most requests of both kinds that arrived within any one second. One pace keeps it at the
+		// rate (the pacer's own bound); a pace each would bring twice as many in the first second. The
+		// margin between is left to arrival jitter: a loaded machine spreads requests, it does not bunch them.
+		const arrivals = api.requests.map((request) => request.receivedAt).sort((a, b) => a - b);
+		const busiest = Math.max(...arrivals.map((at, index) => arrivals.slice(index).filter((later) => later - at < 1000).length));
+		expect(busiest).toBeLessThanOrEqual(Math.ceil(perSecond * 1.4));
+	});
+
+	test('a 401 stops the lookups after it; without Continue On Fail the run fails with the API error', async () => {
+		const refuse: Responder = () => ({ status: 401, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] } });
+		const items = Array.from({ length: 30 }, (_, index) => ({ msgid: `m-${index}` }));
+
+		const api = await server(refuse);
+		const failed = await getStatus(api, items);
+		const error = failed.nodeError(SEND_NODE);
+		expect(error?.message).toMatch(/^The API refused the status lookup \(HTTP 401\): Token invalid \(code 45\) \[item \d+\]$/);
+		expect(error?.name).toBe('NodeApiError');
+		// At most the lookups already on their way (10 at once) when the first 401 came back.
+		expect(lookups(api).length).toBeGreaterThanOrEqual(1);
+		expect(lookups(api).length).toBeLessThanOrEqual(10);
+
+		const again = await server(refuse);
+		const continued = await getStatus(again, items, { onError: 'continueRegularOutput' });
+		const rows = rowsOf(continued);
+		expectShape(continued.output(SEND_NODE));
+		expect(rows).toHaveLength(30);
+		expect(rows.every((row) => typeof row.error === 'string' && row.deliveryStatus === null)).toBe(true);
+		const refused = rows.filter((row) => /HTTP 401/.test(String(row.error)) && !/^Not looked up/.test(String(row.error)));
+		const held = rows.filter((row) => /^Not looked up: the API refused the lookup at item \d+ \(HTTP 401: Token invalid \(code 45\)\)/.test(String(row.error)));
+		expect(refused.length).toBe(lookups(again).length);
+		expect(refused.length + held.length).toBe(30);
+		expect(lookups(again).length).toBeLessThanOrEqual(10);
+	});
+
+	test('Continue On Fail: a refused lookup is its row; without it the run throws; per-row results never throw', async () => {
+		const api = await server(
+			statusApi({
+				bad: { status: 400, body: { success: false, errors: [{ message: 'Bad request', code: 39 }] } },
+				good: ok('good', history(['2024-03-01T03:22:58Z', 'delivered'])),
+			}),
+		);
+		const items = [{ msgid: 'good' }, { msgid: 'bad' }, { status: 'failed' }, { msgid: 'unknown-id' }];
+		const continued = rowsOf(await getStatus(api, items, { onError: 'continueRegularOutput' }));
+		expect(continued.map((row) => [row.deliveryStatus, row.notFound, row.error === null ? null : String(row.error).replace(/ \[item \d\]$/, '')])).toEqual([
+			['delivered', false, null],
+			[null, false, 'The API refused the status lookup (HTTP 400): Bad request (code 39)'],
+			[null, false, null],
+			[null, true, null],
+		]);
+
+		const thrown = await getStatus(api, items);
+		expect(thrown.nodeError(SEND_NODE)?.message).toBe('The API refused the status lookup (HTTP 400): Bad request (code 39) [item 1]');
+
+		// Rows without a msgid and unknown msgids alone: no error, with or without Continue On Fail.
+		const perRow = await getStatus(api, [{ status: 'failed' }, { msgid: 'unknown-id' }, { msgid: 'good' }]);
+		expect(perRow.nodeError(SEND_NODE)).toBeUndefined();
+		expect(rowsOf(perRow).map((row) => [row.deliveryStatus, row.notFound])).toEqual([
+			[null, false],
+			[null, true],
+			['delivered', false],
+		]);
+	});
+
+	test('rows a Send did not take: no request at all, deliveryStatus null and the reason', async () => {
+		const api = await server(statusApi({}));
+		const sendRows = [
+			{ status: 'failed', success: false, phone_number: '6281200000001', error: 'The API refused the message (HTTP 400): x [item 0]' },
+			{ status: 'invalid', success: false, phone_number: 'not a phone' },
+			{ status: 'notSent' },
+			{ status: 'inDoubt', msgid: null },
+			{ error: 'refused', details: { delivery: 'failed', phone_number: '6281200000005' } },
+			{ msgid: '   ' },
+			{},
+		];
+		const result = await getStatus(api, sendRows);
+		expect(api.requests).toHaveLength(0);
+		expectShape(result.output(SEND_NODE));
+		const rows = rowsOf(result);
+		expect(rows.map((row) => [row.deliveryStatus, row.final, row.notFound, row.error])).toEqual(sendRows.map(() => [null, null, false, null]));
+		expect(rows.map((row) => row.reason)).toEqual([
+			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
+			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
+			'No msgid: the Send did not give this item one (its status is notSent), so there is no status to look up.',
+			'No msgid: the Send did not give this item one (its status is inDoubt), so there is no status to look up.',
+			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
+			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
+			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
+		]);
+		expect(rows.map((row) => row.phone_number)).toEqual(['6281200000001', 'not a phone', null, null, '6281200000005', null, null]);
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 7 without msgid');
+	});
+});
+
+describe('no msgid can change the path or the host asked', () => {
+	test('each msgid is one percent-encoded path segment on the Base URL; "", "." and ".." are never asked for', async () => {
+		const api = await server(statusApi({}));
+		const hostile = ['../push/message', '?x', '#', '%2F', 'https://evil.example/', 'a b/c', '..%2F..'];
+		const refused = ['', '.', '..'];
+		const result = await getStatus(api, [...hostile, ...refused].map((msgid) => ({ msgid })));
+		const seen = lookups(api)
+			.map((request) => request.url)
+			.sort();
+		expect(seen).toEqual(
+			[
+				'/api/v2/message/..%2Fpush%2Fmessage/status',
+				'/api/v2/message/%3Fx/status',
+				'/api/v2/message/%23/status',
+				'/api/v2/message/%252F/status',
+				'/api/v2/message/https%3A%2F%2Fevil.example%2F/status',
+				'/api/v2/message/a%20b%2Fc/status',
+				'/api/v2/message/..%252F../status',
+			].sort(),
+		);
+		expect(api.requests.every((request) => request.method === 'GET' && request.headers.host === new URL(api.baseUrl).host)).toBe(true);
+		const rows = rowsOf(result);
+		expect(rows.slice(0, hostile.length).map((row) => [row.notFound, row.msgid])).toEqual(hostile.map((msgid) => [true, msgid]));
+		expect(rows.slice(hostile.length).map((row) => [row.notFound, row.deliveryStatus])).toEqual(refused.map(() => [false, null]));
+		expect(rows[hostile.length + 1].reason).toBe('Message ID "." cannot be a msgid: nothing was looked up.');
+	});
+});
+
+describe('hostile or odd answers give a clear row, never a failed run', () => {
+	const nested = (depth: number) => `{"msgid":"deep","history_status":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+	const entries = (count: number) => Array.from({ length: count }, (_, index) => ({ timestamp: 1709263378 + index, status: index === count - 1 ? 'read' : 'delivered' }));
+
+	test.each<[string, Reply, Partial<IDataObject>, RegExp | null]>([
+		['an HTML page', { status: 200, rawBody: '<!doctype html><html><body>Maintenance</body></html>', headers: { 'content-type': 'text/html' } }, { deliveryStatus: null }, /^The API answered with a body that is not JSON\.$/],
+		['a history that is not a list', { status: 200, body: { msgid: 'x', history_status: { status: 'read' } } }, { deliveryStatus: null }, /^The API's status history is not a list \(history_status is an object\)\.$/],
+		['no fields at all', { status: 200, body: {} }, { deliveryStatus: null }, /^The API answered without a status history \(no history_status\)\.$/],
+		['an empty history', { status: 200, body: { history_status: [] } }, { deliveryStatus: null }, /^The status history is empty\.$/],
+		['entries without a status or a readable time', { status: 200, body: { history_status: [{ timestamp: 'yesterday', status: 'delivered' }, { foo: 1 }, 7, null] } }, { deliveryStatus: 'delivered', statusAt: null }, /^3 history entries have no status; 1 timestamp could not be read/],
+		['a deeply nested history', { status: 200, rawBody: nested(20_000), headers: { 'content-type': 'application/json' } }, { deliveryStatus: null }, /^1 history entry has no status\.$/],
+		['100,000 entries (more than the node reads)', { status: 200, body: { history_status: entries(100_000) } }, { deliveryStatus: null, history: [] }, /^The API's answer could not be read: the API's answer was too large to read/],
+	])('%s', async (_name, reply, expected, reason) => {
+		const api = await server(() => reply);
+		const result = await getStatus(api, [{ msgid: 'x' }]);
+		expect(result.nodeError(SEND_NODE)).toBeUndefined();
+		expectShape(result.output(SEND_NODE));
+		const [row] = rowsOf(result);
+		expect(row).toMatchObject({ ...expected, error: null });
+		if (reason) expect(String(row.reason)).toMatch(reason);
+		expect(JSON.stringify(row).length).toBeLessThan(10_000);
+		expect(lookups(api)).toHaveLength(1);
+	});
+
+	test('15,000 entries: the newest 50 kept, sorted, the rest counted; huge texts cut', async () => {
+		const huge = 'x'.repeat(50_000);
+		const api = await server(() => ({ status: 200, body: { msgid: huge, phone_number: huge, history_status: entries(15_000).reverse(), additional_info: { code: huge, reason: huge } } }));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: 'x' }]));
+		expect(row.deliveryStatus).toBe('read');
+		expect(row.historyDropped).toBe(14_950);
+		const kept = row.history as Array<{ status: string; at: string }>;
+		expect(kept).toHaveLength(50);
+		expect(kept.map((entry) => entry.at)).toEqual([...kept.map((entry) => entry.at)].sort());
+		expect(kept[49]).toEqual({ status: 'read', at: new Date((1709263378 + 14_999) * 1000).toISOString() });
+		expect([String(row.msgid).length, String(row.phone_number).length, String(row.failureCode).length, String(row.failureReason).length]).toEqual([201, 41, 41, 301]);
+		expect(JSON.stringify(row).length).toBeLessThan(10_000);
+	});
+});
+
+describe('the token', () => {
+	const base64 = Buffer.from(TEST_TOKEN).toString('base64');
+	const forms = [TEST_TOKEN, encodeURIComponent(TEST_TOKEN), base64, base64.replace(/=+$/, ''), ...TEST_TOKEN.split('.').slice(1)];
+
+	test('never appears in any output or error, however the API echoes it', async () => {
+		const echo = (request: RecordedRequest): Reply => {
+			const auth = String(request.headers.authorization);
+			const msgid = askedFor(request);
+			if (msgid === 'refused') return { status: 401, body: { errors: [{ message: `Token invalid: ${auth}`, code: 45 }] } };
+			if (msgid === 'html') return { status: 200, rawBody: `<p>${auth}</p>` };
+			return {
+				status: 200,
+				body: {
+					msgid: auth,
+					phone_number: encodeURIComponent(auth),
+					history_status: [
+						{ timestamp: '2024-03-01T03:22:58Z', status: auth },
+						{ timestamp: auth, status: Buffer.from(auth).toString('base64') },
+					],
+					additional_info: { code: auth, reason: `rejected for ${auth} (${Buffer.from(auth).toString('base64')})` },
+				},
+			};
+		};
+		const api = await server(echo);
+		const continued = await getStatus(api, [{ msgid: 'echo' }, { msgid: 'html' }], { onError: 'continueRegularOutput' });
+		const failed = await getStatus(api, [{ msgid: 'refused' }]);
+		const rows = rowsOf(continued);
+		expect(String(rows[0].failureReason)).toContain('rejected for [redacted]');
+		expect(failed.nodeError(SEND_NODE)?.message).toContain('Token invalid: [redacted]');
+		const haystack = JSON.stringify([continued.run, failed.run, failed.nodeError(SEND_NODE)]);
+		for (const form of forms) expect(haystack).not.toContain(form);
+	});
+});
+
+describe('a Send piped into Get Status', () => {
+	test("the Send's whole output goes in: taken rows are looked up by their msgid, the others come out with the reason", async () => {
+		const statuses = new Map<string, string>();
+		const api = await server((request) => {
+			if (request.method === 'POST') {
+				const phone = String((request.body as IDataObject).phone_number);
+				if (phone.endsWith('9')) return { status: 400, body: { success: false, errors: [{ message: 'Recipient refused', code: 7 }] } };
+				const msgid = `sent-${phone}`;
+				statuses.set(msgid, phone.endsWith('1') ? 'read' : 'delivered');
+				return { status: 200, body: { msgid, success: true } };
+			}
+			const msgid = askedFor(request) ?? '';
+			const status = statuses.get(msgid);
+			if (!status) return { status: 404, body: { errors: [{ message: 'Data does not exist', code: 33 }] } };
+			return ok(msgid, history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:23:01Z', status]), { phone_number: msgid.slice('sent-'.length) });
+		});
+		const phones = ['6281200000001', '6281200000002', '6281200000009', '6281200000011'];
+		const credentials = { id: 'cred-1', name: 'Template Message account' };
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ id: 'rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{
+						id: 'send',
+						name: 'Send',
+						type: NODE_TYPE,
+						typeVersion: 2,
+						position: [200, 0],
+						parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' },
+						credentials: { [CREDENTIAL_TYPE]: credentials },
+						onError: 'continueRegularOutput',
+					},
+					{ id: 'status', name: 'Status', type: NODE_TYPE, typeVersion: 2, position: [400, 0], parameters: { operation: 'getStatus' }, credentials: { [CREDENTIAL_TYPE]: credentials } },
+				],
+				connections: {
+					Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] },
+					Send: { main: [[{ node: 'Status', type: 'main', index: 0 }]] },
+				},
+				pinData: { Rows: phones.map((phone) => ({ json: { phone } })) },
+			},
+			{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
+		);
+		const rows = result.output('Status').map((item) => item.json);
+		expect(rows.map((row) => [row.phone_number, row.deliveryStatus, row.final])).toEqual([
+			['6281200000001', 'read', true],
+			['6281200000002', 'delivered', false],
+			['6281200000009', null, null],
+			['6281200000011', 'read', true],
+		]);
+		expect(rows[2].reason).toBe('No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.');
+		expect(result.output('Status').map((item) => item.pairedItem)).toEqual(phones.map((_, item) => ({ item })));
+		expect(lookups(api).map(askedFor).sort()).toEqual(['sent-6281200000001', 'sent-6281200000002', 'sent-6281200000011']);
+		// Every lookup came after every send: the Send node ran first.
+		const lastSend = Math.max(...api.requests.filter((request) => request.method === 'POST').map((request) => api.requests.indexOf(request)));
+		expect(api.requests.findIndex((request) => request.method === 'GET')).toBeGreaterThan(lastSend);
+	});
+});
+
+test("the operation as the editor lists it, and its rate's default is the Send's, so that both share one pace", () => {
+	const { properties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'actions', 'router.js')) as { properties: INodeProperties[] };
+	const operation = properties.find((property) => property.name === 'operation')!;
+	expect(operation.options).toContainEqual({ name: 'Get Status', value: 'getStatus', action: 'Get the delivery status of a message', description: expect.stringMatching(/delivered, read/) });
+	const rateOf = (collection: string) => ((properties.find((property) => property.name === collection)!.options as INodeProperties[]).find((option) => option.name === 'maxPerSecond')!.default);
+	expect(rateOf('statusOptions')).toBe(rateOf('options'));
+	expect(properties.find((property) => property.name === 'messageId')).toMatchObject({ default: '={{ $json.msgid }}', displayOptions: { show: { operation: ['getStatus'] } } });
+});

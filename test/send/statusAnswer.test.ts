@@ -1,0 +1,105 @@
+/**
+ * Reading a status answer, without a server: timestamps in every accepted form (and the same result
+ * whatever this machine's time zone), the order of the history, what is final, and the bounds.
+ */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+
+import { isFinalStatus, MAX_HISTORY, readStatusAnswer, timeOf } from '../../nodes/TemplateMessage/send/statusAnswer';
+
+const PACKAGE_ROOT = path.join(__dirname, '..', '..');
+const same = (text: string) => text;
+const EXAMPLE_MS = Date.UTC(2024, 2, 1, 3, 22, 58, 73);
+
+const TIME_CASES: Array<[string, unknown, number | null]> = [
+	['ISO with Z', '2024-03-01T03:22:58.073Z', EXAMPLE_MS],
+	['ISO with an offset', '2024-03-01T10:22:58.073+07:00', EXAMPLE_MS],
+	['ISO with microseconds', '2024-03-01T03:22:58.073456Z', EXAMPLE_MS],
+	['a date and time without a zone: UTC', '2024-03-01 03:22:58.073', EXAMPLE_MS],
+	['epoch seconds', 1709263378.073, EXAMPLE_MS],
+	['epoch seconds as digits', '1709263378', EXAMPLE_MS - 73],
+	['epoch milliseconds', EXAMPLE_MS, EXAMPLE_MS],
+	['epoch milliseconds as digits', String(EXAMPLE_MS), EXAMPLE_MS],
+	['a word', 'yesterday', null],
+	['a date in words', 'Fri, 01 Mar 2024 03:22:58 GMT', null],
+	['zero', 0, null],
+	['a negative number', -1709263378, null],
+	['before 2001', 946684800, null],
+	['an object', { seconds: 1709263378 }, null],
+	['an impossible date', '2024-13-45T99:99:99Z', null],
+	['a huge text', `2024-03-01T03:22:58Z${' '.repeat(100_000)}x`, null],
+];
+
+describe('timeOf', () => {
+	test.each([...TIME_CASES, ['NaN', Number.NaN, null] as [string, unknown, null]])('%s', (_name, value, expected) => {
+		expect(timeOf(value)).toBe(expected);
+	});
+
+	// jest gives each test file its own copy of process.env, so the zone is set on a process of its own (the build's code).
+	test.each(['UTC', 'Asia/Jakarta', 'America/Los_Angeles'])('the same in time zone %s', (zone) => {
+		const module = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'send', 'statusAnswer.js');
+		const script = `const { timeOf } = require(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).map(timeOf)));`;
+		const output = execFileSync(process.execPath, ['-e', script, JSON.stringify(TIME_CASES.map(([, value]) => value))], { env: { ...process.env, TZ: zone }, encoding: 'utf8' });
+		expect(JSON.parse(output)).toEqual(TIME_CASES.map(([, , expected]) => expected));
+	});
+});
+
+describe('readStatusAnswer', () => {
+	test('the latest status is the newest entry by time, whatever the order; equal times keep the API order', () => {
+		const reading = readStatusAnswer(
+			{
+				history_status: [
+					{ timestamp: 1709263400, status: 'read' },
+					{ timestamp: 1709263378, status: 'submitted' },
+					{ timestamp: 1709263381, status: 'Delivered' },
+					{ timestamp: 1709263400, status: 'read' },
+				],
+			},
+			same,
+		);
+		expect(reading.history.map((entry) => entry.status)).toEqual(['submitted', 'delivered', 'read', 'read']);
+		expect([reading.deliveryStatus, reading.final, reading.readAt]).toEqual(['read', true, new Date(1709263400_000).toISOString()]);
+		expect(reading.problems).toEqual([]);
+	});
+
+	test('with any unreadable time the API order is kept, and said', () => {
+		const reading = readStatusAnswer({ history_status: [{ timestamp: 1709263400, status: 'delivered' }, { timestamp: 'later', status: 'submitted' }] }, same);
+		expect([reading.deliveryStatus, reading.statusAt]).toEqual(['submitted', null]);
+		expect(reading.problems).toEqual([expect.stringMatching(/^1 timestamp could not be read .*kept in the API's order$/)]);
+	});
+
+	test('final: read, failed and rejected; not submitted, delivered or a word the provider does not document', () => {
+		expect(['read', 'failed', 'rejected', 'submitted', 'delivered', 'queued', 'deleted'].map((status) => [status, isFinalStatus(status)])).toEqual([
+			['read', true],
+			['failed', true],
+			['rejected', true],
+			['submitted', false],
+			['delivered', false],
+			['queued', false],
+			['deleted', false],
+		]);
+	});
+
+	test(`keeps the newest ${MAX_HISTORY} entries and counts the rest; cuts every text; cleans every text kept`, () => {
+		const entries = Array.from({ length: 120 }, (_, index) => ({ timestamp: 1709263378 + index, status: index === 119 ? `SECRET-${'r'.repeat(100)}` : 'delivered' }));
+		const reading = readStatusAnswer({ msgid: 'SECRET-id', phone_number: 'SECRET', history_status: entries, additional_info: { code: 'SECRET', reason: 'SECRET' } }, (text) => text.replace(/SECRET/g, '[redacted]'));
+		expect(reading.history).toHaveLength(MAX_HISTORY);
+		expect(reading.historyDropped).toBe(70);
+		expect(reading.deliveryStatus).toBe(`[redacted]-${'r'.repeat(29)}…`);
+		expect(JSON.stringify(reading)).not.toContain('SECRET');
+	});
+
+	test('odd shapes are said, never thrown', () => {
+		for (const body of [null, 7, 'text', [], { history_status: 7 }, { history_status: [null, [], 'x'] }, { history_status: [{ status: 42 }] }, { additional_info: 'x' }]) {
+			const reading = readStatusAnswer(body, same);
+			expect(reading.deliveryStatus).toBeNull();
+			expect(reading.final).toBeNull();
+			expect(reading.problems.length).toBeGreaterThan(0);
+		}
+	});
+
+	test('a failure code given as digits is a number; other codes stay text', () => {
+		expect(readStatusAnswer({ history_status: [], additional_info: { code: '1340', reason: ' Send Outside Allowed Window ' } }, same)).toMatchObject({ failureCode: 1340, failureReason: 'Send Outside Allowed Window' });
+		expect(readStatusAnswer({ history_status: [], additional_info: { code: 'E_WINDOW' } }, same)).toMatchObject({ failureCode: 'E_WINDOW', failureReason: null });
+	});
+});
