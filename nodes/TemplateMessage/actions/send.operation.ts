@@ -3,9 +3,9 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { sendOnceProperties } from '../description/sendOnce';
 import { buttonValueFields } from '../description/buttonValues';
 import { FIELD } from '../shared/fieldNames';
-import { pastedTemplateNotices, templateProperty } from '../description/templateFields';
+import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
-import { isInvalid, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage } from '../output/errors';
@@ -135,13 +135,7 @@ export const properties: INodeProperties[] = [
 		name: 'headerType',
 		type: 'options',
 		displayOptions: { show: whenFields },
-		options: [
-			{ name: 'Document', value: 'document' },
-			{ name: 'Image', value: 'image' },
-			{ name: 'None', value: 'none', description: 'The template has no header, or a static one' },
-			{ name: 'Text', value: 'text' },
-			{ name: 'Video', value: 'video' },
-		],
+		options: headerKindOptions({ none: 'The template has no header, or a static one' }),
 		default: 'none',
 		description: 'The kind of header the template has, if it takes a value at send time',
 	},
@@ -157,7 +151,7 @@ export const properties: INodeProperties[] = [
 		displayName: FIELD.headerMediaUrl,
 		name: 'headerMediaUrl',
 		type: 'string',
-		displayOptions: { show: { ...whenFields, headerType: ['image', 'video', 'document'] } },
+		displayOptions: { show: { ...whenFields, headerType: [...MEDIA_HEADER_KINDS] } },
 		default: '',
 		placeholder: 'https://example.com/invoice.pdf',
 		description: 'Public http or https address of the image, video or document',

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { readOptions } from '../shared/options';
-import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { isMediaHeaderKind, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
@@ -70,7 +70,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			header: {
 				type: headerType,
 				text: headerType === 'text' ? get('headerText', '') : undefined,
-				url: ['image', 'video', 'document'].includes(headerType as string) ? get('headerMediaUrl', '') : undefined,
+				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', '') : undefined,
 			},
 			buttons,
 		},

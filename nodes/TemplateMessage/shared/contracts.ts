@@ -65,8 +65,13 @@ export interface TemplateShape {
 /** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
 export type Segment = string | number;
 
-export const TEMPLATE_HEADER_KINDS = ['none', 'text', 'image', 'video', 'document'] as const;
+/** The header kinds that take a media URL: the header's parameter is named after its kind. */
+export const MEDIA_HEADER_KINDS = ['image', 'video', 'document'] as const;
+export type MediaHeaderKind = (typeof MEDIA_HEADER_KINDS)[number];
+export const TEMPLATE_HEADER_KINDS = ['none', 'text', ...MEDIA_HEADER_KINDS] as const;
 export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
+
+export const isMediaHeaderKind = (kind: unknown): kind is MediaHeaderKind => (MEDIA_HEADER_KINDS as readonly unknown[]).includes(kind);
 
 /** Each button kind's name in the editor, in a sentence, and what value a message gives it, if any. */
 export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; value?: string }> = {
