@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
 
 import { sendOnceProperties } from '../description/sendOnce';
-import { buttonValueFields } from '../description/buttonValues';
+import { buttonKindOptions, buttonValueFields } from '../description/buttonValues';
 import { FIELD } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
-import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage } from '../output/errors';
@@ -157,7 +157,7 @@ export const properties: INodeProperties[] = [
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
-		displayName: `Only buttons that take a value go under ${FIELD.buttons}: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
+		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
 		displayOptions: { show: whenFields },
@@ -180,18 +180,10 @@ export const properties: INodeProperties[] = [
 						displayName: 'Type',
 						name: 'kind',
 						type: 'options',
-						options: [
-							{
-								name: TEMPLATE_BUTTON_KINDS.dynamicUrl.name,
-								value: 'dynamicUrl',
-								description: 'A visit-website button whose URL ends with a value given now',
-							},
-							{
-								name: TEMPLATE_BUTTON_KINDS.quickReply.name,
-								value: 'quickReply',
-								description: 'A reply button that sends a payload back when tapped',
-							},
-						],
+						options: buttonKindOptions(VALUE_BUTTON_KINDS, {
+							dynamicUrl: 'A visit-website button whose URL ends with a value given now',
+							quickReply: 'A reply button that sends a payload back when tapped',
+						}),
 						default: 'quickReply',
 					},
 					{

@@ -1,9 +1,9 @@
 import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
-import type { TemplateHeaderKind } from '../shared/contracts';
+import type { TemplateButtonKind, TemplateHeaderKind } from '../shared/contracts';
 import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
-import { buttonValueFields } from './buttonValues';
+import { buttonKindOptions, buttonValueFields } from './buttonValues';
 
 /**
  * The template as registered, for checks and the preview: nothing here is sent. Every part is
@@ -35,7 +35,7 @@ export const templateProperty: INodeProperties = {
 			default: {},
 			placeholder: 'Add Template Button',
 			description:
-				"All of the template's buttons in their order (index 0 first), including those that take no value. Give a quick reply's payload or a dynamic URL's suffix here and leave the node's Buttons empty: the buttons are then entered once.",
+				`All of the template's buttons in their order (index 0 first), including those that take no value. Give a quick reply's payload or a dynamic URL's suffix here and leave the node's ${FIELD.buttons} empty: the buttons are then entered once.`,
 			options: [
 				{
 					displayName: 'Button',
@@ -45,7 +45,7 @@ export const templateProperty: INodeProperties = {
 							displayName: 'Type',
 							name: 'kind',
 							type: 'options',
-							options: Object.entries(TEMPLATE_BUTTON_KINDS).map(([value, { name }]) => ({ name, value })),
+							options: buttonKindOptions(Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]),
 							default: 'quickReply',
 						},
 						{
