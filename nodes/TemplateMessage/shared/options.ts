@@ -42,6 +42,13 @@ function choiceOption<const T extends string>(property: Omit<INodeProperties, 'n
 	return option('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
 }
 
+/** The display names of the options another option's description names; each option's own field reads its name here. */
+const NAME = {
+	includeRequestPayload: 'Include Request Payload in Output',
+	maxThrottleWait: 'Max Wait When Throttled',
+	retryUnknownDelivery: 'Retry Unknown Deliveries',
+} as const;
+
 /**
  * Every option of Send, one entry each: the editor's field (display name, default, description), how the node
  * reads it, and when. The description, the readers and every message naming an option come from here. n8n
@@ -68,7 +75,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with Include Request Payload in Output). Useful to check a sheet mapping before a real send.",
+				`Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with ${NAME.includeRequestPayload}). Useful to check a sheet mapping before a real send.`,
 		},
 		isOn,
 	),
@@ -86,7 +93,7 @@ export const OPTIONS = {
 	includeRequestPayload: option(
 		'run',
 		{
-			displayName: 'Include Request Payload in Output',
+			displayName: NAME.includeRequestPayload,
 			type: 'boolean',
 			default: false,
 			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
@@ -101,7 +108,7 @@ export const OPTIONS = {
 			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
 			default: 5,
 			description:
-				'How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see Max Wait When Throttled. A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+				`How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see ${NAME.maxThrottleWait}. A message that may have been sent is never tried again unless ${NAME.retryUnknownDelivery} is on.`,
 		},
 		{ min: 1, whole: true },
 	),
@@ -165,7 +172,7 @@ export const OPTIONS = {
 	/** Given in seconds, read in milliseconds: in all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
 	maxThrottleWait: numberOption(
 		{
-			displayName: 'Max Wait When Throttled',
+			displayName: NAME.maxThrottleWait,
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
@@ -177,7 +184,7 @@ export const OPTIONS = {
 	retryUnknownDelivery: option(
 		'run',
 		{
-			displayName: 'Retry Unknown Deliveries',
+			displayName: NAME.retryUnknownDelivery,
 			type: 'boolean',
 			default: false,
 			description:
