@@ -4,9 +4,10 @@ import { invalidItemError } from '../output/errors';
 import { readForgetAll, readForgetKey } from '../request/parameters';
 import { MessageRecord } from '../send/sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
+import { OPERATION } from '../shared/fieldNames';
 
 export const option: INodePropertyOptions = {
-	name: 'Forget Sent Messages',
+	name: OPERATION.forget,
 	value: 'forget',
 	action: 'Forget sent messages',
 	description: "Clear keys from this workflow's Send Once record, so that those messages can be sent again",

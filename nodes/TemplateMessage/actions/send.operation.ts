@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 
 import { sendOnceProperties } from '../description/sendOnce';
 import { buttonKindOptions, buttonValueFields } from '../description/buttonValues';
-import { FIELD } from '../shared/fieldNames';
+import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
 import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
@@ -55,18 +55,18 @@ export const properties: INodeProperties[] = [
 	templateProperty,
 	...pastedTemplateNotices,
 	{
-		displayName: 'Define Content',
+		displayName: FIELD.payloadMode,
 		name: 'payloadMode',
 		type: 'options',
 		noDataExpression: true,
 		options: [
 			{
-				name: 'Using Fields Below',
+				name: PAYLOAD_MODE.fields,
 				value: 'fields',
 				description: 'Body values, header and buttons from the fields below',
 			},
 			{
-				name: 'Using JSON',
+				name: PAYLOAD_MODE.json,
 				value: 'json',
 				description: 'The whole payload array as JSON, for anything the fields cannot express',
 			},

@@ -3,6 +3,7 @@ import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedOutcome, ItemResult, PreparedMessage, Refusal } from '../shared/contracts';
+import { OPERATION } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { failureOf } from './errors';
 
@@ -31,7 +32,7 @@ interface Field {
 	detail?: true;
 }
 
-const FORGET_HINT = 'feed this row to a Template Message node set to Forget Sent Messages';
+const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION.forget}`;
 const SENT_BEFORE = `Sent by an earlier execution of this workflow (Send Once: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
 const CONCURRENT =
 	'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.';

@@ -6,7 +6,7 @@ import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
-import { FIELD } from '../shared/fieldNames';
+import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
@@ -41,7 +41,11 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 
 	if (get('payloadMode', 'fields') === 'json') {
 		if (fromTemplate) {
-			throw new InvalidFieldError(FIELD.templateButtons, 'gives button values, but Define Content is Using JSON', 'Put the button values in Payload (JSON), or set Define Content to Using Fields Below');
+			throw new InvalidFieldError(
+				FIELD.templateButtons,
+				`gives button values, but ${FIELD.payloadMode} is ${PAYLOAD_MODE.json}`,
+				`Put the button values in ${FIELD.rawPayload}, or set ${FIELD.payloadMode} to ${PAYLOAD_MODE.fields}`,
+			);
 		}
 		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
 	}

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
+import { OPERATION } from '../shared/fieldNames';
 import { Claims } from './sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
@@ -116,6 +117,6 @@ async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembere
 		}
 	} catch (error) {
 		const reason = truncate(error instanceof Error ? error.message : String(error), 200);
-		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`, 'warn');
+		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use ${OPERATION.forget} for their keys), or send again some that were.`, 'warn');
 	}
 }
