@@ -126,6 +126,8 @@ export function isInvalid(message: ReadMessage): message is InvalidMessage {
 }
 
 export const CREDENTIAL_TYPE = 'templateMessageApi';
+/** The credential's name in the editor, as messages name it. */
+export const CREDENTIAL_DISPLAY_NAME = 'Template Message API';
 
 /** Read once for the run, checked, never shown. */
 export interface SendCredentials {
