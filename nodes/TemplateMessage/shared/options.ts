@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, JITTER_ROOM_MS, LAST_COOL_DOWN_MS } from './flowLimits';
+
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
 
@@ -130,7 +132,7 @@ export const OPTIONS = {
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
-				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and 10 ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
+				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
 		},
 		{ min: 0 },
 	),
@@ -165,7 +167,7 @@ export const OPTIONS = {
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
 			description:
-				"In seconds. After 5 messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after 1 s, then 2, 4… up to 30 s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.",
+				`In seconds. After ${BREAKER_THRESHOLD} messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after ${FIRST_COOL_DOWN_MS / 1000} s, then ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH) / 1000}, ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH ** 2) / 1000}… up to ${LAST_COOL_DOWN_MS / 1000} s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.`,
 		},
 		{ min: 0, seconds: true },
 	),
