@@ -1,4 +1,5 @@
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from '../shared/flowLimits';
+import { seconds } from './duration';
 
 const PROBE_POLL_MS = 100;
 
@@ -83,8 +84,4 @@ export class Breaker {
 		if (this.openUntil === undefined || isProbe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
 		return undefined;
 	}
-}
-
-function seconds(ms: number): string {
-	return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
