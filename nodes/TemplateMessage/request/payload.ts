@@ -8,6 +8,7 @@ import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadCompon
 import { isMediaHeaderKind, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { readOptions } from '../shared/options';
 import { hasControlCharacter } from '../shared/controlCharacters';
+import { notHttpProblem } from '../shared/httpUrl';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
@@ -77,10 +78,8 @@ function mediaUrl(raw: unknown): string {
 	if (!URL.canParse(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
-	const { protocol } = new URL(text);
-	if (protocol !== 'https:' && protocol !== 'http:') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
-	}
+	const notHttp = notHttpProblem(new URL(text));
+	if (notHttp) throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} ${notHttp}`, 'Host the file at a web address starting with https://');
 	return text;
 }
 
