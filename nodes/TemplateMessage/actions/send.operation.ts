@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
 
 import { sendOnceProperties } from '../description/sendOnce';
-import { buttonKindOptions, buttonValueFields } from '../description/buttonValues';
+import { buttonKindField, buttonValueFields } from '../description/buttonValues';
 import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
@@ -176,16 +176,10 @@ export const properties: INodeProperties[] = [
 				displayName: 'Button',
 				name: 'button',
 				values: [
-					{
-						displayName: 'Type',
-						name: 'kind',
-						type: 'options',
-						options: buttonKindOptions(VALUE_BUTTON_KINDS, {
-							dynamicUrl: 'A visit-website button whose URL ends with a value given now',
-							quickReply: 'A reply button that sends a payload back when tapped',
-						}),
-						default: 'quickReply',
-					},
+					buttonKindField(VALUE_BUTTON_KINDS, {
+						dynamicUrl: 'A visit-website button whose URL ends with a value given now',
+						quickReply: 'A reply button that sends a payload back when tapped',
+					}),
 					{
 						displayName: 'Index',
 						name: 'index',

@@ -21,8 +21,19 @@ export const buttonValueFields: INodeProperties[] = VALUE_BUTTON_KINDS.map((kind
 	};
 });
 
+/** A button's Type, among the kinds given: under the node's Buttons, and under Template → Buttons. */
+export function buttonKindField(kinds: readonly TemplateButtonKind[], descriptions: Partial<Record<TemplateButtonKind, string>> = {}): INodeProperties {
+	return {
+		displayName: 'Type',
+		name: 'kind',
+		type: 'options',
+		options: buttonKindOptions(kinds, descriptions),
+		default: 'quickReply',
+	};
+}
+
 /** One entry per kind given, named as the editor names it and sorted by name as n8n's editor wants. */
-export function buttonKindOptions(kinds: readonly TemplateButtonKind[], descriptions: Partial<Record<TemplateButtonKind, string>> = {}): INodePropertyOptions[] {
+function buttonKindOptions(kinds: readonly TemplateButtonKind[], descriptions: Partial<Record<TemplateButtonKind, string>>): INodePropertyOptions[] {
 	return kinds
 		.map((kind) => {
 			const { name } = TEMPLATE_BUTTON_KINDS[kind];

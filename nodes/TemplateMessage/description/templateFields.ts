@@ -3,7 +3,7 @@ import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 import type { TemplateButtonKind, TemplateHeaderKind } from '../shared/contracts';
 import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
-import { buttonKindOptions, buttonValueFields } from './buttonValues';
+import { buttonKindField, buttonValueFields } from './buttonValues';
 
 /**
  * The template as registered, for checks and the preview: nothing here is sent. Every part is
@@ -41,13 +41,7 @@ export const templateProperty: INodeProperties = {
 					displayName: 'Button',
 					name: 'button',
 					values: [
-						{
-							displayName: 'Type',
-							name: 'kind',
-							type: 'options',
-							options: buttonKindOptions(Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]),
-							default: 'quickReply',
-						},
+						buttonKindField(Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]),
 						{
 							displayName: 'Label',
 							name: 'label',
