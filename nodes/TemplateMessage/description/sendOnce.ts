@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
-import { OPERATION } from '../shared/fieldNames';
+import { FIELD, OPERATION } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
 export const sendOnceProperties: INodeProperties[] = [
 	{
-		displayName: 'Send Once',
+		displayName: FIELD.sendOnce,
 		name: 'sendOnce',
 		type: 'options',
 		noDataExpression: true,

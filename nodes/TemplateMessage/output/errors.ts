@@ -124,9 +124,9 @@ export function failureOf(node: INode, result: ItemResult | undefined, itemIndex
 	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);
 	if (result !== undefined && 'heldBy' in result) return notSentError(node, result.heldBy, itemIndex);
 	if (result !== undefined && 'notRecorded' in result) {
-		return new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
+		return new NodeOperationError(node, `Not sent: ${FIELD.sendOnce} could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
 			itemIndex,
-			description: 'Nothing was sent for this item. Run it again once n8n\'s database is reachable, or set Send Once to Off.',
+			description: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
 		});
 	}
 	return new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${result !== undefined && 'fault' in result ? result.fault : 'no result'}) [item ${itemIndex}]`, {

@@ -18,6 +18,7 @@ export const FIELD = {
 	headerMediaUrl: 'Header Media URL',
 	buttons: 'Buttons',
 	payloadMode: 'Define Content',
+	sendOnce: 'Send Once',
 	rawPayload: 'Payload (JSON)',
 	templateBody: `${TEMPLATE} → ${TEMPLATE_FIELD.bodyText}`,
 	templateHeader: `${TEMPLATE} → ${TEMPLATE_FIELD.header}`,

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, JITTER_ROOM_MS, LAST_COOL_DOWN_MS } from './flowLimits';
+import { FIELD } from './fieldNames';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -144,7 +145,7 @@ export const OPTIONS = {
 			// Above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
 			default: 50_000,
 			description:
-				"With Send Once: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.",
+				`With ${FIELD.sendOnce}: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.`,
 		},
 		{ min: 1, whole: true },
 	),
@@ -201,7 +202,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send, with Send Once, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
+				`Whether to send, with ${FIELD.sendOnce}, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.`,
 		},
 		isOn,
 	),
@@ -212,7 +213,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: Send Once.',
+				`Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: ${FIELD.sendOnce}.`,
 		},
 		isOn,
 	),
