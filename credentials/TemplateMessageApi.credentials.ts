@@ -2,6 +2,7 @@ import { ApplicationError } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../nodes/TemplateMessage/shared/baseUrl';
 import { authorization } from '../nodes/TemplateMessage/shared/credentialValues';
+import { CREDENTIAL_DISPLAY_NAME, CREDENTIAL_TYPE } from '../nodes/TemplateMessage/shared/contracts';
 import type {
 	ICredentialDataDecryptedObject,
 	Icon,
@@ -11,8 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 export class TemplateMessageApi implements ICredentialType {
-	name = 'templateMessageApi';
-	displayName = 'Template Message API';
+	name = CREDENTIAL_TYPE;
+	displayName = CREDENTIAL_DISPLAY_NAME;
 	icon: Icon = { light: 'file:../icons/templateMessage.svg', dark: 'file:../icons/templateMessage.dark.svg' };
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-template-message';
 

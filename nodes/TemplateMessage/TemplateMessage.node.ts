@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties, router, subtitle } from './actions/router';
 import { testCredential } from './send/credentialTest';
+import { CREDENTIAL_TYPE } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; without the fallback an older n8n could not load the node.
 const MAIN = (NodeConnectionTypes as Partial<typeof NodeConnectionTypes> | undefined)?.Main ?? ('main' as NodeConnectionType);
@@ -23,7 +24,7 @@ export class TemplateMessage implements INodeType {
 		inputs: [MAIN],
 		outputs: [MAIN],
 		// Written out (CREDENTIAL_TYPE): n8n's lint reads the name and testedBy as literals.
-		credentials: [{ name: 'templateMessageApi', required: true, testedBy: 'testCredential' }],
+		credentials: [{ name: CREDENTIAL_TYPE, required: true, testedBy: 'testCredential' }],
 		properties,
 	};
 

@@ -2,7 +2,7 @@
  * The send stage's timing, on a simulated clock: pace, 429s and rate-limit windows, a failing API's
  * pause and probes, stopping. Exact figures, every time: the clock moves only when every sender waits.
  */
-import { FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
+import { FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 import { Turn } from '../../nodes/TemplateMessage/send/flowControl';
 import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';

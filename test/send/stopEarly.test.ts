@@ -1,6 +1,7 @@
 import { refusalScope } from '../../nodes/TemplateMessage/shared/apiCodes';
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
-import { BREAKER_THRESHOLD, Breaker, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/send/breaker';
+import { Breaker } from '../../nodes/TemplateMessage/send/breaker';
+import { BREAKER_THRESHOLD, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 import { StopEarly } from '../../nodes/TemplateMessage/send/stopEarly';
 
 const refused = (statusCode: number, apiCode?: number, extra: Partial<Extract<Outcome, { kind: 'rejected' }>> = {}): Outcome => ({

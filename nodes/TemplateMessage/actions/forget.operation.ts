@@ -4,12 +4,13 @@ import { invalidItemError } from '../output/errors';
 import { readForgetAll, readForgetKey } from '../request/parameters';
 import { MessageRecord } from '../send/sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
+import { FIELD, OPERATION } from '../shared/fieldNames';
 
 export const option: INodePropertyOptions = {
-	name: 'Forget Sent Messages',
+	name: OPERATION.forget,
 	value: 'forget',
 	action: 'Forget sent messages',
-	description: "Clear keys from this workflow's Send Once record, so that those messages can be sent again",
+	description: `Clear keys from this workflow's ${FIELD.sendOnce} record, so that those messages can be sent again`,
 };
 
 /** The canvas subtitle, an expression. */
@@ -39,7 +40,7 @@ export const properties: INodeProperties[] = [
 		default: FORGET_KEY_DEFAULT,
 		displayOptions: { show: { forget: ['keys'] } },
 		description:
-			"The key as Send Once recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed",
+			`The key as ${FIELD.sendOnce} recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed`,
 	},
 ];
 
@@ -55,7 +56,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return readForgetKey(this, itemIndex);
 		} catch (error) {
 			const invalid = invalidItemError(this.getNode(), error, itemIndex);
-			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with Send Once put out.`;
+			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with ${FIELD.sendOnce} put out.`;
 			if (!continueOnFail) throw invalid;
 			return invalid;
 		}

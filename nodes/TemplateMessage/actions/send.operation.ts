@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
 
 import { sendOnceProperties } from '../description/sendOnce';
-import { buttonValueFields } from '../description/buttonValues';
-import { FIELD } from '../shared/fieldNames';
-import { pastedTemplateNotices, templateProperty } from '../description/templateFields';
+import { buttonKindField, buttonValueFields } from '../description/buttonValues';
+import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
+import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
-import { isInvalid, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage } from '../output/errors';
@@ -55,18 +55,18 @@ export const properties: INodeProperties[] = [
 	templateProperty,
 	...pastedTemplateNotices,
 	{
-		displayName: 'Define Content',
+		displayName: FIELD.payloadMode,
 		name: 'payloadMode',
 		type: 'options',
 		noDataExpression: true,
 		options: [
 			{
-				name: 'Using Fields Below',
+				name: PAYLOAD_MODE.fields,
 				value: 'fields',
 				description: 'Body values, header and buttons from the fields below',
 			},
 			{
-				name: 'Using JSON',
+				name: PAYLOAD_MODE.json,
 				value: 'json',
 				description: 'The whole payload array as JSON, for anything the fields cannot express',
 			},
@@ -135,13 +135,7 @@ export const properties: INodeProperties[] = [
 		name: 'headerType',
 		type: 'options',
 		displayOptions: { show: whenFields },
-		options: [
-			{ name: 'Document', value: 'document' },
-			{ name: 'Image', value: 'image' },
-			{ name: 'None', value: 'none', description: 'The template has no header, or a static one' },
-			{ name: 'Text', value: 'text' },
-			{ name: 'Video', value: 'video' },
-		],
+		options: headerKindOptions({ none: 'The template has no header, or a static one' }),
 		default: 'none',
 		description: 'The kind of header the template has, if it takes a value at send time',
 	},
@@ -157,13 +151,13 @@ export const properties: INodeProperties[] = [
 		displayName: FIELD.headerMediaUrl,
 		name: 'headerMediaUrl',
 		type: 'string',
-		displayOptions: { show: { ...whenFields, headerType: ['image', 'video', 'document'] } },
+		displayOptions: { show: { ...whenFields, headerType: [...MEDIA_HEADER_KINDS] } },
 		default: '',
 		placeholder: 'https://example.com/invoice.pdf',
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
-		displayName: `Only buttons that take a value go under ${FIELD.buttons}: quick reply (its payload) and dynamic URL (the text appended to its URL). Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
+		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
 		displayOptions: { show: whenFields },
@@ -182,24 +176,10 @@ export const properties: INodeProperties[] = [
 				displayName: 'Button',
 				name: 'button',
 				values: [
-					{
-						displayName: 'Type',
-						name: 'kind',
-						type: 'options',
-						options: [
-							{
-								name: TEMPLATE_BUTTON_KINDS.dynamicUrl.name,
-								value: 'dynamicUrl',
-								description: 'A visit-website button whose URL ends with a value given now',
-							},
-							{
-								name: TEMPLATE_BUTTON_KINDS.quickReply.name,
-								value: 'quickReply',
-								description: 'A reply button that sends a payload back when tapped',
-							},
-						],
-						default: 'quickReply',
-					},
+					buttonKindField(VALUE_BUTTON_KINDS, {
+						dynamicUrl: 'A visit-website button whose URL ends with a value given now',
+						quickReply: 'A reply button that sends a payload back when tapped',
+					}),
 					{
 						displayName: 'Index',
 						name: 'index',

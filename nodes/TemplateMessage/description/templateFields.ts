@@ -1,8 +1,9 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 
-import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import type { TemplateButtonKind, TemplateHeaderKind } from '../shared/contracts';
+import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
-import { buttonValueFields } from './buttonValues';
+import { buttonKindField, buttonValueFields } from './buttonValues';
 
 /**
  * The template as registered, for checks and the preview: nothing here is sent. Every part is
@@ -34,19 +35,13 @@ export const templateProperty: INodeProperties = {
 			default: {},
 			placeholder: 'Add Template Button',
 			description:
-				"All of the template's buttons in their order (index 0 first), including those that take no value. Give a quick reply's payload or a dynamic URL's suffix here and leave the node's Buttons empty: the buttons are then entered once.",
+				`All of the template's buttons in their order (index 0 first), including those that take no value. Give a quick reply's payload or a dynamic URL's suffix here and leave the node's ${FIELD.buttons} empty: the buttons are then entered once.`,
 			options: [
 				{
 					displayName: 'Button',
 					name: 'button',
 					values: [
-						{
-							displayName: 'Type',
-							name: 'kind',
-							type: 'options',
-							options: Object.entries(TEMPLATE_BUTTON_KINDS).map(([value, { name }]) => ({ name, value })),
-							default: 'quickReply',
-						},
+						buttonKindField(Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]),
 						{
 							displayName: 'Label',
 							name: 'label',
@@ -71,13 +66,7 @@ export const templateProperty: INodeProperties = {
 			displayName: TEMPLATE_FIELD.header,
 			name: 'headerFormat',
 			type: 'options',
-			options: [
-				{ name: 'Document', value: 'document' },
-				{ name: 'Image', value: 'image' },
-				{ name: 'None', value: 'none', description: 'The template has no header' },
-				{ name: 'Text', value: 'text', description: 'Give its text below, with {{1}} if it has a placeholder' },
-				{ name: 'Video', value: 'video' },
-			],
+			options: headerKindOptions({ none: 'The template has no header', text: 'Give its text below, with {{1}} if it has a placeholder' }),
 			default: 'none',
 			description: "The kind of header the template has. A text header without a placeholder takes no value: set the node's Header Type to None for it.",
 		},
@@ -91,6 +80,15 @@ export const templateProperty: INodeProperties = {
 		},
 	],
 };
+
+/** One entry per header kind, named after it and sorted by name as n8n's editor wants. */
+export function headerKindOptions(descriptions: Partial<Record<TemplateHeaderKind, string>>): INodePropertyOptions[] {
+	return [...TEMPLATE_HEADER_KINDS].sort().map((kind) => {
+		const name = kind.charAt(0).toUpperCase() + kind.slice(1);
+		const description = descriptions[kind];
+		return description === undefined ? { name, value: kind } : { name, value: kind, description };
+	});
+}
 
 /** A stored value that request/pastedTemplate.ts keeps as written (why: see there); the notices say so under its field. */
 export const PASTED_TEMPLATE_VALUE = '^=(?![\\s\\S]*\\{\\{(?!\\s*\\d+\\s*\\}\\}))[\\s\\S]*\\{\\{\\s*\\d+\\s*\\}\\}';

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ReadMessage, RunOptions } from '../shared/contracts';
 import { isInvalid } from '../shared/contracts';
+import { FIELD } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { notice } from '../shared/notice';
 import { rowsOf } from './rows';
@@ -28,7 +29,7 @@ export function dryRunOutput(
 }
 
 const SEND_ONCE_UNKNOWN =
-	"Send Once: messages sent by earlier executions are not looked up in a dry run (n8n's record of them cannot be read without writing to it), so some of these may be skipped in a real run.";
+	`${FIELD.sendOnce}: messages sent by earlier executions are not looked up in a dry run (n8n's record of them cannot be read without writing to it), so some of these may be skipped in a real run.`;
 
 function credentialSentence(problem: string | undefined): string {
 	return problem === undefined

@@ -5,15 +5,16 @@ import { apiCodeInfo } from '../shared/apiCodes';
 import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { InvalidMessage, ItemResult, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
+import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
 import { optionPath, OPTIONS } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
-	401: 'The token was rejected: check the JWT in the Template Message API credential.',
+	401: `The token was rejected: check the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential.`,
 	403: 'The token is not allowed to send this message: check the JWT and the template in the developer dashboard.',
-	404: `The send endpoint was not found: check the Base URL in the Template Message API credential. It ${BASE_URL_ENDS}.`,
+	404: `The send endpoint was not found: check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential. It ${BASE_URL_ENDS}.`,
 	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 
@@ -57,7 +58,7 @@ export function sendFailedError(node: INode, outcome: FailedOutcome, itemIndex: 
 			'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.';
 	} else if (outcome.statusCode === undefined) {
 		message = `Could not reach the API: ${reason} [item ${itemIndex}]`;
-		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. Check the Base URL in the Template Message API credential and that the API is reachable from n8n.`;
+		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential and that the API is reachable from n8n.`;
 	} else {
 		message = `The API refused the message${status}: ${reason} [item ${itemIndex}]`;
 		description = refusalHint(outcome);
@@ -123,9 +124,9 @@ export function failureOf(node: INode, result: ItemResult | undefined, itemIndex
 	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);
 	if (result !== undefined && 'heldBy' in result) return notSentError(node, result.heldBy, itemIndex);
 	if (result !== undefined && 'notRecorded' in result) {
-		return new NodeOperationError(node, `Not sent: Send Once could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
+		return new NodeOperationError(node, `Not sent: ${FIELD.sendOnce} could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
 			itemIndex,
-			description: 'Nothing was sent for this item. Run it again once n8n\'s database is reachable, or set Send Once to Off.',
+			description: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
 		});
 	}
 	return new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${result !== undefined && 'fault' in result ? result.fault : 'no result'}) [item ${itemIndex}]`, {

@@ -3,6 +3,7 @@ import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedOutcome, ItemResult, PreparedMessage, Refusal } from '../shared/contracts';
+import { FIELD, OPERATION } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { failureOf } from './errors';
 
@@ -31,10 +32,10 @@ interface Field {
 	detail?: true;
 }
 
-const FORGET_HINT = 'feed this row to a Template Message node set to Forget Sent Messages';
-const SENT_BEFORE = `Sent by an earlier execution of this workflow (Send Once: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
+const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION.forget}`;
+const SENT_BEFORE = `Sent by an earlier execution of this workflow (${FIELD.sendOnce}: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
 const CONCURRENT =
-	'Another execution of this workflow recorded the same message at the same moment (Send Once): not sent here, so that it is not sent twice. Run again if it did not arrive.';
+	`Another execution of this workflow recorded the same message at the same moment (${FIELD.sendOnce}): not sent here, so that it is not sent twice. Run again if it did not arrive.`;
 const IN_DOUBT =
 	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 

@@ -1,4 +1,5 @@
 import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
+import { buttonKindsInText, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, requiredText } from './text';
@@ -17,13 +18,13 @@ export function buildButtonParameters(buttons: ButtonInput[], compatibility: Com
 		let inner: Record<string, string>;
 		if (button.kind === 'quickReply') {
 			subType = 'quick_reply';
-			const payload = requiredText(button.value, `${field} → Payload`, 'A quick reply button needs the payload text that comes back when the recipient taps it');
+			const payload = requiredText(button.value, `${field} → ${TEMPLATE_BUTTON_KINDS.quickReply.value!.displayName}`, 'A quick reply button needs the payload text that comes back when the recipient taps it');
 			inner = quickReplyParameter(payload, compatibility.quickReplyValueField);
 		} else if (button.kind === 'dynamicUrl') {
 			subType = compatibility.dynamicUrlSubType;
-			inner = { type: 'text', text: requiredText(button.value, `${field} → URL Suffix`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
+			inner = { type: 'text', text: requiredText(button.value, `${field} → ${TEMPLATE_BUTTON_KINDS.dynamicUrl.value!.displayName}`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
 		} else {
-			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (quick reply or dynamic URL)`, 'Call-phone and static URL buttons take no parameters: leave them out');
+			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (${buttonKindsInText(VALUE_BUTTON_KINDS, 'or')})`, 'Call-phone and static URL buttons take no parameters: leave them out');
 		}
 
 		return {

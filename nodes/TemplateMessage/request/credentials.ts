@@ -3,13 +3,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { sendEndpoint } from '../shared/baseUrl';
 import type { SendCredentials } from '../shared/contracts';
-import { CREDENTIAL_TYPE } from '../shared/contracts';
+import { CREDENTIAL_DISPLAY_NAME, CREDENTIAL_TYPE } from '../shared/contracts';
 import { credentialProblem } from '../shared/credentialValues';
 
 const FIXES = {
-	'Base URL': "Set the Template Message API credential's Base URL to the plain address of the API, e.g. https://api.example.com; the JWT goes in its own field.",
+	'Base URL': `Set the ${CREDENTIAL_DISPLAY_NAME} credential's Base URL to the plain address of the API, e.g. https://api.example.com; the JWT goes in its own field.`,
 	// A token with a line break or control character cannot go into a header.
-	JWT: 'Copy the token again from the developer dashboard into the Template Message API credential, as one line.',
+	JWT: `Copy the token again from the developer dashboard into the ${CREDENTIAL_DISPLAY_NAME} credential, as one line.`,
 };
 
 export async function readCredentials(ctx: IExecuteFunctions): Promise<SendCredentials> {

@@ -1,4 +1,5 @@
 import type { PreparedMessage, Skip } from '../shared/contracts';
+import { FIELD } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 
 /** Each message's whole request as text (the same text is the same message); none for an invalid item. */
@@ -28,7 +29,7 @@ export function repeatsToSkip(messages: Array<PreparedMessage | undefined>, skip
 		}
 	}
 	for (const [itemIndex, duplicateOf] of findRepeats(messages.map((message) => message?.key))) {
-		skip.set(itemIndex, { duplicateOf, reason: `Same message key as item ${duplicateOf}: sent once (Send Once)` });
+		skip.set(itemIndex, { duplicateOf, reason: `Same message key as item ${duplicateOf}: sent once (${FIELD.sendOnce})` });
 	}
 	return skip;
 }

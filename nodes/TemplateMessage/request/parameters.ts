@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
+import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { readOptions } from '../shared/options';
-import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
-import { FIELD } from '../shared/fieldNames';
+import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
@@ -41,7 +41,11 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 
 	if (get('payloadMode', 'fields') === 'json') {
 		if (fromTemplate) {
-			throw new InvalidFieldError(FIELD.templateButtons, 'gives button values, but Define Content is Using JSON', 'Put the button values in Payload (JSON), or set Define Content to Using Fields Below');
+			throw new InvalidFieldError(
+				FIELD.templateButtons,
+				`gives button values, but ${FIELD.payloadMode} is ${PAYLOAD_MODE.json}`,
+				`Put the button values in ${FIELD.rawPayload}, or set ${FIELD.payloadMode} to ${PAYLOAD_MODE.fields}`,
+			);
 		}
 		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
 	}
@@ -70,7 +74,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			header: {
 				type: headerType,
 				text: headerType === 'text' ? get('headerText', '') : undefined,
-				url: ['image', 'video', 'document'].includes(headerType as string) ? get('headerMediaUrl', '') : undefined,
+				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', '') : undefined,
 			},
 			buttons,
 		},
@@ -88,11 +92,15 @@ function templateAsWritten(ctx: IExecuteFunctions, computed: IDataObject): IData
 
 const templateButtonsOf = (fields: IDataObject): IDataObject[] => ((fields.buttons as IDataObject | undefined)?.button as IDataObject[] | undefined) ?? [];
 
-const buttonValue = (button: IDataObject): unknown => (button.kind === 'dynamicUrl' ? button.urlSuffix : button.payload);
+/** Undefined for a kind without a value: request/buttons.ts refuses such a button by its kind. */
+const buttonValue = (button: IDataObject): unknown => {
+	const value = buttonValueOf(button.kind);
+	return value === undefined ? undefined : button[value.field];
+};
 
 /** The buttons from the template's list when they carry their values there, so that they are entered once. */
 function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
-	const takesValue = (button: IDataObject) => TEMPLATE_BUTTON_KINDS[button.kind as TemplateButtonKind]?.value !== undefined;
+	const takesValue = (button: IDataObject) => buttonValueOf(button.kind) !== undefined;
 	const given = (button: IDataObject) => {
 		const value = buttonValue(button);
 		return value !== undefined && value !== null && value !== '';
@@ -101,8 +109,8 @@ function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 	return list.flatMap((button, index) => {
 		if (!takesValue(button)) return [];
 		if (!given(button)) {
-			const what = button.kind === 'quickReply' ? 'payload' : 'URL suffix';
-			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each quick reply and dynamic URL button of the template needs one`);
+			const what = buttonValueOf(button.kind)!.inText;
+			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each ${buttonKindsInText(VALUE_BUTTON_KINDS, 'and')} button of the template needs one`);
 		}
 		return [{ kind: button.kind, index, value: buttonValue(button) }];
 	});

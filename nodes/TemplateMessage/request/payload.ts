@@ -5,9 +5,10 @@ import { normalisePhoneNumber } from './phone';
 import { parseRawPayload } from './rawPayload';
 import { checkAgainstTemplate, checkRefusedCharacters } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
-import { TEMPLATE_HEADER_KINDS } from '../shared/contracts';
+import { isMediaHeaderKind, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { readOptions } from '../shared/options';
 import { hasControlCharacter } from '../shared/controlCharacters';
+import { notHttpProblem } from '../shared/httpUrl';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
@@ -60,18 +61,10 @@ function bodyParameter(value: unknown, position: number): { type: 'text'; text: 
 
 function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unknown }): object | undefined {
 	const type = header.type ?? 'none';
-	switch (type) {
-		case 'none':
-			return undefined;
-		case 'text':
-			return { type: 'text', text: requiredText(header.text, FIELD.headerText) };
-		case 'image':
-		case 'video':
-		case 'document':
-			return { type, [type as string]: { url: mediaUrl(header.url) } };
-		default:
-			throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of ${TEMPLATE_HEADER_KINDS.join(', ')}`, 'Pick the kind of header the template has');
-	}
+	if (type === 'none') return undefined;
+	if (type === 'text') return { type: 'text', text: requiredText(header.text, FIELD.headerText) };
+	if (isMediaHeaderKind(type)) return { type, [type]: { url: mediaUrl(header.url) } };
+	throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of ${TEMPLATE_HEADER_KINDS.join(', ')}`, 'Pick the kind of header the template has');
 }
 
 /** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
@@ -85,10 +78,8 @@ function mediaUrl(raw: unknown): string {
 	if (!URL.canParse(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
-	const { protocol } = new URL(text);
-	if (protocol !== 'https:' && protocol !== 'http:') {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} uses ${protocol.replace(':', '')}; only http and https are allowed`, 'Host the file at a web address starting with https://');
-	}
+	const notHttp = notHttpProblem(new URL(text));
+	if (notHttp) throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} ${notHttp}`, 'Host the file at a web address starting with https://');
 	return text;
 }
 

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, quote, refuseLostDigits, visible } from './text';
+import { describeValue, HIDDEN_MARKS, quote, refuseLostDigits, visible } from './text';
 import { optionPath, optionName } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
 
@@ -10,8 +10,10 @@ const MAX_DIGITS = 15;
 const MAX_TEXT_LENGTH = 40;
 // What people, phones and spreadsheets put between digits: any Unicode space, every dash (minus, full-width), . / ( )
 const SEPARATORS = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d.()/]/g;
-// Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped.
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+// Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped,
+// and with them what no number needs but the preview leaves be: the zero-width (non-)joiners, written
+// in emoji and some scripts, and the invisible operators U+2061 to U+2064. Line separators are SEPARATORS.
+const INVISIBLE = new RegExp(`[${HIDDEN_MARKS}\\u200c\\u200d\\u2061-\\u2064]`, 'g');
 // "+62 (0)812…", "0044 (0)20…": a country code, then a trunk 0 in brackets, as Indonesian and British numbers are often written.
 const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
 // "https://wa.me/6281234567890", "api.whatsapp.com/send?phone=62…": a chat link, with the number it opens.

@@ -1,7 +1,7 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
-import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { hasControlCharacter } from '../shared/controlCharacters';
 
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
@@ -82,7 +82,7 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 		const template = buttons[index];
 		const kind = buttonKind(value);
 		if (TEMPLATE_BUTTON_KINDS[template.kind].value === undefined) {
-			throw new InvalidFieldError(name, `gives a value to button ${index}, the template's ${describeButton(template)} button, which takes none`, 'Leave call phone and static URL buttons out of Buttons');
+			throw new InvalidFieldError(name, `gives a value to button ${index}, the template's ${describeButton(template)} button, which takes none`, `Leave ${buttonKindsInText(['callPhone', 'staticUrl'], 'and')} buttons out of ${FIELD.buttons}`);
 		}
 		if (kind !== template.kind) {
 			throw new InvalidFieldError(`${name} → Type`, `is ${kind ? TEMPLATE_BUTTON_KINDS[kind].inText : 'unknown'}, but the template's button ${index} is a ${describeButton(template)} button`, `Set its Type to ${TEMPLATE_BUTTON_KINDS[template.kind].inText}`);
@@ -92,7 +92,7 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 	buttons.forEach((button, index) => {
 		if (TEMPLATE_BUTTON_KINDS[button.kind].value !== undefined && !given.has(index)) {
 			const { inText, value } = TEMPLATE_BUTTON_KINDS[button.kind];
-			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${inText} button with Index ${index} and ${value}`);
+			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${inText} button with Index ${index} and ${value!.described}`);
 		}
 	});
 }

@@ -1,6 +1,6 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
+import { buttonKindsInText, TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { describeValue } from './text';
 import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';
 
@@ -12,7 +12,7 @@ export interface TemplateInput {
 	checkCharacters?: unknown;
 }
 
-const BUTTON_KINDS: readonly string[] = Object.keys(TEMPLATE_BUTTON_KINDS);
+const BUTTON_KINDS = Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[];
 const MAX_TEMPLATE_TEXT = 4096;
 const PLACEHOLDER = /\{\{\s*(\d{1,3})\s*\}\}/g;
 
@@ -37,8 +37,8 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 
 	if (input.buttons !== undefined && input.buttons.length > 0) {
 		shape.buttons = input.buttons.map((button, position) => {
-			if (typeof button.kind !== 'string' || !BUTTON_KINDS.includes(button.kind)) {
-				throw new InvalidFieldError(`${FIELD.templateButtons} → button ${position + 1} → Type`, `${describeValue(button.kind)} is not quick reply, dynamic URL, static URL or call phone`);
+			if (typeof button.kind !== 'string' || !(BUTTON_KINDS as string[]).includes(button.kind)) {
+				throw new InvalidFieldError(`${FIELD.templateButtons} → button ${position + 1} → Type`, `${describeValue(button.kind)} is not ${buttonKindsInText(BUTTON_KINDS, 'or')}`);
 			}
 			const label = optionalText(button.label, `${FIELD.templateButtons} → button ${position + 1} → Label`);
 			return label === undefined ? { kind: button.kind as TemplateButtonKind } : { kind: button.kind as TemplateButtonKind, label };

@@ -64,9 +64,16 @@ function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
 }
 
-// Not the zero-width joiners: emoji and some scripts are written with them. Control characters are
+/**
+ * Marks that do not show, or reorder the text around them, for a character class: the zero-width
+ * space, direction marks, embeddings and overrides, the word joiner, isolates, the byte order mark.
+ */
+export const HIDDEN_MARKS = '\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+
+// The preview also shows the line and paragraph separators, which break a line where none is seen;
+// not the zero-width joiners: emoji and some scripts are written with them. Control characters are
 // tested apart: ESLint's no-control-regex refuses them in a regex.
-const HIDDEN = /[\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
+const HIDDEN = new RegExp(`[${HIDDEN_MARKS}\\u2028\\u2029]`);
 
 /** Characters that do not show, or change how the rest shows, as ⟨U+XXXX⟩: a preview reads as what is sent. */
 export function visible(value: string): string {

@@ -1,9 +1,5 @@
-/** Consecutive failures on the API's side (5xx, no connection, no answer) after which sending pauses. */
-export const BREAKER_THRESHOLD = 5;
-
-/** The first pause after the API started failing; each failed probe doubles it, up to the last. */
-export const FIRST_COOL_DOWN_MS = 1000;
-const LAST_COOL_DOWN_MS = 30_000;
+import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from '../shared/flowLimits';
+import { seconds } from './duration';
 
 const PROBE_POLL_MS = 100;
 
@@ -14,7 +10,7 @@ export type Gate = { pass: true; probe?: ProbeToken } | { waitMs: number } | { g
 
 /**
  * After BREAKER_THRESHOLD failures in a row on the API's side, nothing is sent for a cool-down; then
- * one message goes as a probe. Any answer from the API closes the breaker; a failed probe doubles the
+ * one message goes as a probe. Any answer from the API closes the breaker; a failed probe lengthens the
  * cool-down. Once the API has been failing for `giveUpAfterMs` (0: at once), it gives up for good.
  * One instance per run.
  */
@@ -74,7 +70,7 @@ export class Breaker {
 		if (isProbe) {
 			this.probing = undefined;
 			this.probes++;
-			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * 2);
+			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * COOL_DOWN_GROWTH);
 		}
 		if (this.openUntil === undefined && this.failuresInARow < BREAKER_THRESHOLD) return undefined;
 		const failingFor = now - this.failingSince;
@@ -88,8 +84,4 @@ export class Breaker {
 		if (this.openUntil === undefined || isProbe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
 		return undefined;
 	}
-}
-
-function seconds(ms: number): string {
-	return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }

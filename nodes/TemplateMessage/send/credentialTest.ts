@@ -6,7 +6,7 @@ import { authorization, credentialProblem } from '../shared/credentialValues';
 import { apiCodeInfo } from '../shared/apiCodes';
 import { parseAnswer, readAnswer } from './answer';
 import { AttemptDeadline } from './deadline';
-import { apiCode } from './outcome';
+import { apiCode, errorAndCauses } from './outcome';
 import { Redactor } from './redact';
 
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
@@ -113,8 +113,7 @@ async function answerCode(body: unknown, timeoutMs: number): Promise<number | st
 }
 
 function networkCode(error: unknown): string | undefined {
-	for (let cause = error, depth = 0; cause && typeof cause === 'object' && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
-		const { code } = cause as { code?: unknown };
+	for (const { code } of errorAndCauses(error)) {
 		if (typeof code === 'string' && code !== 'ERR_BAD_RESPONSE' && code !== 'ERR_BAD_REQUEST') return code;
 	}
 	return undefined;

@@ -4,6 +4,7 @@ import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
 import { wait } from './deadline';
+import { seconds } from './duration';
 import type { RateLimitState } from './outcome';
 import type { Pacer, Pause, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
@@ -256,10 +257,6 @@ export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: n
 		templateCodeId: item.templateCodeId,
 		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${optionName('maxThrottleWait')} (${seconds(budgetMs)})`,
 	};
-}
-
-function seconds(ms: number): string {
-	return `${Math.round(ms / 1000)} s`;
 }
 
 /** One log line when a long pause begins (overlapping pauses are the same one), one hint at the end. */

@@ -118,9 +118,18 @@ export function classifyTransportError(error: unknown): FailedOutcome {
 	return { kind: 'unknown', errorCode: code, reason };
 }
 
+const MAX_CAUSES = 5;
+
+/** The error and the causes it wraps, outermost first: n8n wraps axios's error, which wraps Node's. */
+export function errorAndCauses(error: unknown): Array<Record<string, unknown>> {
+	const chain: Array<Record<string, unknown>> = [];
+	for (let current: unknown = error; isObject(current) && chain.length < MAX_CAUSES; current = current.cause) chain.push(current);
+	return chain;
+}
+
 /** On the error or its causes, or in httpCode where NodeApiError drops its cause (n8n 1.99 to 1.123). */
 function errorCode(error: unknown): string | undefined {
-	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
+	for (const current of errorAndCauses(error)) {
 		for (const code of [current.code, current.httpCode]) {
 			if (typeof code === 'string' && /^E[A-Z_]+$/.test(code)) return code;
 		}
@@ -133,7 +142,7 @@ function errorCode(error: unknown): string | undefined {
  * sent") when none is found. axios hands over follow-redirects' wrapper, with the ClientRequest inside.
  */
 export function requestWritten(error: unknown): boolean | undefined {
-	for (let current: unknown = error, depth = 0; isObject(current) && depth < 5; current = current.cause, depth++) {
+	for (const current of errorAndCauses(error)) {
 		const request = current.request;
 		if (!isObject(request)) continue;
 		const client = isObject(request._currentRequest) ? request._currentRequest : request;

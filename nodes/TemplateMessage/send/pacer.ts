@@ -5,6 +5,7 @@
  * limit the provider announces holds for the runs sending when it is seen; the next run on an idle
  * pacer starts again from its setting.
  */
+import { JITTER_ROOM_MS } from '../shared/flowLimits';
 import type { RateLimitState } from './outcome';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
@@ -18,7 +19,6 @@ export interface Pause {
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
 
-const JITTER_ROOM_MS = 10;
 
 export class Pacer {
 	private rate: number;

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
+import { FIELD, OPERATION } from '../shared/fieldNames';
 import { Claims } from './sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
@@ -125,12 +126,12 @@ async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembere
 		if (pushedOut > 0) {
 			notice(
 				ctx,
-				`Send Once keeps the newest ${maxRemembered} values of this workflow's record (${optionPath('maxRemembered')}): this run pushed out the ${pushedOut} oldest messages. A later run would send those messages again if their rows come back: raise ${optionPath('maxRemembered')} above the number of rows the workflow sends to (each message takes one value).`,
+				`${FIELD.sendOnce} keeps the newest ${maxRemembered} values of this workflow's record (${optionPath('maxRemembered')}): this run pushed out the ${pushedOut} oldest messages. A later run would send those messages again if their rows come back: raise ${optionPath('maxRemembered')} above the number of rows the workflow sends to (each message takes one value).`,
 				'warn',
 			);
 		}
 	} catch (error) {
 		const reason = truncate(error instanceof Error ? error.message : String(error), 200);
-		notice(ctx, `Send Once could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use Forget Sent Messages for their keys), or send again some that were.`, 'warn');
+		notice(ctx, `${FIELD.sendOnce} could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use ${OPERATION.forget} for their keys), or send again some that were.`, 'warn');
 	}
 }

@@ -1,4 +1,5 @@
 import type { Outcome, RefusalScope } from './contracts';
+import { CREDENTIAL_DISPLAY_NAME } from './contracts';
 import { optionPath } from './options';
 
 interface ApiCode {
@@ -16,11 +17,11 @@ export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
 	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item', throttle: true },
 	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
-	17: { meaning: 'the authentication credentials are invalid', hint: 'Check the JWT in the Template Message API credential (copy it again from the developer dashboard).', scope: 'account', tokenRefused: true },
-	19: { meaning: 'the Authorization header is missing', hint: 'The JWT did not reach the API: check the Template Message API credential, and any proxy between n8n and the API.', scope: 'account', tokenRefused: true },
+	17: { meaning: 'the authentication credentials are invalid', hint: `Check the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential (copy it again from the developer dashboard).`, scope: 'account', tokenRefused: true },
+	19: { meaning: 'the Authorization header is missing', hint: `The JWT did not reach the API: check the ${CREDENTIAL_DISPLAY_NAME} credential, and any proxy between n8n and the API.`, scope: 'account', tokenRefused: true },
 	33: { meaning: 'the data does not exist', hint: 'Something this message refers to does not exist at the provider: check the template code id and the recipient.', scope: 'item' },
 	39: { meaning: 'wrong or missing parameters: the values do not match the template', hint: 'Give exactly one body value per placeholder of the template, and header and button values only where the template has them.', scope: 'item' },
-	43: { meaning: 'no token was supplied', hint: 'Enter the JWT in the Template Message API credential.', scope: 'account', tokenRefused: true },
+	43: { meaning: 'no token was supplied', hint: `Enter the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential.`, scope: 'account', tokenRefused: true },
 	45: { meaning: 'the token is invalid', hint: 'The JWT was rejected: it may have expired. Copy a new one from the developer dashboard into the credential.', scope: 'account', tokenRefused: true },
 	59: { meaning: 'the template does not exist', hint: 'Check the Template Code ID (it looks like <id>:<template_name>) and that the template is Approved in the developer dashboard.', scope: 'template' },
 };

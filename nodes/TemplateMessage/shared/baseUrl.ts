@@ -1,3 +1,5 @@
+import { notHttpProblem } from './httpUrl';
+
 export const SEND_PATH = '/api/v2/push/message';
 
 export const BASE_URL_ENDS = 'ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
@@ -33,7 +35,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	} catch {
 		return 'is not a URL';
 	}
-	if (url.protocol !== 'https:' && url.protocol !== 'http:') return `uses ${url.protocol.replace(':', '')}; only http and https are allowed`;
+	const notHttp = notHttpProblem(url);
+	if (notHttp) return notHttp;
 	if (url.username !== '' || url.password !== '') return 'contains a user name or password, which would be sent in place of the JWT';
 	const fragmentAt = text.indexOf('#');
 	if ((fragmentAt === -1 ? text : text.slice(0, fragmentAt)).includes('?')) {

@@ -65,17 +65,41 @@ export interface TemplateShape {
 /** A template text cut at its placeholders: literal text, or the number of the value that goes there. */
 export type Segment = string | number;
 
-export const TEMPLATE_HEADER_KINDS = ['none', 'text', 'image', 'video', 'document'] as const;
+/** The header kinds that take a media URL: the header's parameter is named after its kind. */
+export const MEDIA_HEADER_KINDS = ['image', 'video', 'document'] as const;
+export type MediaHeaderKind = (typeof MEDIA_HEADER_KINDS)[number];
+export const TEMPLATE_HEADER_KINDS = ['none', 'text', ...MEDIA_HEADER_KINDS] as const;
 export type TemplateHeaderKind = (typeof TEMPLATE_HEADER_KINDS)[number];
 
+export const isMediaHeaderKind = (kind: unknown): kind is MediaHeaderKind => (MEDIA_HEADER_KINDS as readonly unknown[]).includes(kind);
+
+/** The value a message gives a button: the editor's field (its name and display name), named in a sentence, and described. */
+export interface ButtonValue {
+	field: 'payload' | 'urlSuffix';
+	displayName: string;
+	inText: string;
+	described: string;
+}
+
 /** Each button kind's name in the editor, in a sentence, and what value a message gives it, if any. */
-export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; value?: string }> = {
-	callPhone: { name: 'Call Phone', inText: 'call phone' },
-	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', value: 'the text appended to its URL' },
-	quickReply: { name: 'Quick Reply', inText: 'quick reply', value: 'its payload' },
+export const TEMPLATE_BUTTON_KINDS: Record<'callPhone' | 'dynamicUrl' | 'quickReply' | 'staticUrl', { name: string; inText: string; value?: ButtonValue }> = {
+	quickReply: { name: 'Quick Reply', inText: 'quick reply', value: { field: 'payload', displayName: 'Payload', inText: 'payload', described: 'its payload' } },
+	dynamicUrl: { name: 'Dynamic URL', inText: 'dynamic URL', value: { field: 'urlSuffix', displayName: 'URL Suffix', inText: 'URL suffix', described: 'the text appended to its URL' } },
 	staticUrl: { name: 'Static URL', inText: 'static URL' },
+	callPhone: { name: 'Call Phone', inText: 'call phone' },
 };
 export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
+
+/** The kinds a message gives a value to, quick reply first. */
+export const VALUE_BUTTON_KINDS = (Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]).filter((kind) => TEMPLATE_BUTTON_KINDS[kind].value !== undefined);
+
+export const buttonValueOf = (kind: unknown): ButtonValue | undefined => TEMPLATE_BUTTON_KINDS[kind as TemplateButtonKind]?.value;
+
+/** The kinds as a sentence names them: "quick reply, dynamic URL or call phone". */
+export function buttonKindsInText(kinds: readonly TemplateButtonKind[], conjunction: 'and' | 'or'): string {
+	const names = kinds.map((kind) => TEMPLATE_BUTTON_KINDS[kind].inText);
+	return names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} ${conjunction} ${names[names.length - 1]}`;
+}
 
 export interface PreparedMessage {
 	request: SendRequestBody;
@@ -102,6 +126,8 @@ export function isInvalid(message: ReadMessage): message is InvalidMessage {
 }
 
 export const CREDENTIAL_TYPE = 'templateMessageApi';
+/** The credential's name in the editor, as messages name it. */
+export const CREDENTIAL_DISPLAY_NAME = 'Template Message API';
 
 /** Read once for the run, checked, never shown. */
 export interface SendCredentials {

@@ -17,9 +17,22 @@ export const FIELD = {
 	headerText: 'Header Text',
 	headerMediaUrl: 'Header Media URL',
 	buttons: 'Buttons',
+	payloadMode: 'Define Content',
+	sendOnce: 'Send Once',
 	rawPayload: 'Payload (JSON)',
 	templateBody: `${TEMPLATE} → ${TEMPLATE_FIELD.bodyText}`,
 	templateHeader: `${TEMPLATE} → ${TEMPLATE_FIELD.header}`,
 	templateHeaderText: `${TEMPLATE} → ${TEMPLATE_FIELD.headerText}`,
 	templateButtons: `${TEMPLATE} → ${TEMPLATE_FIELD.buttons}`,
+} as const;
+
+/** Define Content's choices, by value. */
+export const PAYLOAD_MODE = {
+	fields: 'Using Fields Below',
+	json: 'Using JSON',
+} as const;
+
+/** The operations' names, as the Operation field lists them. */
+export const OPERATION = {
+	forget: 'Forget Sent Messages',
 } as const;

@@ -1,5 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, JITTER_ROOM_MS, LAST_COOL_DOWN_MS } from './flowLimits';
+import { FIELD } from './fieldNames';
+
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
 
@@ -42,6 +45,13 @@ function choiceOption<const T extends string>(property: Omit<INodeProperties, 'n
 	return option('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
 }
 
+/** The display names of the options another option's description names; each option's own field reads its name here. */
+const NAME = {
+	includeRequestPayload: 'Include Request Payload in Output',
+	maxThrottleWait: 'Max Wait When Throttled',
+	retryUnknownDelivery: 'Retry Unknown Deliveries',
+} as const;
+
 /**
  * Every option of Send, one entry each: the editor's field (display name, default, description), how the node
  * reads it, and when. The description, the readers and every message naming an option come from here. n8n
@@ -68,7 +78,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with Include Request Payload in Output). Useful to check a sheet mapping before a real send.",
+				`Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with ${NAME.includeRequestPayload}). Useful to check a sheet mapping before a real send.`,
 		},
 		isOn,
 	),
@@ -86,7 +96,7 @@ export const OPTIONS = {
 	includeRequestPayload: option(
 		'run',
 		{
-			displayName: 'Include Request Payload in Output',
+			displayName: NAME.includeRequestPayload,
 			type: 'boolean',
 			default: false,
 			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
@@ -101,7 +111,7 @@ export const OPTIONS = {
 			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
 			default: 5,
 			description:
-				'How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see Max Wait When Throttled. A message that may have been sent is never tried again unless Retry Unknown Deliveries is on.',
+				`How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see ${NAME.maxThrottleWait}. A message that may have been sent is never tried again unless ${NAME.retryUnknownDelivery} is on.`,
 		},
 		{ min: 1, whole: true },
 	),
@@ -123,7 +133,7 @@ export const OPTIONS = {
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
-				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and 10 ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
+				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
 		},
 		{ min: 0 },
 	),
@@ -135,7 +145,7 @@ export const OPTIONS = {
 			// Above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
 			default: 50_000,
 			description:
-				"With Send Once: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.",
+				`With ${FIELD.sendOnce}: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.`,
 		},
 		{ min: 1, whole: true },
 	),
@@ -158,14 +168,14 @@ export const OPTIONS = {
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
 			description:
-				"In seconds. After 5 messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after 1 s, then 2, 4… up to 30 s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.",
+				`In seconds. After ${BREAKER_THRESHOLD} messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after ${FIRST_COOL_DOWN_MS / 1000} s, then ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH) / 1000}, ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH ** 2) / 1000}… up to ${LAST_COOL_DOWN_MS / 1000} s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.`,
 		},
 		{ min: 0, seconds: true },
 	),
 	/** Given in seconds, read in milliseconds: in all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
 	maxThrottleWait: numberOption(
 		{
-			displayName: 'Max Wait When Throttled',
+			displayName: NAME.maxThrottleWait,
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
@@ -177,7 +187,7 @@ export const OPTIONS = {
 	retryUnknownDelivery: option(
 		'run',
 		{
-			displayName: 'Retry Unknown Deliveries',
+			displayName: NAME.retryUnknownDelivery,
 			type: 'boolean',
 			default: false,
 			description:
@@ -192,7 +202,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send, with Send Once, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.',
+				`Whether to send, with ${FIELD.sendOnce}, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.`,
 		},
 		isOn,
 	),
@@ -203,7 +213,7 @@ export const OPTIONS = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: Send Once.',
+				`Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: ${FIELD.sendOnce}.`,
 		},
 		isOn,
 	),

@@ -1,6 +1,8 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { FIELD } from '../../shared/fieldNames';
+
 /**
  * The record of messages sent by earlier executions, in the deduplication store n8n gives nodes (as Remove Duplicates):
  * it survives restarts, is shared by queue-mode workers and belongs to the workflow, so Forget Sent Messages
@@ -28,13 +30,13 @@ export class MessageRecord {
 	static open(ctx: IExecuteFunctions, maxEntries?: number): MessageRecord {
 		const node = ctx.getNode();
 		if (typeof ctx.helpers.checkProcessedAndRecord !== 'function' || typeof ctx.helpers.removeProcessed !== 'function') {
-			throw new NodeOperationError(node, 'This n8n does not give nodes its deduplication store, which Send Once needs', {
-				description: 'Update n8n (1.78 and later have it), or set Send Once to Off.',
+			throw new NodeOperationError(node, `This n8n does not give nodes its deduplication store, which ${FIELD.sendOnce} needs`, {
+				description: `Update n8n (1.78 and later have it), or set ${FIELD.sendOnce} to Off.`,
 			});
 		}
 		const workflowId = ctx.getWorkflow().id;
 		if (!workflowId) {
-			throw new NodeOperationError(node, 'Send Once needs a saved workflow: this one has no id yet', {
+			throw new NodeOperationError(node, `${FIELD.sendOnce} needs a saved workflow: this one has no id yet`, {
 				description: 'n8n keeps the record of sent messages per workflow. Save the workflow, then run it again.',
 			});
 		}

@@ -1,0 +1,13 @@
+// The numbers send/breaker.ts and send/pacer.ts work by, here so that the options' descriptions
+// (shared/options.ts, which may not import from send/) state them from the same place.
+
+/** Consecutive failures on the API's side (5xx, no connection, no answer) after which sending pauses. */
+export const BREAKER_THRESHOLD = 5;
+
+/** The first pause after the API started failing; each failed probe multiplies it by COOL_DOWN_GROWTH, up to the last. */
+export const FIRST_COOL_DOWN_MS = 1000;
+export const COOL_DOWN_GROWTH = 2;
+export const LAST_COOL_DOWN_MS = 30_000;
+
+/** Room past one second in the window the pacer counts departures in, for the jitter between leaving and arriving. */
+export const JITTER_ROOM_MS = 10;
