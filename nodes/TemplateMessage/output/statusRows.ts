@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
+import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
 
 /** What one row is built from. */
@@ -91,10 +92,10 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 	let description: string;
 	if (outcome.statusCode === undefined) {
 		message = `Could not look up the status: ${outcome.reason} [item ${itemIndex}]`;
-		description = 'Check the Base URL in the Template Message API credential and that the API is reachable from n8n, then run the lookup again.';
+		description = `Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential and that the API is reachable from n8n, then run the lookup again.`;
 	} else if (outcome.statusCode === 401 || outcome.statusCode === 403) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
-		description = `The token was refused${outcome.statusCode === 403 ? ', or may not look up messages' : ''}: check the JWT in the Template Message API credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.`;
+		description = `The token was refused${outcome.statusCode === 403 ? ', or may not look up messages' : ''}: check the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.`;
 	} else if (outcome.kind === 'rejected' && outcome.redirect) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
 		description = "The Base URL does not point at the API itself, and redirects are not followed (they would send the token elsewhere). Put the address the API really answers at in the credential's Base URL.";
