@@ -11,9 +11,12 @@ import { hasControlCharacter } from '../shared/controlCharacters';
 import { notHttpProblem } from '../shared/httpUrl';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
+/** The API spellings a message uses where its item gives none: the options' defaults, read once. */
+const SPELLING_DEFAULTS: CompatibilityOptions = readOptions({}, 'item', 2);
+
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
-	const compatibility = { ...readOptions({}, 'item', 2), ...input.compatibility };
+	const compatibility = { ...SPELLING_DEFAULTS, ...input.compatibility };
 	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped);
 	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
 	const payload =
