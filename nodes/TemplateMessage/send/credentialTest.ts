@@ -4,10 +4,10 @@ import { BASE_URL_ENDS, sendEndpoint } from '../shared/baseUrl';
 import type { CredentialProblem } from '../shared/credentialValues';
 import { authorization, credentialProblem } from '../shared/credentialValues';
 import { apiCodeInfo } from '../shared/apiCodes';
-import { parseAnswer, readAnswer } from './answer';
-import { AttemptDeadline } from './deadline';
+import { parseAnswer } from './answer';
 import { apiCode, errorAndCauses } from './outcome';
 import { Redactor } from './redact';
+import { credentialTestSender, exchange } from './transport';
 
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 
@@ -77,39 +77,17 @@ function credentialFix({ field, fix }: CredentialProblem): string {
 	return field === 'JWT' ? ': copy it again, as one line' : '';
 }
 
+/** Through the sends' transport, leaving by `helpers.request`; at most CREDENTIAL_TEST_ANSWER_BYTES of the body are read. */
 export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {
-	try {
-		const answer = (await ctx.helpers.request({
-			uri: sendEndpoint(baseUrl),
-			method: 'POST',
-			headers: { Authorization: token },
-			body: {},
-			json: true,
-			followRedirect: false,
-			simple: false,
-			resolveWithFullResponse: true,
-			// At most CREDENTIAL_TEST_ANSWER_BYTES of the body are read: a hostile server's 300 MB never reach memory.
-			useStream: true,
-			timeout: timeoutMs,
-		})) as { statusCode: number; body?: unknown };
-		return { status: answer.statusCode, apiCode: await answerCode(answer.body, timeoutMs) };
-	} catch (error) {
-		return { code: networkCode(error) ?? 'unknown', reason: (error as Error).message ?? String(error) };
-	}
-}
-
-/** The provider's code in a bounded piece of the answer (a byte order mark before the JSON skipped); undefined when none is read in time. */
-async function answerCode(body: unknown, timeoutMs: number): Promise<number | string | undefined> {
-	const deadline = new AttemptDeadline(timeoutMs);
-	try {
-		const answer = await readAnswer(body, deadline.signal, CREDENTIAL_TEST_ANSWER_BYTES);
-		return 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined;
-	} catch {
-		(body as { destroy?: () => void } | undefined)?.destroy?.();
-		return undefined;
-	} finally {
-		deadline.end();
-	}
+	return await exchange(
+		credentialTestSender(ctx, token, timeoutMs),
+		{ method: 'POST', url: sendEndpoint(baseUrl), body: {}, json: true },
+		{ timeoutMs, maxBytes: CREDENTIAL_TEST_ANSWER_BYTES },
+		({ statusCode, answer }): Probe => ({ status: statusCode, apiCode: 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined }),
+		// An answer that began but was not read in time still has its status, which decides the verdict.
+		(_outcome, error, statusCode): Probe =>
+			statusCode !== undefined ? { status: statusCode } : { code: networkCode(error) ?? 'unknown', reason: (error as Error).message ?? String(error) },
+	);
 }
 
 function networkCode(error: unknown): string | undefined {

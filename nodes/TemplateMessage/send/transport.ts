@@ -1,4 +1,4 @@
-import type { ICredentialsDecrypted, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
+import type { ICredentialsDecrypted, ICredentialTestFunctions, IExecuteFunctions, IHttpRequestOptions, IN8nHttpFullResponse } from 'n8n-workflow';
 
 import type { Answer } from './answer';
 import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
@@ -33,10 +33,9 @@ export async function postMessage(
 	redactor: Redactor,
 ): Promise<Attempt> {
 	return await exchange(
-		ctx,
+		executionSender(ctx, credentials, timeoutMs),
 		{ method: 'POST', url, body, json: true, headers: { 'content-type': 'application/json' } },
-		timeoutMs,
-		credentials,
+		executionLimits(ctx, timeoutMs),
 		({ statusCode, headers, answer }): Attempt => {
 			const rateLimit = readRateLimit(headers);
 			if ('tooLarge' in answer) return { outcome: tooLargeOutcome(statusCode, answer.declaredBytes), rateLimit };
@@ -70,10 +69,9 @@ export async function getStatus(
 	redactor: Redactor,
 ): Promise<StatusAttempt> {
 	return await exchange(
-		ctx,
+		executionSender(ctx, credentials, timeoutMs),
 		{ method: 'GET', url, headers: { accept: 'application/json' } },
-		timeoutMs,
-		credentials,
+		executionLimits(ctx, timeoutMs),
 		({ statusCode, headers, answer }): StatusAttempt => {
 			const rateLimit = readRateLimit(headers);
 			if ('tooLarge' in answer) return { kind: 'failed', outcome: tooLargeOutcome(statusCode, answer.declaredBytes) as FailedOutcome, rateLimit };
@@ -85,30 +83,70 @@ export async function getStatus(
 	);
 }
 
-interface Exchanged {
+export type ExchangeRequest = Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'json' | 'headers'>;
+
+/** The answer as it arrived, its body not yet read. */
+export interface UnreadAnswer {
+	statusCode: number;
+	headers?: unknown;
+	body?: unknown;
+}
+
+/**
+ * How a request leaves, with the token, never redirected, every status a response. `signal` aborts at
+ * the attempt's deadline and on cancel.
+ */
+export type Sender = (request: ExchangeRequest, signal: AbortSignal) => Promise<UnreadAnswer>;
+
+/** `timeoutMs` bounds the whole attempt up to the answer's last byte, `maxBytes` the answer read. */
+export interface ExchangeLimits {
+	timeoutMs: number;
+	maxBytes: number;
+	cancel?: AbortSignal;
+}
+
+export interface Exchanged {
 	statusCode: number;
 	headers: Record<string, unknown>;
 	answer: Answer;
 }
 
 /**
- * The one way a request leaves: through n8n's helper with the credential, never redirected, every
- * status a response, the answer read within its bound and the attempt's deadline. `read` turns the
- * answer into the caller's result, `failed` a request or answer that failed on the way.
+ * The one way a request goes and its answer is read: sent by `send`, the answer read within
+ * `limits`. `read` turns the answer into the caller's result, `failed` a request or answer that failed
+ * on the way: with the outcome, the error itself (the credential test names codes the outcome does
+ * not keep) and the status when the answer had begun.
  */
-async function exchange<T>(
-	ctx: IExecuteFunctions,
-	request: Pick<IHttpRequestOptions, 'method' | 'url' | 'body' | 'json' | 'headers'>,
-	timeoutMs: number,
-	credentials: ICredentialsDecrypted,
+export async function exchange<T>(
+	send: Sender,
+	request: ExchangeRequest,
+	limits: ExchangeLimits,
 	read: (exchanged: Exchanged) => T,
-	failed: (outcome: FailedOutcome) => T,
+	failed: (outcome: FailedOutcome, error: unknown, statusCode: number | undefined) => T,
 ): Promise<T> {
-	const deadline = new AttemptDeadline(timeoutMs, ctx.getExecutionCancelSignal?.());
-	let response: IN8nHttpFullResponse | undefined;
+	const deadline = new AttemptDeadline(limits.timeoutMs, limits.cancel);
+	let response: UnreadAnswer | undefined;
 	try {
-		response = (await ctx.helpers.httpRequestWithAuthentication.call(
-			withCancelSignal(ctx, deadline.signal),
+		response = await send(request, deadline.signal);
+		const headers = (response.headers ?? {}) as Record<string, unknown>;
+		const answer = await readAnswer(response.body, deadline.signal, limits.maxBytes, declaredLength(headers));
+		return read({ statusCode: response.statusCode, headers, answer });
+	} catch (error) {
+		return failed(failedAttempt(error, deadline, response?.statusCode).outcome as FailedOutcome, error, response?.statusCode);
+	} finally {
+		deadline.end();
+	}
+}
+
+function executionLimits(ctx: IExecuteFunctions, timeoutMs: number): ExchangeLimits {
+	return { timeoutMs, maxBytes: MAX_ANSWER_BYTES, cancel: ctx.getExecutionCancelSignal?.() };
+}
+
+/** A run's request: through n8n's helper with the credential. */
+function executionSender(ctx: IExecuteFunctions, credentials: ICredentialsDecrypted, timeoutMs: number): Sender {
+	return async (request, signal) =>
+		(await ctx.helpers.httpRequestWithAuthentication.call(
+			withCancelSignal(ctx, signal),
 			CREDENTIAL_TYPE,
 			{
 				...request,
@@ -116,20 +154,34 @@ async function exchange<T>(
 				ignoreHttpStatusErrors: true,
 				disableFollowRedirect: true,
 				encoding: 'stream',
-				abortSignal: deadline.signal,
-				// A fallback only: the deadline above ends the attempt first.
+				abortSignal: signal,
+				// A fallback only: the deadline ends the attempt first.
 				timeout: timeoutMs + 1000,
 			},
 			{ credentialsDecrypted: credentials },
 		)) as IN8nHttpFullResponse;
-		const headers = (response.headers ?? {}) as Record<string, unknown>;
-		const answer = await readAnswer(response.body, deadline.signal, MAX_ANSWER_BYTES, declaredLength(headers));
-		return read({ statusCode: response.statusCode, headers, answer });
-	} catch (error) {
-		return failed(failedAttempt(error, deadline, response?.statusCode).outcome as FailedOutcome);
-	} finally {
-		deadline.end();
-	}
+}
+
+/**
+ * The credential test's request: `helpers.request` is the only helper a credential test has, so the
+ * token is set here as the credential's authentication sets it. The helper takes no signal: its own
+ * timeout ends a request that gets no answer, with the error's code the dialog names.
+ */
+export function credentialTestSender(ctx: ICredentialTestFunctions, token: string, timeoutMs: number): Sender {
+	return async ({ url, method, headers, body, json }) =>
+		(await ctx.helpers.request({
+			uri: url,
+			method,
+			headers: { ...headers, Authorization: token },
+			body,
+			json,
+			followRedirect: false,
+			simple: false,
+			resolveWithFullResponse: true,
+			// The body as a stream, so the bounded reader can stop a hostile server's 300 MB.
+			useStream: true,
+			timeout: timeoutMs,
+		})) as UnreadAnswer;
 }
 
 /**
