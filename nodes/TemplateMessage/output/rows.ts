@@ -94,6 +94,8 @@ const FIELDS: Field[] = [
 
 const COLUMNS = FIELDS.filter((field) => !field.detail);
 const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS.map((field) => field.column));
+/** The columns a failed row keeps at its top, beside its details. */
+const FAILED_ROW_TOP: ReadonlySet<string> = new Set(FIELDS.filter((field) => field.failedRow !== undefined).map((field) => field.column));
 
 function stoppedBy(refusal: Refusal): IDataObject {
 	const details: IDataObject = { scope: refusal.scope, itemIndex: refusal.itemIndex, reason: refusal.reason };
@@ -128,13 +130,11 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 			if (hostRoutesItemsWithDetails) return { json, pairedItem };
 			return { json, pairedItem, error: new NodeOperationError(node, facts.error.message, { itemIndex: source.itemIndex }) };
 		}
-		const row = new Map([...values].filter(([name]) => COLUMN_NAMES.has(name) && (!facts.error || failedRowTop(name))));
+		const row = new Map([...values].filter(([name]) => COLUMN_NAMES.has(name) && (!facts.error || FAILED_ROW_TOP.has(name))));
 		if (facts.error) row.set('details', detailsOf(values, false));
 		return { json: inColumnOrder(row, includeInputFields ? input[source.itemIndex]?.json : undefined), pairedItem };
 	});
 }
-
-const failedRowTop = (name: string) => FIELDS.some((field) => field.column === name && field.failedRow !== undefined);
 
 /** A failed row's fields but its status (unless routed, where details carry it) and its error. */
 function detailsOf(values: Map<string, unknown>, withStatus: boolean): IDataObject {
