@@ -247,6 +247,20 @@ describe('normalisePhoneNumber', () => {
 			rejects('812 345', /"812 345" has 6 digits; a number with its country code has 7 to 15$/, '62');
 		});
 
+		test("a short number that starts with the country code could be a local one (India's 91…, Singapore's 65…, Italy's 39…): refused, never read as the code and a short number", () => {
+			rejects('9123456789', /"9123456789" has no \+ or 00, starts with 91 \(Options → Default Country Code\) and is short/, '91');
+			rejects('6512 3456', /starts with 65 .* and is short/, '65');
+			rejects('3931234567', /starts with 39 .* and is short/, '39');
+			expect(normalisePhoneNumber('919876543210', '91')).toBe('919876543210');
+			expect(normalisePhoneNumber('+65 6512 3456', '65')).toBe('6565123456');
+		});
+
+		test("a leading 0 in a country the node has no rule for (Brazil's carrier codes, Mexico's old prefixes) is refused, not dropped", () => {
+			rejects('0 21 11 98765-4321', /starts with 0, and the node has no rule for what a leading 0 means in country code 55/, '55');
+			rejects('044 55 1234 5678', /no rule for what a leading 0 means in country code 52/, '52');
+			expect(normalisePhoneNumber('0812 3456 7890', '62')).toBe('6281234567890');
+		});
+
 		test('without Default Country Code a number without + is read as international, as before', () => {
 			expect(normalisePhoneNumber('81234567890')).toBe('81234567890');
 		});
@@ -334,10 +348,10 @@ describe('normalisePhoneNumber', () => {
 		});
 
 		test('with Default Country Code, a leading 0 is replaced by the code and nothing else changes', () => {
-			// A second 0 would make it 00…, the international prefix.
+			// A second 0 would make it 00…, the international prefix. Countries whose leading 0 is a trunk prefix (a 0 elsewhere is refused: see above).
 			const local = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 5, maxLength: 10 })).map(([second, rest]) => `0${second}${rest.join('')}`);
 			fc.assert(
-				fc.property(local, fc.constantFrom('62', '+62', '44', '1'), fc.array(separator, { minLength: 12, maxLength: 12 }), (digits, code, separators) => {
+				fc.property(local, fc.constantFrom('62', '+62', '44', '49'), fc.array(separator, { minLength: 12, maxLength: 12 }), (digits, code, separators) => {
 					const cell = [...digits].map((digit, i) => digit + separators[i]).join('');
 					fc.pre(!byRule(cell));
 					expect(normalisePhoneNumber(cell, code)).toBe(code.replace('+', '') + digits.slice(1));

@@ -103,7 +103,11 @@ function lookupSettings(ctx: IExecuteFunctions) {
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */
 function msgidOf(value: unknown, json: IDataObject): StatusInput {
-	if (typeof value === 'number' && Number.isFinite(value)) return { msgid: String(value) };
+	if (typeof value === 'number' && Number.isFinite(value)) {
+		// Beyond 2^53 the sheet's digits were already lost on the way: the lookup would ask for another message.
+		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `Message ID ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
+		return { msgid: String(value) };
+	}
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { noMsgid: noMsgidReason(json) };
 	if (typeof value !== 'string') return { noMsgid: `Message ID is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
 	const msgid = value.trim();

@@ -131,8 +131,17 @@ export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown,
 				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
 		}
+		const zero = ZERO_AFTER_COUNTRY_CODE[countryCode];
+		if (zero === undefined) {
+			// Brazil's 0 comes with a carrier code, Mexico's prefixes were 01, 044 and 045: dropping one 0 could make another number.
+			throw new InvalidFieldError(
+				FIELD.phoneNumber,
+				`${shown(given)} starts with 0, and the node has no rule for what a leading 0 means in country code ${countryCode} (${optionPath('defaultCountryCode')})`,
+				`Write the number with its country code and without the 0 or any prefix before it, e.g. +${countryCode} …`,
+			);
+		}
 		// Where the 0 is part of the number (Italy's 06…), it stays after the country code too.
-		digits = countryCode + (ZERO_AFTER_COUNTRY_CODE[countryCode] === 'part of the number' ? compact : compact.slice(1));
+		digits = countryCode + (zero === 'part of the number' ? compact : compact.slice(1));
 	} else {
 		digits = compact;
 		local = true;
@@ -189,9 +198,21 @@ export function countryCodeOf(digits: string): string {
 }
 
 /** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
+/** A number after its country code has this many digits at least wherever local numbers can start with the code's digits (India's 91…, Italy's 39…). */
+const SHORTEST_NUMBER_AFTER_COUNTRY_CODE_WITHOUT_PLUS = 9;
+
 function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, given: string): void {
 	const countryCode = normaliseCountryCode(defaultCountryCode);
-	if (countryCode === undefined || digits.startsWith(countryCode)) return;
+	if (countryCode === undefined) return;
+	if (digits.startsWith(countryCode)) {
+		// India's 9123456789 is a local mobile; read as 91 23456789 it would go to another number.
+		if (digits.length - countryCode.length >= SHORTEST_NUMBER_AFTER_COUNTRY_CODE_WITHOUT_PLUS) return;
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(given)} has no + or 00, starts with ${countryCode} (${optionPath('defaultCountryCode')}) and is short: it may be a local number that begins with those digits, or the country code and a short number`,
+			`Write it with + and its country code, e.g. +${countryCode} …, so that the node cannot mistake it`,
+		);
+	}
 	throw new InvalidFieldError(
 		FIELD.phoneNumber,
 		`${shown(given)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): most likely a local number whose leading 0 the sheet dropped (sent as it is, it would go to country code ${countryCodeOf(digits)})`,

@@ -86,7 +86,7 @@ export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, toke
 		({ statusCode, answer }): Probe => ({ status: statusCode, apiCode: 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined }),
 		// An answer that began but was not read in time still has its status, which decides the verdict.
 		(_outcome, error, statusCode): Probe =>
-			statusCode !== undefined ? { status: statusCode } : { code: networkCode(error) ?? 'unknown', reason: (error as Error).message ?? String(error) },
+			statusCode !== undefined ? { status: statusCode } : { code: networkCode(error) ?? 'unknown', reason: typeof (error as Error | undefined)?.message === 'string' ? (error as Error).message : String(error) },
 	);
 }
 
