@@ -76,7 +76,8 @@ test.each([
 		// The failures really happened and carry the API's words.
 		expect(withContinue.output(SEND_NODE).filter((item) => item.json.error !== undefined)).toHaveLength(8);
 		expect(stopping.nodeError(SEND_NODE)?.message).toMatch(/your token was (Bearer )?\[redacted\]/);
-		expect(unreachable.nodeError(SEND_NODE)?.message).toMatch(/Could not reach the API/);
+		// A server that just closed refuses the connection, or on a busy machine resets one it had begun to accept.
+		expect(unreachable.nodeError(SEND_NODE)?.message).toMatch(/^(Could not reach the API|Delivery unknown: connection reset)/);
 
 		const haystack = [everythingIn(withContinue), everythingIn(stopping), everythingIn(unreachable), ...captured].join('\n');
 		for (const part of secretParts) expect(haystack).not.toContain(part);
