@@ -120,9 +120,10 @@ function queueEnv({ postgresPort, redisPort, encryptionKey }) {
 
 /**
  * Starts Redis, PostgreSQL, imports the credential (pointing at `credential`) and the workflows,
- * then n8n main and `workers` workers (each running `workerConcurrency` executions at most).
+ * then n8n main and `workers` workers (each running `workerConcurrency` executions at most, with
+ * `workerEnv` added to their environment).
  */
-async function startQueueMode({ userFolder, credential, workflows = [], publishIds = [], workers = 2, workerConcurrency = 5, mainPort, logDir }) {
+async function startQueueMode({ userFolder, credential, workflows = [], publishIds = [], workers = 2, workerConcurrency = 5, workerEnv = {}, mainPort, logDir }) {
 	ensureServices();
 	const [redisPort, postgresPort] = [await freePort(), await freePort()];
 	const redis = await startRedis(redisPort);
@@ -136,19 +137,23 @@ async function startQueueMode({ userFolder, credential, workflows = [], publishI
 		if (workflows.length) stack.importWorkflows(userFolder, workflows, publishIds, { extra: env });
 		const port = mainPort ?? (await freePort());
 		handles.main = await stack.startN8n(userFolder, { port, brokerPort: await freePort(), extra: env, logFile: log('main') });
-		for (let i = 0; i < workers; i++) {
-			const workerPort = await freePort();
-			handles.workers.push(
-				await stack.startN8n(userFolder, {
+		// The workers boot together, as a deployment's do.
+		const started = await Promise.allSettled(
+			Array.from({ length: workers }, async (_, i) => {
+				const [workerPort, brokerPort] = [await freePort(), await freePort()];
+				return stack.startN8n(userFolder, {
 					port: workerPort,
-					brokerPort: await freePort(),
+					brokerPort,
 					command: 'worker',
 					args: [`--concurrency=${workerConcurrency}`],
-					extra: { ...env, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPort) },
+					extra: { ...env, ...workerEnv, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPort) },
 					logFile: log(`worker-${i + 1}`),
-				}),
-			);
-		}
+				});
+			}),
+		);
+		handles.workers = started.filter((start) => start.status === 'fulfilled').map((start) => start.value);
+		const failed = started.find((start) => start.status === 'rejected');
+		if (failed) throw failed.reason;
 	} catch (error) {
 		await stopQueueMode(handles);
 		throw error;

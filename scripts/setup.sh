@@ -93,9 +93,9 @@ install_n8n_app() {
 		headers="$(cd "$(dirname "$node")/.." && pwd)"
 		[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24_path --fetched)")/.." && pwd)"
 		# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
-		# npm warns it will stop passing on).
+		# npm warns it will stop passing on), and compiles on every core with JOBS=max.
 		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
-			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$headers" npm rebuild sqlite3 --ignore-scripts=false
+			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$headers" JOBS=max npm rebuild sqlite3 --ignore-scripts=false
 	fi
 }
 

@@ -34,24 +34,48 @@ if [ "${1:-}" = "--1x" ]; then
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
+# n8n and Chromium, which only the end-to-end and browser suites need, install in the background
+# while the package is built, linted and tested in the engines: the download mostly waits on the
+# network and the disk, and the SQLite build takes one core. Their lines are shown when they end.
+background_log="$(mktemp)"
+echo "Installing n8n and Chromium in the background, for the end-to-end and browser suites"
+( install_n8n_app && chromium_path >/dev/null ) >"$background_log" 2>&1 &
+background=$!
+# A step that fails ends the script, and the background jobs with it (npm and jest under them too).
+kill_tree() {
+	local child
+	for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+	kill "$1" 2>/dev/null || true
+}
+trap 'for job in $(jobs -p); do kill_tree "$job"; done' EXIT
+# Shows what a background job printed, and stops here if it failed.
+finish_background() {
+	local status=0
+	wait "$1" || status=$?
+	cat "$2"
+	rm -f "$2"
+	return "$status"
+}
 node scripts/freshBuild.js --force
 npm run lint
 npm run lint:package                               # the packed tarball, as n8n's scanner lints it
 node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
 install_engines
-install_n8n_app
-chromium_path >/dev/null
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
 # Arguments come before --selectProjects, which would take them as more project names. Both cores
 # for the unit and engine suites (jest takes one less than there are by default): their timing
 # scenarios run on a simulated clock (test/send/flowControl.test.ts), and the real-clock ones that
 # are left have bounds that hold under load.
 "${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
-# n8n 1.x before 1.8x cannot abort its sleep timers: they run out by themselves after the last
-# test, so this run ends without waiting for them.
+finish_background "$background" "$background_log"
+# The engine suite again on the older n8n, beside the end-to-end suite, which mostly waits on its
+# n8n processes and the sandbox's pace. n8n 1.x before 1.8x cannot abort its sleep timers: they run
+# out by themselves after the last test, so this run ends without waiting for them.
 older=$(cd engines && echo *)
-echo "The engine suite again, on older n8n: $older"
-"${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older
-# One real n8n set-up at a time: together they would share two cores with each other's load.
+older_log="$(mktemp)"
+echo "The engine suite again, on older n8n ($older), beside the end-to-end suite: shown when it ends"
+"${jest[@]}" "$@" --maxWorkers=1 --forceExit --selectProjects $older >"$older_log" 2>&1 &
+older_run=$!
 "${jest[@]}" "$@" --runInBand --selectProjects e2e
+finish_background "$older_run" "$older_log"
 "${jest[@]}" "$@" --runInBand --selectProjects browser

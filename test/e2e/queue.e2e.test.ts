@@ -23,6 +23,14 @@ const ROWS_PER_CALL = 50;
 
 const BULK_WORKFLOW = queue.bulkWorkflow(RATE);
 
+/**
+ * A killed worker's job is found stalled once its lock runs out (n8n: 60 s) at the next stalled
+ * check (30 s); these make that about 15 s, so the killed-worker test sees the check happen. n8n
+ * lets a stalled job run again zero times (`maxStalledCount: 0`).
+ */
+const STALL_DETECTION = { QUEUE_WORKER_LOCK_DURATION: '10000', QUEUE_WORKER_LOCK_RENEW_TIME: '2500', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
+const STALL_WATCH_MS = 20_000;
+
 let userFolder: string;
 let logDir: string;
 interface SandboxState {
@@ -45,6 +53,7 @@ beforeAll(async () => {
 		publishIds: [BULK_WORKFLOW.id],
 		workers: 2,
 		workerConcurrency: 3,
+		workerEnv: STALL_DETECTION,
 	});
 	const owner = await axios.post(`${handles.main.url}/rest/owner/setup`, { email: 'owner@example.com', firstName: 'Q', lastName: 'Owner', password: 'Queue-Pass1' });
 	api = axios.create({ baseURL: handles.main.url, headers: { cookie: String(owner.headers['set-cookie']?.[0]).split(';')[0] } });
@@ -148,8 +157,8 @@ test('a worker killed mid-execution: nothing sent twice, and after the run again
 	handles.workers[victim].child.kill('SIGKILL');
 	const atKill = ours(await sandbox.read()).length;
 
-	// Watch long enough for a stalled job to be picked up again, if n8n did that.
-	await new Promise((resolve) => setTimeout(resolve, 45_000));
+	// Watch past the stalled check (STALL_DETECTION), which would pick the job up again if n8n did that.
+	await new Promise((resolve) => setTimeout(resolve, STALL_WATCH_MS));
 	const afterKill = ours(await sandbox.read());
 	// Requests already on the wire when the worker died may still land (at most Max Concurrent Requests).
 	expect(afterKill.length).toBeLessThanOrEqual(atKill + 5);
