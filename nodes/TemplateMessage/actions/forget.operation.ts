@@ -4,7 +4,7 @@ import { invalidItemError } from '../output/errors';
 import { readForgetAll, readForgetKey } from '../request/parameters';
 import { MessageRecord } from '../send/sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
-import { FIELD, OPERATION } from '../shared/fieldNames';
+import { FIELD, OPERATION, SEND_ONCE_CHOICE } from '../shared/fieldNames';
 
 export const option: INodePropertyOptions = {
 	name: OPERATION.forget,
@@ -40,7 +40,7 @@ export const properties: INodeProperties[] = [
 		default: FORGET_KEY_DEFAULT,
 		displayOptions: { show: { forget: ['keys'] } },
 		description:
-			`The key as ${FIELD.sendOnce} recorded it: a sent item's messageKey, your own key, or for Once per Recipient and Template the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed`,
+			`The key as ${FIELD.sendOnce} recorded it: a sent item's messageKey, your own key, or for ${SEND_ONCE_CHOICE.recipientTemplate} the number as sent and the template code ID joined by |, e.g. 6281234567890|3f2a…:order_confirmed`,
 	},
 ];
 

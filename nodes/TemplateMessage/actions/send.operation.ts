@@ -5,7 +5,7 @@ import { buttonKindField, buttonValueFields } from '../description/buttonValues'
 import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
-import { isInvalid, MEDIA_HEADER_KINDS, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
+import { isInvalid, MEDIA_HEADER_KINDS, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage } from '../output/errors';
@@ -157,7 +157,7 @@ export const properties: INodeProperties[] = [
 		description: 'Public http or https address of the image, video or document',
 	},
 	{
-		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. Call-phone and static URL buttons take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
+		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. ${NO_VALUE_BUTTONS_IN_TEXT} take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
 		displayOptions: { show: whenFields },

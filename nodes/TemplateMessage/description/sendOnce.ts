@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
-import { FIELD, OPERATION } from '../shared/fieldNames';
+import { FIELD, OPERATION, SEND_ONCE_CHOICE } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 
 /** Send Once: the record of sent messages, kept in n8n's database across executions. */
@@ -13,22 +13,22 @@ export const sendOnceProperties: INodeProperties[] = [
 		noDataExpression: true,
 		options: [
 			{
-				name: 'Off',
+				name: SEND_ONCE_CHOICE.off,
 				value: 'off',
 				description: `Every execution sends every item. Repeats within one run: ${optionPath('skipDuplicates')}.`,
 			},
 			{
-				name: 'Once per Recipient and Template',
+				name: SEND_ONCE_CHOICE.recipientTemplate,
 				value: 'recipientTemplate',
 				description: 'A recipient gets this template once, whatever its values, e.g. a welcome message',
 			},
 			{
-				name: 'Once per Recipient, Template and Values',
+				name: SEND_ONCE_CHOICE.recipientTemplateValues,
 				value: 'recipientTemplateValues',
 				description: 'The same message to the same recipient goes once; other values make a new message, e.g. a new invoice number',
 			},
 			{
-				name: 'Once per Message Key',
+				name: SEND_ONCE_CHOICE.customKey,
 				value: 'customKey',
 				description: 'A key of your own from an expression, e.g. an order ID, or the phone and the date for once a day',
 			},

@@ -1,5 +1,5 @@
 import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
-import { buttonKindsInText, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, requiredText } from './text';
@@ -24,7 +24,7 @@ export function buildButtonParameters(buttons: ButtonInput[], compatibility: Com
 			subType = compatibility.dynamicUrlSubType;
 			inner = { type: 'text', text: requiredText(button.value, `${field} → ${TEMPLATE_BUTTON_KINDS.dynamicUrl.value!.displayName}`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
 		} else {
-			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (${buttonKindsInText(VALUE_BUTTON_KINDS, 'or')})`, 'Call-phone and static URL buttons take no parameters: leave them out');
+			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (${buttonKindsInText(VALUE_BUTTON_KINDS, 'or')})`, `${NO_VALUE_BUTTONS_IN_TEXT} take no parameters: leave them out`);
 		}
 
 		return {

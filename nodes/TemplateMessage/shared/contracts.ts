@@ -93,6 +93,13 @@ export type TemplateButtonKind = keyof typeof TEMPLATE_BUTTON_KINDS;
 /** The kinds a message gives a value to, quick reply first. */
 export const VALUE_BUTTON_KINDS = (Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]).filter((kind) => TEMPLATE_BUTTON_KINDS[kind].value !== undefined);
 
+/** The kinds that take no value, which a message leaves out, as a sentence starts naming them. */
+export const NO_VALUE_BUTTONS_IN_TEXT = (() => {
+	const kinds = (Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]).filter((kind) => TEMPLATE_BUTTON_KINDS[kind].value === undefined);
+	const text = buttonKindsInText(kinds, 'and');
+	return `${text[0].toUpperCase()}${text.slice(1)} buttons`;
+})();
+
 export const buttonValueOf = (kind: unknown): ButtonValue | undefined => TEMPLATE_BUTTON_KINDS[kind as TemplateButtonKind]?.value;
 
 /** The kinds as a sentence names them: "quick reply, dynamic URL or call phone". */

@@ -32,6 +32,14 @@ export const PAYLOAD_MODE = {
 	json: 'Using JSON',
 } as const;
 
+/** Send Once's choices, by value. */
+export const SEND_ONCE_CHOICE = {
+	off: 'Off',
+	recipientTemplate: 'Once per Recipient and Template',
+	recipientTemplateValues: 'Once per Recipient, Template and Values',
+	customKey: 'Once per Message Key',
+} as const;
+
 /** The operations' names, as the Operation field lists them. */
 export const OPERATION = {
 	forget: 'Forget Sent Messages',
