@@ -75,6 +75,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 				type: headerType,
 				text: headerType === 'text' ? get('headerText', '') : undefined,
 				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', '') : undefined,
+				...(ctx.getNode().typeVersion < 2 && { urlAsWritten: true }),
 			},
 			buttons,
 		},
