@@ -9,6 +9,7 @@
  * sandbox API, and a webhook workflow whose rows each become a message, paced at 10 per second per
  * worker.
  */
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -32,7 +33,14 @@ async function main() {
 	const credential = realBaseUrl ? { baseUrl: realBaseUrl, token: realToken } : { baseUrl: sandbox.url, token: sandbox.token };
 	console.log(realBaseUrl ? `Using the real API at ${realBaseUrl}` : `Sandbox API: ${sandbox.url} (received messages: ${sandbox.url}/)`);
 
-	await step('Importing the credential into n8n (about 10 s)', () => stack.importCredential(userFolder, credential));
+	// Imported when missing or when start's own settings changed (the real API, another sandbox port):
+	// otherwise what you changed in the credential in the editor is kept.
+	const credentialMarker = path.join(userFolder, '.credential-imported');
+	const imported = crypto.createHash('sha256').update(JSON.stringify(credential)).digest('hex');
+	if (!fs.existsSync(credentialMarker) || fs.readFileSync(credentialMarker, 'utf8') !== imported) {
+		await step('Importing the demo credential into n8n (about 10 s)', () => stack.importCredential(userFolder, credential));
+		fs.writeFileSync(credentialMarker, imported);
+	}
 	const marker = path.join(userFolder, '.examples-imported');
 	if (!fs.existsSync(marker)) {
 		// Once only, so that later edits of the examples in the editor are kept.

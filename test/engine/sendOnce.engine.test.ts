@@ -95,7 +95,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(again)).toEqual(['sentBefore', 'sentBefore', 'sentBefore', 'sentBefore']);
 		const skipped = again.output(SEND_NODE)[2].json;
 		expect(skipped).toMatchObject({ skipped: true, messageKey: `${items[2].phone}|tpl-once`, phone_number: items[2].phone });
-		expect(skipped.reason).toMatch(/^Sent by an earlier execution of this workflow/);
+		expect(skipped.reason).toMatch(/^Sent before, earlier in this execution or by an earlier one of this workflow/);
 		expect(skipped.error).toBeUndefined();
 
 		const grown = await send([...items, ...recipients(1, 4)], { sendOnce: 'recipientTemplate' });

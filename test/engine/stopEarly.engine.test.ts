@@ -61,6 +61,15 @@ describe.each([
 	});
 });
 
+test('a one-item run refused for the account: the log does not say it stopped early, nothing was left', async () => {
+	api = await startApiServer(() => ({ status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(1), parameters: parameters(), onError: 'continueRegularOutput' });
+	expect(delivery(result.output(SEND_NODE)[0])).toBe('failed');
+	expect(warnings).toEqual([
+		'Template Message: account refusal at item 0 (HTTP 401): Token invalid (code 45). It would have stopped the rest, but nothing was left to send: 0 sent.',
+	]);
+});
+
 test('without Continue On Fail, the node fails with the refusal and says how many were sent', async () => {
 	api = await startApiServer((request, index) => (index < 3 ? acceptAll(request, index) : { status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } }));
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }) });

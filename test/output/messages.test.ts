@@ -68,7 +68,7 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Raw JSON that does not parse', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '[{"position": ' } }))],
 	['Raw JSON that is not a list', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '{}' } }))],
 	['Raw JSON nested too deep', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: `[${'['.repeat(20)}${']'.repeat(20)}]` } }))],
-	['A media URL with a space, tab, line break or backslash', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'https://cdn.example.com/my file.png' } }) }))],
+	['A media URL with a tab, line break or backslash', () => buildSendRequest(input({ components: fields({ header: { type: 'image', url: 'https://cdn.example.com/my\tfile.png' } }) }))],
 	['A button index that is not decimal digits', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: '0x1', value: 'yes' }] }) }))],
 	['A body value with a line break', () => buildSendRequest(input({ components: fields({ bodyValues: ['Bu\ndi'] }) }))],
 	['A body value beyond 2^53', () => buildSendRequest(input({ components: fields({ bodyValues: [Number('12345678901234567890')] }) }))],

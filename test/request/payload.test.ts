@@ -4,7 +4,7 @@ import { fieldError } from '../helpers/messages';
 
 function fields(overrides: {
 	bodyValues?: unknown[];
-	header?: { type: unknown; text?: unknown; url?: unknown };
+	header?: { type: unknown; text?: unknown; url?: unknown; urlAsWritten?: boolean };
 	buttons?: ButtonInput[];
 }): MessageInput['components'] {
 	return { mode: 'fields', bodyValues: [], header: { type: 'none' }, buttons: [], ...overrides };
@@ -175,15 +175,47 @@ describe('validation names the field', () => {
 		['cdn.example.com/a.pdf', /is not a URL/],
 		['', /is empty/],
 		// What the URL parser would silently drop or turn into a slash is refused, not sent as typed.
-		['https://exa\nmple.com/a.png', /"https:\/\/exa\\nmple\.com\/a\.png" contains a space, tab, line break, control character or backslash/],
-		['https://cdn.example.com/a\tb.png', /contains a space, tab/],
-		['https://cdn.example.com/my file.png', /contains a space, tab/],
-		['https:\\evil.example\\a.png', /contains a space, tab, line break, control character or backslash/],
+		['https://exa\nmple.com/a.png', /"https:\/\/exa\\nmple\.com\/a\.png" contains a tab, line break, control character or backslash/],
+		['https://cdn.example.com/a\tb.png', /contains a tab/],
+		['https://cdn.example.com/a.png\u2028https://cdn.example.com/b.png', /line break/],
+		['https:\\evil.example\\a.png', /contains a tab, line break, control character or backslash/],
 		['https://cdn.example.com/a\u0000.png', /control character/],
 	])('media URL %j', (url, problem) => {
 		const error = fieldError(() => build(fields({ header: { type: 'document', url } })));
 		expect(error.field).toBe('Header Media URL');
 		expect(error.problem).toMatch(problem);
+	});
+
+	test.each([
+		['a space, as a storage console shows it', 'https://bucket.s3.amazonaws.com/Invoice 1001.pdf', 'https://bucket.s3.amazonaws.com/Invoice%201001.pdf'],
+		['an already encoded URL, unchanged', 'https://cdn.example.com/Invoice%201001.pdf?X-Amz-Signature=ab%2Fcd', 'https://cdn.example.com/Invoice%201001.pdf?X-Amz-Signature=ab%2Fcd'],
+		['both, the %XX kept as it is', 'https://cdn.example.com/a%20b c.pdf', 'https://cdn.example.com/a%20b%20c.pdf'],
+		['non-ASCII in the path and query, as UTF-8', 'https://cdn.example.com/Rechnung März.pdf?name=Ü', 'https://cdn.example.com/Rechnung%20M%C3%A4rz.pdf?name=%C3%9C'],
+		['a non-ASCII host, in punycode', 'https://bücher.example/a.pdf', 'https://xn--bcher-kva.example/a.pdf'],
+		['quotes and angle brackets', 'https://cdn.example.com/"a"<b>.pdf', 'https://cdn.example.com/%22a%22%3Cb%3E.pdf'],
+		// Nothing to encode: sent as written, not normalised.
+		['an ASCII URL the parser would normalise', 'https://CDN.example.com:443/a/./b.pdf', 'https://CDN.example.com:443/a/./b.pdf'],
+	])('version 2 sends a media URL with %s as a browser writes it', (_name, url, sent) => {
+		expect(build(fields({ header: { type: 'document', url } })).message.template.payload).toEqual([
+			{ position: 'header', parameters: [{ type: 'document', document: { url: sent } }] },
+		]);
+	});
+
+	test.each([
+		['https://cdn.example.com/my file.png', /contains a space, tab, line break, control character or backslash/],
+		['https://cdn.example.com/my\u00a0file.png', /contains a space/],
+	])('version 1 refuses a media URL with a space, as 0.1.0 did: %j', (url, problem) => {
+		const error = fieldError(() => build(fields({ header: { type: 'document', url, urlAsWritten: true } })));
+		expect(error.field).toBe('Header Media URL');
+		expect(error.problem).toMatch(problem);
+		expect(error.hint).toMatch(/Write spaces in a URL as %20/);
+	});
+
+	test('version 1 sends other characters as written', () => {
+		const url = 'https://cdn.example.com/März.pdf';
+		expect(build(fields({ header: { type: 'document', url, urlAsWritten: true } })).message.template.payload).toEqual([
+			{ position: 'header', parameters: [{ type: 'document', document: { url } }] },
+		]);
 	});
 
 	test.each([

@@ -237,6 +237,14 @@ describe('normalisePhoneNumber', () => {
 			}
 		});
 
+		test("the reason follows the country: no trunk 0 in Italy (a mobile starts with 3) and unknown for Singapore, whose numbers never had one", () => {
+			const italy = rejects('312 345 6789', /does not start with 39 \(Options → Default Country Code\): most likely a local number written without its country code \(numbers of country code 39 have no trunk 0; a landline's own leading 0 may also have been dropped by the sheet\) \(sent as it is, it would go to country code 31\)$/, '39');
+			expect(italy.hint).toBe('Write the number with +39 in front (e.g. with an expression on the column), format the column as text so that a leading 0 stays, and write numbers of other countries with + or 00, e.g. +44 20 7946 0958');
+			const singapore = rejects('8123 4567', /does not start with 65 \(Options → Default Country Code\): most likely a local number written without its country code, or one whose leading 0 the sheet dropped \(sent as it is, it would go to country code 81\)$/, '65');
+			expect(singapore.problem).not.toMatch(/^.*: most likely a local number whose leading 0/);
+			expect(singapore.hint).toMatch(/^Write the number with \+65 in front/);
+		});
+
 		test('a number that starts with the country code, or has + or 00, is taken', () => {
 			expect(normalisePhoneNumber(6281234567890, '62')).toBe('6281234567890');
 			expect(normalisePhoneNumber('+81 90-1234-5678', '62')).toBe('819012345678');

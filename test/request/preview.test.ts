@@ -18,6 +18,8 @@ describe('the preview', () => {
 	test('a media header shows its kind and URL; a fixed header text shows as registered', () => {
 		const media = message({ bodyText: 'Hi {{1}}', headerFormat: 'image' }, { body: ['Budi'], header: { type: 'image', url: 'https://cdn.example.com/a.png' } });
 		expect(renderPreview(buildSendRequest(media), media.template!)).toBe('[image: https://cdn.example.com/a.png]\nHi Budi');
+		const spaced = message({ bodyText: 'Hi {{1}}', headerFormat: 'document' }, { body: ['Budi'], header: { type: 'document', url: 'https://cdn.example.com/Invoice 1001.pdf' } });
+		expect(renderPreview(buildSendRequest(spaced), spaced.template!)).toBe('[document: https://cdn.example.com/Invoice%201001.pdf]\nHi Budi');
 		const fixed = message({ bodyText: 'Hi {{1}}', headerFormat: 'text', headerText: 'Welcome' }, { body: ['Budi'] });
 		expect(renderPreview(buildSendRequest(fixed), fixed.template!)).toBe('Welcome\nHi Budi');
 	});

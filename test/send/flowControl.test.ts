@@ -33,6 +33,14 @@ describe('the pace', () => {
 		expect(busiestSecond(times)).toBe(25);
 	});
 
+	test('2.5 a second is kept: starts 400 ms apart, 5 every 2 s, never more than 3 in a second', async () => {
+		const run = await simulateRun({ items: 11, maxPerSecond: 2.5, maxConcurrency: 5 });
+		expect(run.statuses).toEqual(all(11, 'sent'));
+		const times = run.requests.map((request) => request.at - run.requests[0].at);
+		expect(times).toEqual([0, 400, 800, 1200, 1600, 2000, 2400, 2800, 3200, 3600, 4000]);
+		expect(busiestSecond(times)).toBe(3);
+	});
+
 	/** A provider that accepts at most `perSecond` in any one second (the sandbox's window), 429 past it. */
 	const limitedTo = (perSecond: number) => {
 		const take = slidingWindow(perSecond);

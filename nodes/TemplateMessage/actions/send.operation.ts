@@ -8,16 +8,17 @@ import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts'
 import { isInvalid, MEDIA_HEADER_KINDS, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
-import { invalidMessage } from '../output/errors';
+import { invalidMessage, nothingSentText } from '../output/errors';
 import { sendOutput } from '../output/sendOutput';
 import { readCredentials } from '../request/credentials';
 import { findRepeats, repeatsToSkip, requestKeysOf } from '../request/duplicates';
 import { tryKeyOf } from '../request/messageKey';
-import { readMessageInput, readMessageKey } from '../request/parameters';
+import { readMessageInput, readMessageKey, readRunIndex } from '../request/parameters';
 import { buildSendRequest } from '../request/payload';
 import { renderPreview } from '../request/preview';
 import { readRunOptions } from '../request/runOptions';
 import { sendAll } from '../send/sendAll';
+import { rememberSentByRun, sentByEarlierRuns } from '../send/sentMemory';
 
 export const option: INodePropertyOptions = {
 	name: 'Send',
@@ -221,6 +222,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const options = readRunOptions(this);
+	const runIndex = readRunIndex(this);
 
 	// Every item is checked before the first request, so that a bad row stops the run before anyone
 	// is messaged (or, with Continue On Fail, only that row fails).
@@ -236,7 +238,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				tryKey: tryKeyOf(request),
 			};
 		} catch (error) {
-			return invalidMessage(this.getNode(), error, itemIndex, input);
+			return invalidMessage(this.getNode(), error, itemIndex, input, runIndex);
 		}
 	});
 	const valid = prepared.map((message) => (isInvalid(message) ? undefined : message));
@@ -249,10 +251,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return [dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options, credentialProblem, items)];
 	}
 	const invalid = prepared.filter(isInvalid);
-	if (invalid.length > 0 && !continueOnFail) throw withOthersCounted(invalid[0].invalid, invalid.length - 1);
+	if (invalid.length > 0 && !continueOnFail) {
+		throw withOthersCounted(invalid[0].invalid, invalid.length - 1, nothingSentText(runIndex, sentByEarlierRuns(this.getContext('node'), runIndex)));
+	}
 	const skipped = repeatsToSkip(valid, options.skipDuplicates);
 	const credentials = await readCredentials(this);
 	const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);
+	rememberSentByRun(this.getContext('node'), runIndex, run.results.filter((result) => result?.status === 'sent').length);
 	const results = prepared.map((message, itemIndex): ItemResult | undefined => {
 		if (isInvalid(message)) return { status: 'invalid', invalid: message };
 		const duplicate = skipped.get(itemIndex);
@@ -261,8 +266,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [sendOutput(this, prepared, results, run, options, items)];
 }
 
-function withOthersCounted(error: NodeOperationError, others: number): NodeOperationError {
+function withOthersCounted(error: NodeOperationError, others: number, nothingSent: string): NodeOperationError {
 	const more = others === 0 ? '' : ` ${others === 1 ? '1 other row is' : `${others} other rows are`} invalid too: run with ${optionPath('dryRun')} to list every invalid row at once.`;
-	error.description = `${error.description ?? ''} Nothing was sent.${more}`.trim();
+	error.description = `${error.description ?? ''} ${nothingSent}${more}`.trim();
 	return error;
 }

@@ -18,9 +18,21 @@ const STATUS_HINTS: Record<number, string> = {
 	429: `The API is limiting how fast messages are sent: lower ${optionPath('maxPerSecond')}.`,
 };
 
-export function invalidItemError(node: INode, error: unknown, itemIndex: number): NodeOperationError {
+/**
+ * The sentence that lets the user find the item's row. In a later run of the node in one execution
+ * (a later batch of Loop Over Items) the index is the batch's, and no upstream index is named:
+ * Loop Over Items passes on the pairing its input had, which for a sheet's rows is the trigger's
+ * one item, not the row. The phone number cell, where there is one, finds the row.
+ */
+function whereFrom(itemIndex: number, runIndex: number, phoneNumber: unknown): string {
+	if (runIndex === 0) return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
+	const phone = typeof phoneNumber === 'string' || typeof phoneNumber === 'number' ? `, Phone Number ${JSON.stringify(truncate(String(phoneNumber), 40))}` : '';
+	return `Item ${itemIndex} is row ${itemIndex + 1} of this batch (run ${runIndex + 1} of this node in this execution${phone}; n8n counts items from 0).`;
+}
+
+export function invalidItemError(node: INode, error: unknown, itemIndex: number, runIndex = 0, phoneNumber?: unknown): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
-		const row = `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
+		const row = whereFrom(itemIndex, runIndex, phoneNumber);
 		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
 			description: error.hint ? `${error.hint}. ${row}` : row,
@@ -33,9 +45,20 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number)
 // Longest first: an error's field is named after the longest field name it starts with.
 const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(OPTIONS).map((option) => option.property.displayName)].sort((a, b) => b.length - a.length);
 
-export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput): InvalidMessage {
+export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput, runIndex = 0): InvalidMessage {
 	const field = error instanceof InvalidFieldError ? (FIELD_NAMES.find((name) => error.field === name || error.field.startsWith(`${name} → `)) ?? error.field) : undefined;
-	return { invalid: invalidItemError(node, error, itemIndex), field, given: given(input) };
+	return { invalid: invalidItemError(node, error, itemIndex, runIndex, input?.phoneNumber), field, given: given(input) };
+}
+
+/**
+ * What the stop at an invalid item means for what was sent: nothing of this run; in a later run of
+ * the node in the same execution (a later batch), what its earlier runs sent went out.
+ */
+export function nothingSentText(runIndex: number, sentByEarlierRuns: number): string {
+	if (runIndex === 0) return 'Nothing was sent.';
+	const runs = runIndex === 1 ? 'Its earlier run' : `Its ${runIndex} earlier runs`;
+	const sent = sentByEarlierRuns === 0 ? 'sent no message' : `sent ${sentByEarlierRuns === 1 ? '1 message' : `${sentByEarlierRuns} messages`}, which went out`;
+	return `Nothing of this batch was sent. ${runs} in this execution (the earlier batches) ${sent}.`;
 }
 
 function given(input: MessageInput | undefined): IDataObject {

@@ -33,7 +33,8 @@ interface Field {
 }
 
 const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION.forget}`;
-const SENT_BEFORE = `Sent by an earlier execution of this workflow (${FIELD.sendOnce}: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
+// The record holds keys only (n8n's deduplication store keeps strings), not which execution sent them: so both.
+const SENT_BEFORE = `Sent before, earlier in this execution or by an earlier one of this workflow (${FIELD.sendOnce}: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
 const CONCURRENT =
 	`Another execution of this workflow recorded the same message at the same moment (${FIELD.sendOnce}): not sent here, so that it is not sent twice. Run again if it did not arrive.`;
 const IN_DOUBT =

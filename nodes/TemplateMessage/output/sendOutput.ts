@@ -26,8 +26,12 @@ export function sendOutput(
 
 	if (stops.length > 0) {
 		const [first] = stops;
+		const refusal = `${first.scope} refusal at item ${first.itemIndex}${first.statusCode !== undefined ? ` (HTTP ${first.statusCode})` : ''}: ${first.reason}.`;
+		// "Stopped early" only when something was left unsent: a one-item run, or a stop at the last item, held nothing back.
 		ctx.logger.warn(
-			`Template Message stopped sending early: ${first.scope} refusal at item ${first.itemIndex}${first.statusCode !== undefined ? ` (HTTP ${first.statusCode})` : ''}: ${first.reason}. ${accepted} sent, ${notSent} not sent.`,
+			notSent > 0
+				? `Template Message stopped sending early: ${refusal} ${accepted} sent, ${notSent} not sent.`
+				: `Template Message: ${refusal} It would have stopped the rest, but nothing was left to send: ${accepted} sent.`,
 			{ nodeName: node.name },
 		);
 	}

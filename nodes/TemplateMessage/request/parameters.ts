@@ -23,6 +23,11 @@ export function readForgetAll(ctx: IExecuteFunctions): boolean {
 	return ctx.getNodeParameter('forget', 0, 'keys') === 'all';
 }
 
+/** n8n's run index of this node in the execution: 0 for its first run, 2 for the third batch of Loop Over Items. */
+export function readRunIndex(ctx: IExecuteFunctions): number {
+	return Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
+}
+
 /** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
 	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
@@ -75,6 +80,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 				type: headerType,
 				text: headerType === 'text' ? get('headerText', '') : undefined,
 				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', '') : undefined,
+				...(ctx.getNode().typeVersion < 2 && { urlAsWritten: true }),
 			},
 			buttons,
 		},

@@ -62,29 +62,44 @@ function bodyParameter(value: unknown, position: number): { type: 'text'; text: 
 	return { type: 'text', text: requiredText(value, field, 'Every placeholder of the template body needs a value; check the mapped column is filled for this row') };
 }
 
-function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unknown }): object | undefined {
+function buildHeaderParameter(header: { type: unknown; text?: unknown; url?: unknown; urlAsWritten?: boolean }): object | undefined {
 	const type = header.type ?? 'none';
 	if (type === 'none') return undefined;
 	if (type === 'text') return { type: 'text', text: requiredText(header.text, FIELD.headerText) };
-	if (isMediaHeaderKind(type)) return { type, [type]: { url: mediaUrl(header.url) } };
+	if (isMediaHeaderKind(type)) return { type, [type]: { url: mediaUrl(header.url, header.urlAsWritten === true) } };
 	throw new InvalidFieldError(FIELD.headerType, `${describeValue(type)} is not one of ${TEMPLATE_HEADER_KINDS.join(', ')}`, 'Pick the kind of header the template has');
 }
 
-/** Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise. */
-function mediaUrl(raw: unknown): string {
+/**
+ * Rule 6: media URLs must be http or https, checked here so that nothing is sent otherwise.
+ * Version 2 writes the URL as a browser would (WHATWG serialisation): a space becomes %20, other
+ * characters a URL cannot carry are percent-encoded (UTF-8), a non-ASCII host its punycode; a URL
+ * that needs none of that is sent exactly as written, an existing %XX included. Version 1 refuses
+ * a space, as 0.1.0 did, and sends other characters as written.
+ */
+function mediaUrl(raw: unknown, asWritten: boolean): string {
 	const text = requiredText(raw, FIELD.headerMediaUrl, 'Give the public http(s) address of the image, video or document').trim();
-	// Sent as it is, so it must be what the parser understood: it drops tabs and line breaks and reads \ as /; the API may not.
-	if (/[\s\\]/.test(text) || hasControlCharacter(text)) {
-		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} contains a space, tab, line break, control character or backslash`, 'Write spaces in a URL as %20, and use / between its parts');
+	// What the parser would drop (tabs, line breaks) or read as / (a backslash) is refused: the API may not read it so, and a line break often joins two cells.
+	const refused = asWritten ? /[\s\\]/ : /[\t\n\v\f\r\u2028\u2029\\]/;
+	if (refused.test(text) || hasControlCharacter(text)) {
+		throw new InvalidFieldError(
+			FIELD.headerMediaUrl,
+			asWritten ? `${quote(text)} contains a space, tab, line break, control character or backslash` : `${quote(text)} contains a tab, line break, control character or backslash`,
+			asWritten ? 'Write spaces in a URL as %20, and use / between its parts' : 'Give one address, and use / between its parts',
+		);
 	}
 	// Also an http(s) address without a host: the parser refuses it.
 	if (!URL.canParse(text)) {
 		throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} is not a URL`, 'Give a full address starting with https:// (or http://)');
 	}
-	const notHttp = notHttpProblem(new URL(text));
+	const url = new URL(text);
+	const notHttp = notHttpProblem(url);
 	if (notHttp) throw new InvalidFieldError(FIELD.headerMediaUrl, `${quote(text)} ${notHttp}`, 'Host the file at a web address starting with https://');
-	return text;
+	return asWritten || !NEEDS_ENCODING.test(text) ? text : url.href;
 }
+
+/** What a browser percent-encodes in some part of a URL (and a non-ASCII host it writes in punycode): a space, a non-ASCII character, " < > ` { }. */
+const NEEDS_ENCODING = /[^\x21-\x7e]|["<>`{}]/;
 
 const MAX_BODY_VALUES = 100;
 

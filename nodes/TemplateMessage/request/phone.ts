@@ -213,12 +213,34 @@ function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, giv
 			`Write it with + and its country code, e.g. +${countryCode} …, so that the node cannot mistake it`,
 		);
 	}
+	const likely = LIKELY_CAUSE[ZERO_AFTER_COUNTRY_CODE[countryCode] ?? 'unknown'];
 	throw new InvalidFieldError(
 		FIELD.phoneNumber,
-		`${shown(given)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): most likely a local number whose leading 0 the sheet dropped (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
-		`Format the column as text in the sheet so that the leading 0 stays, and write numbers of other countries with + or 00, e.g. +44 20 7946 0958`,
+		`${shown(given)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): ${likely.cause(countryCode)} (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
+		`${likely.fix(countryCode)}, and write numbers of other countries with + or 00, e.g. +44 20 7946 0958`,
 	);
 }
+
+/**
+ * Why a local number may not start with the country code, by what a 0 after that code is: a trunk
+ * prefix (every local number is written with it, so the sheet dropped it), part of the number (no
+ * trunk prefix: Italy's mobiles start with 3, written without the code), or unknown (Singapore's
+ * numbers have no trunk 0 at all, other countries' do).
+ */
+const LIKELY_CAUSE: Record<'trunk prefix' | 'part of the number' | 'unknown', { cause: (code: string) => string; fix: (code: string) => string }> = {
+	'trunk prefix': {
+		cause: () => 'most likely a local number whose leading 0 the sheet dropped',
+		fix: () => 'Format the column as text in the sheet so that the leading 0 stays',
+	},
+	'part of the number': {
+		cause: (code) => `most likely a local number written without its country code (numbers of country code ${code} have no trunk 0; a landline's own leading 0 may also have been dropped by the sheet)`,
+		fix: (code) => `Write the number with +${code} in front (e.g. with an expression on the column), format the column as text so that a leading 0 stays`,
+	},
+	unknown: {
+		cause: () => 'most likely a local number written without its country code, or one whose leading 0 the sheet dropped',
+		fix: (code) => `Write the number with +${code} in front (e.g. with an expression on the column), format the column as text so that a leading 0 stays`,
+	},
+};
 
 function phoneText(raw: unknown): string {
 	if (typeof raw === 'string') return raw.trim();

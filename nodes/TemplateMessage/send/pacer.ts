@@ -29,7 +29,7 @@ export class Pacer {
 	private pauseCause: PauseCause = 'tooManyRequests';
 	private runs = 0;
 	private acceptedSinceChange = 0;
-	/** When the last few requests really left, oldest first (at most ⌊rate⌋ of them). */
+	/** When the last few requests really left, oldest first (at most ⌈rate⌉ of them). */
 	private readonly departures: number[] = [];
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
@@ -80,14 +80,17 @@ export class Pacer {
 	/**
 	 * Records the departure and returns 0, or how long to wait first. A sender that woke up late could
 	 * leave closer than 1/rate after the previous one; this keeps every one-second window of real
-	 * departures at ⌊rate⌋ or fewer, which is what a provider's per-second limit counts.
+	 * departures at ⌈rate⌉ or fewer (the rate itself when whole), which is what a provider's
+	 * per-second limit counts.
 	 */
 	tryDepart(): number {
 		const now = this.now();
 		// A pause that began after this sender reserved its slot holds it too.
 		if (now < this.pausedUntil) return this.pausedUntil - now;
 		if (this.rate <= 0) return 0;
-		const perWindow = Math.max(1, Math.floor(this.rate));
+		// A fraction is rounded up here: the even spacing of reserve() keeps 2.5 a second at 5 every 2 s,
+		// and a window of ⌊2.5⌋ would hold it at 2. Never above a whole setting or an announced limit.
+		const perWindow = Math.max(1, Math.ceil(this.rate));
 		while (this.departures.length > perWindow) this.departures.shift();
 		// A request is counted here before n8n's HTTP helper sends it, so arrivals can be closer than
 		// departures. A whole gap of room cost a third of the rate at 2/s and half at 1/s; this, about 1%.

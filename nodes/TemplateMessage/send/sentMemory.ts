@@ -28,3 +28,21 @@ export class SentMemory {
 		delete this.context[this.key];
 	}
 }
+
+const SENT_BY_RUN = 'sent-by-run';
+
+/**
+ * How many messages each run of the node in this execution sent (Loop Over Items runs it once per
+ * batch), in n8n's per-execution contextData. A retried run (Retry On Fail) has the same index and
+ * replaces its count.
+ */
+export function rememberSentByRun(context: IDataObject, runIndex: number, sent: number): void {
+	const counts = (context[SENT_BY_RUN] ??= {}) as IDataObject;
+	counts[runIndex] = sent;
+}
+
+/** What the runs of the node before `runIndex` in this execution sent. */
+export function sentByEarlierRuns(context: IDataObject, runIndex: number): number {
+	const counts = (context[SENT_BY_RUN] ?? {}) as IDataObject;
+	return Object.entries(counts).reduce((sum, [run, sent]) => (Number(run) < runIndex ? sum + Number(sent) : sum), 0);
+}

@@ -35,7 +35,8 @@ export type ComponentsInput =
 	| {
 			mode: 'fields';
 			bodyValues: unknown[];
-			header: { type: unknown; text?: unknown; url?: unknown };
+			/** `urlAsWritten`: version 1, whose media URL is sent as written (a space refused), not encoded. */
+			header: { type: unknown; text?: unknown; url?: unknown; urlAsWritten?: boolean };
 			buttons: ButtonInput[];
 	  }
 	| { mode: 'json'; rawPayload: unknown };

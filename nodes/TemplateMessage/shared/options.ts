@@ -133,7 +133,7 @@ export const OPTIONS = {
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
-				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
+				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
 		},
 		{ min: 0 },
 	),
