@@ -16,6 +16,8 @@ import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';
 import { floorTarget, httpRequestTarget, rows, runInEngine, runRawClient, startSandbox, templateNode } from './senders';
 import { fixed, median, ratios, spread } from './stats';
+import type { StatusRun } from './status';
+import { measureStatus, statusReportLines } from './status';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const HTTP_ITEMS = Number(process.env.BENCH_ITEMS ?? 2000);
@@ -119,6 +121,7 @@ async function main() {
 	const sharedAccount = await startSandbox(5816, 20, 25, false, 0.8);
 	const shared = await runInEngine(sharedAccount, rows(200), templateNode());
 	await sharedAccount.stop();
+	const status = await measureStatus();
 
 	const big = await startSandbox(5813, 0, 0);
 	const bigOptions = { maxPerSecond: 0, maxConcurrency: 50 };
@@ -131,7 +134,7 @@ async function main() {
 	const buildMicros = median(builds.filter((_, i) => i % 2 === 0));
 	const checkedBuildMicros = median(builds.filter((_, i) => i % 2 === 1));
 
-	const report = reportLines(samples, groups, { paced, slowPaced, shared, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, buildMicros, checkedBuildMicros });
+	const report = reportLines(samples, groups, { paced, slowPaced, shared, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, buildMicros, checkedBuildMicros, status });
 	console.log(report.join('\n'));
 	writeFileSync(path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md'), `${report.join('\n')}\n`);
 }
@@ -158,6 +161,7 @@ interface Once {
 	sendOnce: SendOnceReal[];
 	buildMicros: number;
 	checkedBuildMicros: number;
+	status: StatusRun[];
 }
 
 function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof senders>, once: Once): string[] {
@@ -271,6 +275,8 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 		}
 	}
 	if (once.sendOnce.length === 0) note('Not measured in this run (bench/sendOnceReal.js did not run).');
+	note();
+	for (const line of statusReportLines(once.status)) note(line);
 	note();
 	note('## Which ceiling is whose');
 	note();

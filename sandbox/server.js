@@ -48,7 +48,7 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 	const accepted = new Map();
 	/** The last 200 refused requests, with what the sandbox answered. */
 	const refused = [];
-	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, lookups: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, lookups: 0, lookupsRateLimited: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
 	const traffic = trafficMeter(stats);
 	// What another sender on the account leaves of the limit; the headers still announce all of it.
 	const left = Math.max(1, Math.round(rateLimit * (1 - Math.min(Math.max(sharedShare, 0), 1))));
@@ -106,7 +106,10 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 		const headers = rateHeaders;
 		if (!req.headers.authorization) return error(res, 401, 'Token not supplied', 43, headers());
 		if (req.headers.authorization !== token) return error(res, 401, 'Token invalid', 45, headers());
-		if (!withinLimit(now())) return error(res, 429, `Too many requests: more than ${rateLimit} per second`, 9, { ...headers(), 'retry-after': '1' });
+		if (!withinLimit(now())) {
+			stats.lookupsRateLimited++;
+			return error(res, 429, `Too many requests: more than ${rateLimit} per second`, 9, { ...headers(), 'retry-after': '1' });
+		}
 		let msgid;
 		try {
 			msgid = decodeURIComponent(encoded);

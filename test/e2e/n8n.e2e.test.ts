@@ -287,6 +287,35 @@ test('`n8n execute` runs a workflow whose Code node makes the rows: one exact re
 	for (const message of sandbox.messages) expect(output).toContain(message.msgid);
 });
 
+test('the status example, run as from the editor: each row gets back the status its message reached, 1340 rejected with its reason', async () => {
+	// What "Execute workflow" asks: the saved example, from its trigger's pinned rows.
+	const started = await api().post('/rest/workflows/tmExampleStatus1/run', { triggerToStartFrom: { name: "When clicking 'Execute workflow'" } });
+	expect(started.status).toBe(200);
+	const { executionId } = started.data.data as { executionId: string };
+	const lookups = sandbox.stats.lookups;
+	let execution: { status: string; data: string } | undefined;
+	await until(async () => {
+		execution = (await api().get(`/rest/executions/${executionId}`)).data.data;
+		return execution !== undefined && !['new', 'running', 'waiting'].includes(execution.status);
+	}, 'the status example to finish');
+	expect(execution!.status).toBe('success');
+
+	// n8n's own Wait and Merge: the rows as the sheet had them, each with its message's status.
+	const [rows] = parse(execution!.data).resultData.runData['Write the status back'][0].data.main as Array<Array<{ json: Record<string, unknown>; pairedItem: unknown }>>;
+	expect(rows.map(({ json }) => [json.name, json.status, json.deliveryStatus, json.final, json.failureCode, json.failureReason])).toEqual([
+		['Budi', 'sent', 'read', true, null, null],
+		['Sari', 'sent', 'read', true, null, null],
+		['Andi', 'sent', 'read', true, null, null],
+		['Dewi', 'sent', 'rejected', true, 1340, 'Send Outside Allowed Window'],
+	]);
+	expect(rows.map(({ json }) => json.msgid)).toEqual(sandbox.messages.map((message) => message.msgid));
+	for (const { json, pairedItem } of rows) {
+		expect(json).toMatchObject({ invoice: expect.stringMatching(/^INV-100\d$/), readAt: json.deliveryStatus === 'read' ? expect.any(String) : null });
+		expect(pairedItem).toBeDefined();
+	}
+	expect(sandbox.stats.lookups - lookups).toBe(4);
+});
+
 describe("Send Once, with the record in n8n's database", () => {
 	const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ phone: `+62 813 0000 00${String(i).padStart(2, '0')}`, name: `Row ${i}` }));
 	const postRows = async (list: object[]) => (await axios.post(`${n8n.url}/webhook/send-once-rows`, { rows: list })).data as Array<Record<string, unknown>>;

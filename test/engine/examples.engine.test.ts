@@ -1,11 +1,16 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeType } from 'n8n-workflow';
+import type { AddressInfo } from 'node:net';
 
 import { startApiServer } from '../helpers/apiServer';
 import { resetDeduplicationStore } from '../helpers/deduplicationStore';
 import type { WorkflowJson } from '../helpers/engine';
 import { CREDENTIAL_TYPE, NODE_TYPE, PACKAGE_ROOT, runWorkflow, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+
+const { createSandbox } = require('../../sandbox/server') as {
+	createSandbox: (options: { token: string; now: () => number }) => { server: import('node:http').Server };
+};
 
 const examplesDir = path.join(PACKAGE_ROOT, 'examples');
 const files = readdirSync(examplesDir).filter((file) => file.endsWith('.json'));
@@ -13,8 +18,8 @@ const files = readdirSync(examplesDir).filter((file) => file.endsWith('.json'));
 // The webhook example sends once per order id, recorded in n8n's deduplication store.
 beforeEach(resetDeduplicationStore);
 
-test('there are the three documented examples', () => {
-	expect(files.sort()).toEqual(['manual-rows.json', 'schedule-sheet-rows.json', 'webhook-order-confirmation.json']);
+test('there are the four documented examples', () => {
+	expect(files.sort()).toEqual(['manual-rows.json', 'schedule-sheet-rows.json', 'send-wait-status.json', 'webhook-order-confirmation.json']);
 });
 
 describe.each(files)('example %s', (file) => {
@@ -27,13 +32,15 @@ describe.each(files)('example %s', (file) => {
 			const source = Object.keys(workflow.pinData ?? {})[0];
 			const rows = workflow.pinData![source];
 			const output = result.output(SEND_NODE);
+			// The sends (a Get Status after them asks with GETs).
+			const sends = api.requests.filter((request) => request.method === 'POST');
 
 			expect(workflow.nodes.find((node) => node.name === SEND_NODE)?.type).toBe(NODE_TYPE);
-			expect(api.requests).toHaveLength(rows.length);
+			expect(sends).toHaveLength(rows.length);
 			expect(output.map((item) => [item.json.success, item.pairedItem])).toEqual(rows.map((_, item) => [true, { item }]));
 			// The example gives its template's text: each item shows the message, every placeholder filled.
 			for (const item of output) expect(item.json.preview).toMatch(/^[^{}]+$/);
-			for (const request of api.requests) {
+			for (const request of sends) {
 				const body = request.body as { phone_number: string; message: IDataObject & { template: { payload: IDataObject[] } } };
 				expect(request.headers.authorization).toBe(TEST_TOKEN);
 				expect(body.phone_number).toMatch(/^[1-9]\d{6,14}$/);
@@ -46,7 +53,10 @@ describe.each(files)('example %s', (file) => {
 	});
 });
 
-test.each(files)('%s as saved with 0.1.0 (no Template fields, button values under Buttons, no Send Once) sends the same bodies', async (file) => {
+// 0.1.0 had no Get Status: the status example has no form saved with it.
+const sendOnlyFiles = files.filter((file) => !readFileSync(path.join(examplesDir, file), 'utf8').includes('"getStatus"'));
+
+test.each(sendOnlyFiles)('%s as saved with 0.1.0 (no Template fields, button values under Buttons, no Send Once) sends the same bodies', async (file) => {
 	const workflow = JSON.parse(readFileSync(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
 	// 0.1.0 had no Template fields: button values went under the node's Buttons, by index.
 	const asSaved = structuredClone(workflow);
@@ -64,7 +74,7 @@ test.each(files)('%s as saved with 0.1.0 (no Template fields, button values unde
 		const api = await startApiServer();
 		try {
 			const result = await runWorkflow(json, { [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } });
-			return { sent: api.requests.map((request) => request.body), previews: result.output(SEND_NODE).map((item) => item.json.preview) };
+			return { sent: api.requests.filter((request) => request.method === 'POST').map((request) => request.body), previews: result.output(SEND_NODE).map((item) => item.json.preview) };
 		} finally {
 			await api.close();
 		}
@@ -106,5 +116,53 @@ test('the spreadsheet example maps columns into header, body and buttons', async
 		});
 	} finally {
 		await api.close();
+	}
+});
+
+/** A Wait that lets its time pass on the sandbox's clock, at once. */
+function clockWait(advance: (ms: number) => void): INodeType {
+	return {
+		description: {
+			displayName: 'Wait',
+			name: 'n8n-nodes-base.wait',
+			group: ['organization'],
+			version: [1, 1.1],
+			description: 'Wait (test engine)',
+			defaults: {},
+			inputs: ['main'],
+			outputs: ['main'],
+			properties: [
+				{ displayName: 'Amount', name: 'amount', type: 'number', default: 1 },
+				{ displayName: 'Unit', name: 'unit', type: 'string', default: 'hours' },
+			],
+		},
+		async execute(this: IExecuteFunctions) {
+			const amount = this.getNodeParameter('amount', 0) as number;
+			const unit = this.getNodeParameter('unit', 0) as 'seconds' | 'minutes';
+			advance(amount * { seconds: 1000, minutes: 60_000 }[unit]);
+			return [this.getInputData()];
+		},
+	} as unknown as INodeType;
+}
+
+test('the status example writes each row its final status: read, and rejected (1340) with the reason, after its Wait', async () => {
+	let time = Date.UTC(2026, 0, 5, 9, 0, 0);
+	const sandbox = createSandbox({ token: TEST_TOKEN, now: () => time });
+	await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+	try {
+		const workflow = JSON.parse(readFileSync(path.join(examplesDir, 'send-wait-status.json'), 'utf8')) as WorkflowJson;
+		const baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+		const result = await runWorkflow(workflow, { [CREDENTIAL_TYPE]: { baseUrl, token: TEST_TOKEN } }, { 'n8n-nodes-base.wait': clockWait((ms) => (time += ms)) });
+		const rows = result.output('Write the status back').map((item) => item.json);
+		// Each row as the sheet had it, its msgid, and the status its message reached.
+		expect(rows.map(({ name, success, deliveryStatus, final, failureCode, failureReason }) => ({ name, success, deliveryStatus, final, failureCode, failureReason }))).toEqual([
+			{ name: 'Budi', success: true, deliveryStatus: 'read', final: true, failureCode: null, failureReason: null },
+			{ name: 'Sari', success: true, deliveryStatus: 'read', final: true, failureCode: null, failureReason: null },
+			{ name: 'Andi', success: true, deliveryStatus: 'read', final: true, failureCode: null, failureReason: null },
+			{ name: 'Dewi', success: true, deliveryStatus: 'rejected', final: true, failureCode: 1340, failureReason: 'Send Outside Allowed Window' },
+		]);
+		expect(rows.every((row) => typeof row.msgid === 'string' && row.msgid === result.output(SEND_NODE)[rows.indexOf(row)].json.msgid)).toBe(true);
+	} finally {
+		await new Promise((resolve) => sandbox.server.close(resolve));
 	}
 });

@@ -114,10 +114,11 @@ function pinnedSourceType(name: string): INodeType {
 const PINNED_SOURCE_TYPES = ['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.webhook', 'n8n-nodes-base.scheduleTrigger'];
 
 /**
- * Nodes of n8n's own that the examples end with and whose effect is outside the engine (answering
- * the webhook's caller): here they pass their items on. The e2e suite runs the real ones.
+ * Nodes of n8n's own that the examples use and whose effect is outside the engine (answering the
+ * webhook's caller, waiting): here they pass their items on at once (a test that needs the time to
+ * pass gives its own Wait in `extraNodeTypes`). The e2e suite runs the real ones.
  */
-const PASS_THROUGH_TYPES = ['n8n-nodes-base.respondToWebhook'];
+const PASS_THROUGH_TYPES = ['n8n-nodes-base.respondToWebhook', 'n8n-nodes-base.wait'];
 
 function passThroughType(name: string): INodeType {
 	return {
@@ -163,6 +164,32 @@ function stopAndErrorType(): INodeType {
 		async execute(this: IExecuteFunctions) {
 			if (this.getInputData().length > 0) throw new n8nWorkflow.NodeOperationError(this.getNode(), String(this.getNodeParameter('errorMessage', 0)));
 			return [[]];
+		},
+	} as unknown as INodeType;
+}
+
+/**
+ * The status example's end (examples/send-wait-status.json): a Merge that enriches input 1 with the
+ * input 2 item whose field (Fields to Match) has the same value, input 2 winning a clash, as the real
+ * Merge 3 does with Combine → Matching Fields → Enrich Input 1. The e2e suite runs the real one.
+ */
+function mergeByFieldType(): INodeType {
+	return {
+		description: {
+			...passThroughType('n8n-nodes-base.merge').description,
+			version: [3, 3.1, 3.2],
+			inputs: ['main', 'main'],
+			properties: [{ displayName: 'Fields to Match', name: 'fieldsToMatchString', type: 'string', default: '' }],
+		},
+		async execute(this: IExecuteFunctions) {
+			const field = String(this.getNodeParameter('fieldsToMatchString', 0));
+			const second = this.getInputData(1);
+			return [
+				this.getInputData(0).map((item, index) => {
+					const match = second.find((other) => other.json[field] !== undefined && other.json[field] === item.json[field]);
+					return { json: { ...item.json, ...match?.json }, pairedItem: { item: index } };
+				}),
+			];
 		},
 	} as unknown as INodeType;
 }
@@ -287,8 +314,9 @@ export async function runWorkflow(
 	const { nodeTypes, credentialTypes } = await loadPackage();
 	const types: Record<string, INodeType | IVersionedNodeType> = { ...extraNodeTypes, ...nodeTypes };
 	for (const name of PINNED_SOURCE_TYPES) types[name] = pinnedSourceType(name);
-	for (const name of PASS_THROUGH_TYPES) types[name] = passThroughType(name);
+	for (const name of PASS_THROUGH_TYPES) types[name] = extraNodeTypes[name] ?? passThroughType(name);
 	types['n8n-nodes-base.filter'] = booleanFilterType();
+	types['n8n-nodes-base.merge'] = mergeByFieldType();
 	types['n8n-nodes-base.stopAndError'] = stopAndErrorType();
 
 	const workflow = new Workflow({

@@ -27,6 +27,7 @@ async function started(options: { rateLimit?: number } = {}) {
 		send: async (phone: string) => (await axios.post(`${baseUrl}/api/v2/push/message`, body(phone), { headers })).data.msgid as string,
 		status: async (msgid: string, authorization = 'sandbox-token') =>
 			await axios.get(`${baseUrl}/api/v2/message/${encodeURIComponent(msgid)}/status`, { headers: authorization ? { authorization } : {}, validateStatus: () => true }),
+		stats: async () => (await axios.get(`${baseUrl}/api/messages`)).data.stats as Record<string, number>,
 		close: async () => await new Promise((resolve) => sandbox.server.close(resolve)),
 	};
 }
@@ -89,6 +90,8 @@ test('an unknown msgid is 404 code 33; the token is checked as for a send; looku
 		expect(await codeOf(sandbox.status(msgid))).toEqual([429, 9]);
 		sandbox.at(1000);
 		expect(await codeOf(sandbox.status(msgid))).toEqual([200, null]);
+		// The benchmark counts a lookup's 429s apart from a send's.
+		expect(await sandbox.stats()).toMatchObject({ lookups: 5, lookupsRateLimited: 1, rateLimited: 0 });
 	} finally {
 		await sandbox.close();
 	}
