@@ -97,6 +97,35 @@ const ZERO_AFTER_COUNTRY_CODE: Readonly<Record<string, 'trunk prefix' | 'part of
  * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
+	return cleanPhoneNumber(raw, defaultCountryCode) ?? readPhoneNumber(raw, defaultCountryCode, mapped);
+}
+
+// "+6281234567890", "+62 812-3456-7890", "6281234567890": a + or none, then digit groups, one space or dash between them.
+// Nothing else is in it: no letter, comma, dot, slash, bracket, 0 first or second +, so no refusal below can apply.
+const CLEAN = /^\+?[1-9]\d*(?:[ -]\d+)*$/;
+const CLEAN_SEPARATORS = /[ -]/g;
+
+/**
+ * The common clean forms, in one scan: what readPhoneNumber would return for them, or undefined to leave the cell to it (a
+ * number without + while Default Country Code is set, a 0 after the country code, a length out of bounds, anything else).
+ */
+export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): string | undefined {
+	let text: string;
+	if (typeof raw === 'string') text = raw.trim();
+	else if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) text = String(raw);
+	else return undefined;
+	if (text.length > MAX_TEXT_LENGTH || !CLEAN.test(text)) return undefined;
+	const plus = text.charCodeAt(0) === 43; // +
+	// Without +, Default Country Code decides whether the number is local.
+	if (!plus && !(defaultCountryCode === undefined || defaultCountryCode === null || defaultCountryCode === '')) return undefined;
+	const digits = (plus ? text.slice(1) : text).replace(CLEAN_SEPARATORS, '');
+	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) return undefined;
+	if (digits.charCodeAt(countryCodeOf(digits).length) === 48) return undefined; // a 0 after the country code: its country's rule
+	return digits;
+}
+
+/** The whole reading, every refusal included. */
+export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
