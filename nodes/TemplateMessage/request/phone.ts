@@ -220,10 +220,10 @@ function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, gi
 
 /** The assigned country codes are prefix-free: the 1- or 2-digit code a number starts with, else its first 3 digits. */
 export function countryCodeOf(digits: string): string {
-	for (const length of [1, 2]) {
-		if (SHORT_COUNTRY_CODES.has(digits.slice(0, length))) return digits.slice(0, length);
-	}
-	return digits.slice(0, 3);
+	const one = digits.slice(0, 1);
+	if (SHORT_COUNTRY_CODES.has(one)) return one;
+	const two = digits.slice(0, 2);
+	return SHORT_COUNTRY_CODES.has(two) ? two : digits.slice(0, 3);
 }
 
 /** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
