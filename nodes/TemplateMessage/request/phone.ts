@@ -97,6 +97,56 @@ const ZERO_AFTER_COUNTRY_CODE: Readonly<Record<string, 'trunk prefix' | 'part of
  * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
+	return cleanPhoneNumber(raw, defaultCountryCode) ?? readPhoneNumber(raw, defaultCountryCode, mapped);
+}
+
+// "+6281234567890", "+62 812-3456-7890", "6281234567890", "0812-3456-7890": a +, a 0 or none, then digit groups, one space or
+// dash between them. Nothing else is in it: no letter, comma, dot, slash, bracket, 00 or second +, so no refusal below can apply.
+const CLEAN = /^(?:\+?[1-9]|0[1-9])\d*(?:[ -]\d+)*$/;
+const CLEAN_SEPARATORS = /[ -]/g;
+
+/**
+ * The common clean forms, in one scan: what readPhoneNumber would return for them, or undefined to leave the cell to it (a
+ * number without + while Default Country Code is set, a 0 without a valid Default Country Code or a rule for it, a 0 after
+ * the country code, a length out of bounds, anything else).
+ */
+export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): string | undefined {
+	let text: string;
+	if (typeof raw === 'string') text = raw.trim();
+	else if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw > 0) text = String(raw);
+	else return undefined;
+	if (text.length > MAX_TEXT_LENGTH || !CLEAN.test(text)) return undefined;
+	const first = text.charCodeAt(0);
+	let digits: string;
+	if (first === 43) {
+		// +
+		digits = text.slice(1).replace(CLEAN_SEPARATORS, '');
+	} else if (first === 48) {
+		// 0: a local number, Default Country Code in front of it by its country's rule.
+		const code = validCountryCode(defaultCountryCode);
+		const zero = code === undefined ? undefined : ZERO_AFTER_COUNTRY_CODE[code];
+		if (zero === undefined) return undefined;
+		const local = text.replace(CLEAN_SEPARATORS, '');
+		digits = code + (zero === 'part of the number' ? local : local.slice(1));
+	} else {
+		// Without + or 0, Default Country Code decides whether the number is local.
+		if (!(defaultCountryCode === undefined || defaultCountryCode === null || defaultCountryCode === '')) return undefined;
+		digits = text.replace(CLEAN_SEPARATORS, '');
+	}
+	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) return undefined;
+	if (digits.charCodeAt(countryCodeOf(digits).length) === 48) return undefined; // a 0 after the country code: its country's rule
+	return digits;
+}
+
+/** Default Country Code as normaliseCountryCode reads it, or undefined where it would refuse it or find none. */
+function validCountryCode(raw: unknown): string | undefined {
+	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
+	const code = String(raw).trim().replace(/^\+/, '');
+	return /^[1-9]\d{0,2}$/.test(code) ? code : undefined;
+}
+
+/** The whole reading, every refusal included. */
+export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
 	const given = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
@@ -191,10 +241,10 @@ function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, gi
 
 /** The assigned country codes are prefix-free: the 1- or 2-digit code a number starts with, else its first 3 digits. */
 export function countryCodeOf(digits: string): string {
-	for (const length of [1, 2]) {
-		if (SHORT_COUNTRY_CODES.has(digits.slice(0, length))) return digits.slice(0, length);
-	}
-	return digits.slice(0, 3);
+	const one = digits.slice(0, 1);
+	if (SHORT_COUNTRY_CODES.has(one)) return one;
+	const two = digits.slice(0, 2);
+	return SHORT_COUNTRY_CODES.has(two) ? two : digits.slice(0, 3);
 }
 
 /** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
