@@ -129,16 +129,16 @@ describe('every form of status answer', () => {
 		}
 	});
 
-	test('an unknown msgid is notFound for that row alone, whatever the 404 says', async () => {
+	test("an unknown msgid is notFound for that row alone, in whatever form the API's error says it", async () => {
 		const api = await server(
 			statusApi({
 				known: ok('known', history(['2024-03-01T03:22:58Z', 'delivered'])),
-				html404: { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } },
+				otherCode404: { status: 404, body: { errors: [{ message: 'Message not found' }] } },
 				code33as400: { status: 400, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
 				code33as200: { status: 200, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
 			}),
 		);
-		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'html404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
+		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'otherCode404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
 		const rows = rowsOf(result);
 		expectShape(result.output(SEND_NODE));
 		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, row.error])).toEqual([
@@ -155,7 +155,37 @@ describe('every form of status answer', () => {
 		expect(lookups(api)).toHaveLength(5);
 		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 1 delivered, 4 not found');
 	});
+
+	test.each<[string, Reply, string]>([
+		['an HTML page', { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } }, 'an HTML page'],
+		["JSON that is not the API's error", { status: 404, body: { message: 'Not Found', path: '/api/v2/message/m-0/status' } }, "JSON without the API's error code"],
+		['an empty body', { status: 404, rawBody: '' }, 'an empty body'],
+	])("a 404 with %s is a wrong Base URL, not an unknown msgid: the lookups stop and every row says so", async (_name, reply, said) => {
+		const items = Array.from({ length: 30 }, (_, index) => ({ msgid: `m-${index}` }));
+		const noEndpoint = `The status endpoint was not found at the credential's Base URL: the server answered HTTP 404 with ${said}, not the API's error`;
+
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : reply));
+		const thrown = await getStatus(api, items);
+		expect(thrown.nodeError(SEND_NODE)?.message).toMatch(new RegExp(`^${escape(noEndpoint)} \\[item \\d+\\]$`));
+		expect(thrown.nodeError(SEND_NODE)?.description).toMatch(/Check the Base URL in the Template Message API credential/);
+		expect(lookups(api).length).toBeLessThanOrEqual(10);
+
+		const again = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : reply));
+		const continued = await getStatus(again, items, { onError: 'continueRegularOutput' });
+		expectShape(continued.output(SEND_NODE));
+		const rows = rowsOf(continued);
+		// No row is "not found": the msgids were never asked of the API.
+		expect(rows.filter((row) => row.notFound !== false || row.deliveryStatus !== null)).toEqual([]);
+		const asked = rows.filter((row) => String(row.error).startsWith(noEndpoint));
+		const held = rows.filter((row) => new RegExp(`^Not looked up: the status endpoint was not found at the credential's Base URL \\(item \\d+: the server answered HTTP 404 with ${escape(said)}, not the API's error\\) \\[item \\d+\\]$`).test(String(row.error)));
+		expect(asked.length).toBe(lookups(again).length);
+		expect(asked.length + held.length).toBe(30);
+		// At most the lookups already on their way (10 at once) when the first 404 came back.
+		expect(lookups(again).length).toBeLessThanOrEqual(10);
+	});
 });
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the same care as a send', () => {
 	test('a 429 with Retry-After is waited out and asked again; the row is the later answer', async () => {

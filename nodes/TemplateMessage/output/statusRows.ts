@@ -81,7 +81,7 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 
 /** The error of a lookup that failed or was not made; undefined for per-row results. */
 export function lookupError(node: INode, result: StatusResult | undefined, itemIndex: number): NodeApiError | NodeOperationError | undefined {
-	if (result?.kind === 'failed') return lookupFailedError(node, result.outcome, itemIndex);
+	if (result?.kind === 'failed') return result.noEndpoint ? noEndpointError(node, result.outcome, itemIndex) : lookupFailedError(node, result.outcome, itemIndex);
 	if (result?.kind === 'heldBack') return heldBackError(node, result.heldBy, itemIndex);
 	return undefined;
 }
@@ -113,11 +113,27 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 	return new NodeApiError(node, response, { message, description, httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined, itemIndex });
 }
 
+const NO_ENDPOINT_MESSAGE = "The status endpoint was not found at the credential's Base URL";
+const NO_ENDPOINT_HINT = `The API answers a msgid it does not know with its own error (code 33); this answer came from something else: a Base URL with a wrong host or path, or a proxy in front of the API. Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential: the address the API's /api/v2/… paths are under, without them. No further status was looked up: every lookup would have failed the same way.`;
+
+/** A 404 that is not the API's: the Base URL, not this msgid, is what is wrong. */
+function noEndpointError(node: INode, outcome: FailedOutcome, itemIndex: number): NodeApiError {
+	const response: JsonObject = { reason: outcome.reason, statusCode: 404 };
+	return new NodeApiError(node, response, { message: `${NO_ENDPOINT_MESSAGE}: ${outcome.reason} [item ${itemIndex}]`, description: NO_ENDPOINT_HINT, httpCode: '404', itemIndex });
+}
+
 function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
 	if (refusal.scope === 'throttled') {
 		return new NodeOperationError(node, `Not looked up: ${refusal.reason} [item ${itemIndex}]`, {
 			itemIndex,
 			description: "The API asked to slow down: run the lookup again later. Lookups share the account's limit with sends: a large send at the same time slows them down.",
+		});
+	}
+	// Only a 404 that is not the API's stops the lookups (a 404 in its error shape is that row's notFound).
+	if (refusal.scope === 'account' && refusal.statusCode === 404) {
+		return new NodeOperationError(node, `Not looked up: ${NO_ENDPOINT_MESSAGE.charAt(0).toLowerCase()}${NO_ENDPOINT_MESSAGE.slice(1)} (item ${refusal.itemIndex}: ${refusal.reason}) [item ${itemIndex}]`, {
+			itemIndex,
+			description: NO_ENDPOINT_HINT,
 		});
 	}
 	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';

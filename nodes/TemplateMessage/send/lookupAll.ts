@@ -112,11 +112,18 @@ async function lookUp(
 				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
 			}
 			const failed = answer.outcome;
-			// The API answered, and said it has no such message: this row's result, whatever the body
-			// (a 404), or whatever the status (the provider's code 33, "data does not exist").
-			if (failed.statusCode === 404 || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
+			// The API answered, and said it has no such message: this row's result, in the API's own error
+			// (a 404 in its error shape, or the provider's code 33, "data does not exist", at any status).
+			if ((failed.statusCode === 404 && isApiError(failed)) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
 				flow.settled(turn, ANSWERED);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
+			}
+			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
+			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
+			if (failed.statusCode === 404) {
+				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error` };
+				flow.settled(turn, outcome);
+				return { kind: 'failed', outcome, attempts: attempt, noEndpoint: true };
 			}
 			// A 2xx too large to read: the API answered; asking again would bring the same.
 			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300) {
@@ -138,6 +145,19 @@ async function lookUp(
 
 /** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
 const NOT_FOUND_CODE = 33;
+
+/** The API's own error shape (`{"errors": [{message, code}]}`, or `success: false`), whatever its code. */
+function isApiError(outcome: FailedOutcome): boolean {
+	const { body } = outcome;
+	return outcome.apiCode !== undefined || (isObject(body) && (Array.isArray(body.errors) || body.success === false));
+}
+
+/** What a 404 that is not the API's brought, in words. */
+function bodyKind(body: unknown): string {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return 'an empty body';
+	if (typeof body === 'string' && /^\s*</.test(body)) return 'an HTML page';
+	return isObject(body) || Array.isArray(body) ? "JSON without the API's error code" : 'a text';
+}
 
 /** A 2xx that refuses instead of answering: `{success: false, errors: [{code: 33}]}` and no history. */
 function saysNoSuchMessage(body: unknown): boolean {

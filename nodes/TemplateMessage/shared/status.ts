@@ -35,12 +35,12 @@ export type StatusResult =
 	| { kind: 'status'; reading: StatusReading; attempts: number }
 	/** No lookup was made: the item has no msgid (a row a Send did not take), or not one that can be asked for. */
 	| { kind: 'noMsgid'; reason: string }
-	/** The API does not know this msgid (HTTP 404, whatever its body says). */
+	/** The API does not know this msgid (a 404 in the API's error shape, or its code 33 at any status). */
 	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number }
 	/** A 2xx the node could not read as a status (too large). Not the lookup's failure: this row's result. */
 	| { kind: 'unreadable'; reason: string; attempts: number }
 	/** The lookup failed: refused (401/403, …), the API failing, no answer, or throttled beyond the wait. */
-	| { kind: 'failed'; outcome: FailedOutcome; attempts: number }
+	| { kind: 'failed'; outcome: FailedOutcome; attempts: number; /** A 404 that is not the API's: no status endpoint at the credential's Base URL. */ noEndpoint?: true }
 	/** Not looked up: an earlier refusal holds for every lookup (a 401), or the API kept failing. */
 	| { kind: 'heldBack'; heldBy: Refusal; attempts: number };
 
