@@ -311,6 +311,36 @@ describe('the same care as a send', () => {
 		]);
 	});
 
+	test('with the error output: a failed lookup goes to the second output; rows without a msgid, not found or odd, to the first', async () => {
+		const api = await server(
+			statusApi({
+				bad: { status: 400, body: { success: false, errors: [{ message: 'Bad request', code: 39 }] } },
+				good: ok('good', history(['2024-03-01T03:22:58Z', 'delivered'])),
+				odd: ok('odd', 'read'),
+			}),
+		);
+		const items = [{ msgid: 'good' }, { msgid: 'bad' }, { status: 'failed' }, { msgid: 'unknown-id' }, { msgid: 'odd' }];
+		const result = await getStatus(api, items, { onError: 'continueErrorOutput' });
+		expect(result.nodeError(SEND_NODE)).toBeUndefined();
+		const regular = result.output(SEND_NODE, 0);
+		for (const item of regular) expect(Object.keys(item.json)).toEqual(COLUMNS);
+		expect(regular.map((item) => [item.pairedItem, item.json.deliveryStatus, item.json.notFound, item.json.error])).toEqual([
+			[{ item: 0 }, 'delivered', false, null],
+			[{ item: 2 }, null, false, null],
+			[{ item: 3 }, null, true, null],
+			[{ item: 4 }, null, false, null],
+		]);
+		const errors = result.output(SEND_NODE, 1);
+		expect(errors.map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, 'The API refused the status lookup (HTTP 400): Bad request (code 39) [item 1]']]);
+		// From n8n 2.36 with the row's other columns under details; before, the item carries its error,
+		// and some versions (1.123) then keep only the error message (see output/rows.ts).
+		const details = errors[0].json.details as IDataObject | undefined;
+		if (ENGINE.routesItemsWithDetails) {
+			expect(Object.keys(details ?? {})).toEqual([...COLUMNS.filter((column) => column !== 'error'), 'description']);
+			expect([details?.msgid, details?.deliveryStatus, details?.description]).toEqual(['bad', null, expect.stringMatching(/Check the Message ID/)]);
+		} else expect(['error', 'error,details']).toContain(Object.keys(errors[0].json).join());
+	});
+
 	test('rows a Send did not take: no request at all, deliveryStatus null and the reason', async () => {
 		const api = await server(statusApi({}));
 		const sendRows = [

@@ -218,7 +218,7 @@ function statusLookupLines(): string[] {
 		'',
 		'## Get Status: a lookup that failed',
 		'',
-		'Without *On Error: Continue* the node stops with the first; with it, the row carries it in `error` and the other rows are looked up (after a refused token, a wrong Base URL or a failing API, not: they would fail the same way).',
+		'Without *On Error: Continue* the node stops with the first; with it, the row carries it in `error` (with *Continue (using error output)*, the row goes to the error output as `{ error, details }`) and the other rows are looked up (after a refused token, a wrong Base URL or a failing API, not: they would fail the same way).',
 		'',
 		'| Case | Message | Hint |',
 		'|---|---|---|',

@@ -5,6 +5,7 @@ import { truncate } from '../shared/bounded';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
+import { errorOutputItem, routesToErrorOutput } from './rows';
 
 /** What one row is built from. */
 interface RowFacts {
@@ -62,8 +63,13 @@ export interface StatusRowInput {
 	phone: string | null;
 }
 
-/** One row per input item, paired with it. Items the run stopped before (no result) have none: the run throws. */
+/**
+ * One row per input item, paired with it. Items the run stopped before (no result) have none: the run throws.
+ * Failed and held-back lookups carry their error in `error`, or go to n8n's error output as `{ error, details }`;
+ * rows without a msgid, unknown msgids and odd answers are rows like any other.
+ */
 export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutionData[] {
+	const routed = routesToErrorOutput(node);
 	return inputs.flatMap(({ itemIndex, result, msgid, phone }) => {
 		if (result === undefined) return [];
 		const facts: RowFacts = {
@@ -75,6 +81,11 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 		};
 		const json: IDataObject = {};
 		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
+		// A failed lookup, with "Continue (using error output)": to the error output, as a Send's failed row.
+		if (facts.error && routed) {
+			const { error, ...columns } = json;
+			return [errorOutputItem(node, facts.error.message, { ...columns, description: facts.error.description ?? null }, itemIndex)];
+		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }
