@@ -203,6 +203,15 @@ const ROW_CASES: Array<[string, StatusResult]> = [
 			['Unreadable entries and times', { history_status: [{ status: 'read', timestamp: 'yesterday' }, { state: 'x' }] }],
 		] as Array<[string, unknown]>
 	).map(([name, body]): [string, StatusResult] => [name, { kind: 'status', reading: readStatusAnswer(body, (text) => text), attempts: 1 }]),
+	[
+		'Wait Until Read: not read by the Wait Limit',
+		{
+			kind: 'status',
+			reading: readStatusAnswer({ history_status: [{ status: 'delivered', timestamp: '2024-03-01T03:23:01Z' }] }, (text) => text),
+			attempts: 1,
+			wait: { until: 'read', reached: false, asks: 14, waitedMs: 600_000 },
+		},
+	],
 ];
 
 function statusLookupLines(): string[] {

@@ -5,6 +5,7 @@ import { truncate } from '../shared/bounded';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
+import type { WaitSettings } from '../shared/statusOptions';
 import { errorOutputItem, routesToErrorOutput } from './rows';
 
 /** What one row is built from. */
@@ -49,11 +50,27 @@ function reasonOf({ result, reading }: RowFacts): string | null {
 			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.`;
 		case 'unreadable':
 			return `The API's answer could not be read: ${result.reason}.`;
-		case 'status':
-			return reading && reading.problems.length > 0 ? `${capitalised(reading.problems.join('; '))}.` : null;
+		case 'status': {
+			const said = [reading && reading.problems.length > 0 ? `${capitalised(reading.problems.join('; '))}.` : '', notReached(result)].filter(Boolean).join(' ');
+			return said === '' ? null : said;
+		}
 		default:
 			return null;
 	}
+}
+
+/** With Wait Until, a row that did not get there (and is not final): how long it was waited for, and what it is still. */
+function notReached(result: Extract<StatusResult, { kind: 'status' }>): string {
+	const { wait, reading } = result;
+	if (!wait || wait.reached || reading.final === true) return '';
+	const still = reading.deliveryStatus === null ? 'still without a status' : `still ${reading.deliveryStatus}`;
+	const readReceipts = wait.until === 'read' ? ' Many recipients turn read receipts off: read may never come.' : '';
+	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${readReceipts}`;
+}
+
+/** A wait in words: seconds under a minute, else minutes to a tenth. */
+function duration(ms: number): string {
+	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 6000) / 10} min`;
 }
 
 export interface StatusRowInput {
@@ -83,8 +100,10 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
 		// A failed lookup, with "Continue (using error output)": to the error output, as a Send's failed row.
 		if (facts.error && routed) {
-			const { error, ...columns } = json;
-			return [errorOutputItem(node, facts.error.message, { ...columns, description: facts.error.description ?? null }, itemIndex)];
+			const details: IDataObject = {};
+			for (const [column, value] of Object.entries(json)) if (column !== 'error') details[column] = value;
+			details.description = facts.error.description ?? null;
+			return [errorOutputItem(node, facts.error.message, details, itemIndex)];
 		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
@@ -159,8 +178,11 @@ function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOp
 const ORDER = ['read', 'delivered', 'submitted', 'failed', 'rejected'];
 const MAX_REASONS = 3;
 
-/** "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found". */
-export function statusSummary(results: Array<StatusResult | undefined>): string | undefined {
+/**
+ * "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found"; with Wait Until, what was
+ * reached: "Get Status, waiting up to 10 min for read: 30 read, 2 still delivered after 10 min, …".
+ */
+export function statusSummary(results: Array<StatusResult | undefined>, wait?: WaitSettings): string | undefined {
 	const counts = new Map<string, { count: number; reasons: Set<string> }>();
 	const add = (label: string, reason?: string | null) => {
 		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
@@ -172,7 +194,9 @@ export function statusSummary(results: Array<StatusResult | undefined>): string 
 		if (result === undefined) continue;
 		if (result.kind === 'status') {
 			const { deliveryStatus, failureReason, failureCode } = result.reading;
-			if (deliveryStatus === null) add('without a readable status');
+			const still = notReached(result) === '' ? undefined : ` after ${duration(result.wait!.waitedMs)}`;
+			if (deliveryStatus === null) add(still ? `still without a status${still}` : 'without a readable status');
+			else if (still) add(`still ${deliveryStatus}${still}`);
 			else add(deliveryStatus, failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
 		} else add(LABELS[result.kind]);
 	}
@@ -189,7 +213,7 @@ export function statusSummary(results: Array<StatusResult | undefined>): string 
 			const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
 			return `${entry.count} ${label}${why}`;
 		});
-	return `Get Status: ${parts.join(', ')}`;
+	return `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}: ${parts.join(', ')}`;
 }
 
 const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {

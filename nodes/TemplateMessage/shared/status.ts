@@ -1,4 +1,5 @@
 import type { FailedOutcome, Refusal } from './contracts';
+import type { WaitTarget } from './statusOptions';
 
 // What passes between the stages of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
 
@@ -29,10 +30,21 @@ export interface StatusReading {
 	problems: string[];
 }
 
+/** With Wait Until: what the row's waiting came to. */
+export interface WaitOutcome {
+	until: WaitTarget;
+	/** The row has the status waited for (read counts as delivered). */
+	reached: boolean;
+	/** Lookups made for the row (each perhaps tried more than once: see attempts). */
+	asks: number;
+	/** From the first lookup to the row's last answer, or to the end of the wait when it never got there. */
+	waitedMs: number;
+}
+
 /** What became of one item's lookup. */
 export type StatusResult =
 	/** The API answered with the message's status (perhaps an odd one: see problems). */
-	| { kind: 'status'; reading: StatusReading; attempts: number }
+	| { kind: 'status'; reading: StatusReading; attempts: number; wait?: WaitOutcome }
 	/** No lookup was made: the item has no msgid (a row a Send did not take), or not one that can be asked for. */
 	| { kind: 'noMsgid'; reason: string }
 	/** The API does not know this msgid (a 404 in the API's error shape, or its code 33 at any status). */
