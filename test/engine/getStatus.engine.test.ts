@@ -129,16 +129,16 @@ describe('every form of status answer', () => {
 		}
 	});
 
-	test('an unknown msgid is notFound for that row alone, whatever the 404 says', async () => {
+	test("an unknown msgid is notFound for that row alone, in whatever form the API's error says it", async () => {
 		const api = await server(
 			statusApi({
 				known: ok('known', history(['2024-03-01T03:22:58Z', 'delivered'])),
-				html404: { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } },
+				otherCode404: { status: 404, body: { errors: [{ message: 'Message not found' }] } },
 				code33as400: { status: 400, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
 				code33as200: { status: 200, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } },
 			}),
 		);
-		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'html404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
+		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'otherCode404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
 		const rows = rowsOf(result);
 		expectShape(result.output(SEND_NODE));
 		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, row.error])).toEqual([
@@ -155,7 +155,37 @@ describe('every form of status answer', () => {
 		expect(lookups(api)).toHaveLength(5);
 		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 1 delivered, 4 not found');
 	});
+
+	test.each<[string, Reply, string]>([
+		['an HTML page', { status: 404, rawBody: '<html><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } }, 'an HTML page'],
+		["JSON that is not the API's error", { status: 404, body: { message: 'Not Found', path: '/api/v2/message/m-0/status' } }, "JSON without the API's error code"],
+		['an empty body', { status: 404, rawBody: '' }, 'an empty body'],
+	])("a 404 with %s is a wrong Base URL, not an unknown msgid: the lookups stop and every row says so", async (_name, reply, said) => {
+		const items = Array.from({ length: 30 }, (_, index) => ({ msgid: `m-${index}` }));
+		const noEndpoint = `The status endpoint was not found at the credential's Base URL: the server answered HTTP 404 with ${said}, not the API's error`;
+
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : reply));
+		const thrown = await getStatus(api, items);
+		expect(thrown.nodeError(SEND_NODE)?.message).toMatch(new RegExp(`^${escape(noEndpoint)} \\[item \\d+\\]$`));
+		expect(thrown.nodeError(SEND_NODE)?.description).toMatch(/Check the Base URL in the Template Message API credential/);
+		expect(lookups(api).length).toBeLessThanOrEqual(10);
+
+		const again = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : reply));
+		const continued = await getStatus(again, items, { onError: 'continueRegularOutput' });
+		expectShape(continued.output(SEND_NODE));
+		const rows = rowsOf(continued);
+		// No row is "not found": the msgids were never asked of the API.
+		expect(rows.filter((row) => row.notFound !== false || row.deliveryStatus !== null)).toEqual([]);
+		const asked = rows.filter((row) => String(row.error).startsWith(noEndpoint));
+		const held = rows.filter((row) => new RegExp(`^Not looked up: the status endpoint was not found at the credential's Base URL \\(item \\d+: the server answered HTTP 404 with ${escape(said)}, not the API's error\\) \\[item \\d+\\]$`).test(String(row.error)));
+		expect(asked.length).toBe(lookups(again).length);
+		expect(asked.length + held.length).toBe(30);
+		// At most the lookups already on their way (10 at once) when the first 404 came back.
+		expect(lookups(again).length).toBeLessThanOrEqual(10);
+	});
 });
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('the same care as a send', () => {
 	test('a 429 with Retry-After is waited out and asked again; the row is the later answer', async () => {
@@ -281,6 +311,36 @@ describe('the same care as a send', () => {
 		]);
 	});
 
+	test('with the error output: a failed lookup goes to the second output; rows without a msgid, not found or odd, to the first', async () => {
+		const api = await server(
+			statusApi({
+				bad: { status: 400, body: { success: false, errors: [{ message: 'Bad request', code: 39 }] } },
+				good: ok('good', history(['2024-03-01T03:22:58Z', 'delivered'])),
+				odd: ok('odd', 'read'),
+			}),
+		);
+		const items = [{ msgid: 'good' }, { msgid: 'bad' }, { status: 'failed' }, { msgid: 'unknown-id' }, { msgid: 'odd' }];
+		const result = await getStatus(api, items, { onError: 'continueErrorOutput' });
+		expect(result.nodeError(SEND_NODE)).toBeUndefined();
+		const regular = result.output(SEND_NODE, 0);
+		for (const item of regular) expect(Object.keys(item.json)).toEqual(COLUMNS);
+		expect(regular.map((item) => [item.pairedItem, item.json.deliveryStatus, item.json.notFound, item.json.error])).toEqual([
+			[{ item: 0 }, 'delivered', false, null],
+			[{ item: 2 }, null, false, null],
+			[{ item: 3 }, null, true, null],
+			[{ item: 4 }, null, false, null],
+		]);
+		const errors = result.output(SEND_NODE, 1);
+		expect(errors.map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, 'The API refused the status lookup (HTTP 400): Bad request (code 39) [item 1]']]);
+		// From n8n 2.36 with the row's other columns under details; before, the item carries its error, and
+		// n8n builds the item itself: 1.123 keeps only the error message, 1.78 adds the input's fields (see output/rows.ts).
+		const details = errors[0].json.details as IDataObject | undefined;
+		if (ENGINE.routesItemsWithDetails) {
+			expect(Object.keys(details ?? {})).toEqual([...COLUMNS.filter((column) => column !== 'error'), 'description']);
+			expect([details?.msgid, details?.deliveryStatus, details?.description]).toEqual(['bad', null, expect.stringMatching(/Check the Message ID/)]);
+		} else if (details !== undefined) expect(details.msgid).toBe('bad');
+	});
+
 	test('rows a Send did not take: no request at all, deliveryStatus null and the reason', async () => {
 		const api = await server(statusApi({}));
 		const sendRows = [
@@ -308,6 +368,45 @@ describe('the same care as a send', () => {
 		]);
 		expect(rows.map((row) => row.phone_number)).toEqual(['6281200000001', 'not a phone', null, null, '6281200000005', null, null]);
 		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 7 without msgid');
+	});
+});
+
+describe('Wait Until', () => {
+	test('asks again until each row is read or final, and stops at the limit (3 s here) for the rest', async () => {
+		const asked: Record<string, number> = {};
+		const api = await server((request, index) => {
+			if (request.method === 'POST') return acceptAll(request, index);
+			const msgid = askedFor(request)!;
+			asked[msgid] = (asked[msgid] ?? 0) + 1;
+			const submitted: [unknown, unknown] = ['2024-03-01T03:22:58Z', 'submitted'];
+			const deliveredEntry: [unknown, unknown] = ['2024-03-01T03:23:01Z', 'delivered'];
+			if (msgid === 'rejected') return ok(msgid, history(submitted, ['2024-03-01T03:22:59Z', 'rejected']), { additional_info: { code: 1340, reason: 'Send Outside Allowed Window' } });
+			// Read from its second lookup on; "receipts off" never.
+			if (msgid === 'reads' && asked[msgid] >= 2) return ok(msgid, history(submitted, deliveredEntry, ['2024-03-01T03:30:00Z', 'read']));
+			return ok(msgid, history(submitted, deliveredEntry));
+		});
+		const started = Date.now();
+		const result = await getStatus(api, [{ msgid: 'reads' }, { msgid: 'receiptsOff' }, { msgid: 'rejected' }], {
+			parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'read', waitLimit: 0.05 } },
+		});
+		// The code waits to the limit for a row still on its way: a lower bound on real time it guarantees.
+		expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
+		expectShape(result.output(SEND_NODE));
+		const rows = rowsOf(result);
+		expect(rows.map((row) => [row.msgid, row.deliveryStatus, row.final, row.error])).toEqual([
+			['reads', 'read', true, null],
+			['receiptsOff', 'delivered', false, null],
+			['rejected', 'rejected', true, null],
+		]);
+		// At the wanted status, and at a final one, the asking stops; the rest is asked until the limit (at 0 s, about 2 s, and 3 s).
+		expect([asked.reads, asked.rejected]).toEqual([2, 1]);
+		expect(asked.receiptsOff).toBeGreaterThanOrEqual(2);
+		expect(asked.receiptsOff).toBeLessThanOrEqual(3);
+		expect(rows[1].reason).toBe(`Not read after waiting 3 s (asked ${asked.receiptsOff} times): still delivered. Many recipients turn read receipts off: read may never come.`);
+		expect([rows[0].reason, rows[2].reason]).toEqual([null, null]);
+		if (ENGINE.keepsExecutionHints) {
+			expect(hintsOf(result)).toContain('Get Status, waiting up to 3 s for read: 1 read, 1 rejected: Send Outside Allowed Window, 1 still delivered after 3 s');
+		}
 	});
 });
 

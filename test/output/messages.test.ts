@@ -179,13 +179,21 @@ const LOOKUP_CASES: Array<[string, StatusResult]> = [
 	['Any other refusal', { kind: 'failed', outcome: { kind: 'rejected', statusCode: 400, apiCode: 39, transient: false, reason: 'Bad request (code 39)' }, attempts: 1 }],
 	['The API failing, after retries', { kind: 'failed', outcome: { kind: 'unknown', statusCode: 502, reason: 'Bad Gateway' }, attempts: 5 }],
 	['No connection, after retries', { kind: 'failed', outcome: { kind: 'rejected', errorCode: 'ECONNREFUSED', transient: true, reason: 'connection refused' }, attempts: 5 }],
+	[
+		"No status endpoint at the Base URL: a 404 not in the API's error shape (an HTML page, other JSON, an empty body)",
+		{ kind: 'failed', outcome: { kind: 'rejected', statusCode: 404, transient: false, reason: "the server answered HTTP 404 with an HTML page, not the API's error" }, attempts: 1, noEndpoint: true },
+	],
 	['After a refused token', { kind: 'heldBack', heldBy: { scope: 'account', itemIndex: 0, templateCodeId: '', statusCode: 401, reason: 'Token invalid (code 45)' }, attempts: 0 }],
 	['After the API kept failing', { kind: 'heldBack', heldBy: { scope: 'server', itemIndex: 2, templateCodeId: '', statusCode: 500, reason: "7 messages in a row failed on the API's side over 120 s" }, attempts: 0 }],
+	[
+		"After a 404 not in the API's error shape",
+		{ kind: 'heldBack', heldBy: { scope: 'account', itemIndex: 0, templateCodeId: '', statusCode: 404, reason: "the server answered HTTP 404 with an HTML page, not the API's error" }, attempts: 0 },
+	],
 	['Throttled beyond Max Wait When Throttled', { kind: 'heldBack', heldBy: throttledByPause(600_000, 'windowUsedUp', 120_000, { itemIndex: 7, templateCodeId: '' }), attempts: 0 }],
 ];
 
 const ROW_CASES: Array<[string, StatusResult]> = [
-	['Unknown msgid (HTTP 404)', { kind: 'notFound', outcome: { kind: 'rejected', statusCode: 404, apiCode: 33, transient: false, reason: 'Data does not exist (code 33)' }, attempts: 1 }],
+	["Unknown msgid (HTTP 404 in the API's error shape, or code 33)", { kind: 'notFound', outcome: { kind: 'rejected', statusCode: 404, apiCode: 33, transient: false, reason: 'Data does not exist (code 33)' }, attempts: 1 }],
 	['An answer too large', { kind: 'unreadable', reason: "the API's answer was too large to read (more than 1048576 bytes; the node reads at most 1048576 bytes)", attempts: 1 }],
 	...(
 		[
@@ -195,6 +203,15 @@ const ROW_CASES: Array<[string, StatusResult]> = [
 			['Unreadable entries and times', { history_status: [{ status: 'read', timestamp: 'yesterday' }, { state: 'x' }] }],
 		] as Array<[string, unknown]>
 	).map(([name, body]): [string, StatusResult] => [name, { kind: 'status', reading: readStatusAnswer(body, (text) => text), attempts: 1 }]),
+	[
+		'Wait Until Read: not read by the Wait Limit',
+		{
+			kind: 'status',
+			reading: readStatusAnswer({ history_status: [{ status: 'delivered', timestamp: '2024-03-01T03:23:01Z' }] }, (text) => text),
+			attempts: 1,
+			wait: { until: 'read', reached: false, asks: 14, waitedMs: 600_000 },
+		},
+	],
 ];
 
 function statusLookupLines(): string[] {
@@ -210,7 +227,7 @@ function statusLookupLines(): string[] {
 		'',
 		'## Get Status: a lookup that failed',
 		'',
-		'Without *On Error: Continue* the node stops with the first; with it, the row carries it in `error` and the other rows are looked up (after a refused token or a failing API, not: they would fail the same way).',
+		'Without *On Error: Continue* the node stops with the first; with it, the row carries it in `error` (with *Continue (using error output)*, the row goes to the error output as `{ error, details }`) and the other rows are looked up (after a refused token, a wrong Base URL or a failing API, not: they would fail the same way).',
 		'',
 		'| Case | Message | Hint |',
 		'|---|---|---|',

@@ -5,6 +5,7 @@ import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../send/lookupAll';
 import { readOptions } from '../shared/options';
+import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { truncate } from '../shared/bounded';
 import { notice } from '../shared/notice';
 import type { StatusInput } from '../shared/status';
@@ -30,25 +31,7 @@ export const properties: INodeProperties[] = [
 		description:
 			"The msgid the API gave the message when it was sent: by default each input item's msgid, so the whole output of a Send (or rows of a sheet holding its msgid column) can come in. An item without one comes out with deliveryStatus null and the reason, and nothing is asked for it.",
 	},
-	{
-		displayName: 'Options',
-		name: 'statusOptions',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Max Requests per Second',
-				name: 'maxPerSecond',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				// A literal, as n8n's lint wants it: Send's Max Messages per Second's default, so that both share one pace (getStatus.engine.test.ts holds them equal).
-				default: 25,
-				description:
-					"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
-			},
-		],
-	},
+	statusOptionsProperty,
 ];
 
 /** A msgid is a short id: a longer value is not one (and would make a needlessly long URL). */
@@ -62,6 +45,7 @@ const MAX_MSGID_LENGTH = 256;
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
+	const settings = lookupSettings(this);
 	const inputs = items.map((item, itemIndex): StatusInput => {
 		let value: unknown;
 		try {
@@ -75,14 +59,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const lookups = inputs.filter((input) => 'msgid' in input).length;
 	const credentials = lookups > 0 ? await readCredentials(this) : undefined;
 	const run = credentials
-		? await lookupAll(this, inputs, credentials, { ...lookupSettings(this), continueOnFail })
+		? await lookupAll(this, inputs, credentials, { ...settings, continueOnFail })
 		: { results: inputs.map((input) => ('noMsgid' in input ? { kind: 'noMsgid' as const, reason: input.noMsgid } : undefined)), stoppedAt: undefined };
 
 	if (run.stoppedAt !== undefined && !continueOnFail) {
 		const error = lookupError(this.getNode(), run.results[run.stoppedAt], run.stoppedAt);
 		if (error) throw error;
 	}
-	const summary = statusSummary(run.results);
+	const summary = statusSummary(run.results, settings.wait);
 	if (summary) notice(this, summary);
 	return [
 		statusRows(
@@ -95,10 +79,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	];
 }
 
-/** Send's settings and its reader: the rate as given here (Send's reading of Max Messages per Second), the rest Send's defaults. */
+/** Send's settings and its reader: the rate as given here (Send's reading of Max Messages per Second), the rest Send's defaults; the wait. */
 function lookupSettings(ctx: IExecuteFunctions) {
-	const { maxPerSecond } = ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject;
-	return readOptions({ maxPerSecond }, 'run', ctx.getNode().typeVersion);
+	const { maxPerSecond, wait } = readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion);
+	return { ...readOptions({}, 'run', ctx.getNode().typeVersion), maxPerSecond, wait };
 }
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -112,6 +112,19 @@ function stoppedBy(refusal: Refusal): IDataObject {
 // (1.123, 2.38+) then keep only the message, which still names the item and the reason.
 const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';
 
+/** Whether n8n's On Error sends failed items to the node's error output ("Continue (using error output)"). */
+export function routesToErrorOutput(node: INode): boolean {
+	return node.onError === 'continueErrorOutput';
+}
+
+/** A failed item as n8n's error output takes it (Send's rows and Get Status's alike): `{ error, details }`, made only here. */
+export function errorOutputItem(node: INode, message: string, details: IDataObject, itemIndex: number): INodeExecutionData {
+	const json = { error: message, details };
+	const pairedItem = { item: itemIndex };
+	if (hostRoutesItemsWithDetails) return { json, pairedItem };
+	return { json, pairedItem, error: new NodeOperationError(node, message, { itemIndex }) };
+}
+
 const FAILED: ReadonlySet<string> = new Set(['failed', 'unknown', 'notSent', 'invalid']);
 
 /**
@@ -121,16 +134,12 @@ const FAILED: ReadonlySet<string> = new Set(['failed', 'unknown', 'notSent', 'in
  */
 export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
 	const node = ctx.getNode();
-	const routed = node.onError === 'continueErrorOutput';
+	const routed = routesToErrorOutput(node);
 	return sources.map((source) => {
 		const facts: Facts = FAILED.has(source.result.status) ? { ...source, error: failureOf(node, source.result as ItemResult, source.itemIndex) } : source;
 		const values = new Map(FIELDS.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
-		if (facts.error && routed) {
-			const json = { error: facts.error.message, details: detailsOf(values, true) };
-			if (hostRoutesItemsWithDetails) return { json, pairedItem };
-			return { json, pairedItem, error: new NodeOperationError(node, facts.error.message, { itemIndex: source.itemIndex }) };
-		}
+		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(values, true), source.itemIndex);
 		const row = new Map([...values].filter(([name]) => COLUMN_NAMES.has(name) && (!facts.error || FAILED_ROW_TOP.has(name))));
 		if (facts.error) row.set('details', detailsOf(values, false));
 		return { json: inColumnOrder(row, includeInputFields ? input[source.itemIndex]?.json : undefined), pairedItem };

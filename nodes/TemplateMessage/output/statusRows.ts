@@ -5,6 +5,8 @@ import { truncate } from '../shared/bounded';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
+import type { WaitSettings } from '../shared/statusOptions';
+import { errorOutputItem, routesToErrorOutput } from './rows';
 
 /** What one row is built from. */
 interface RowFacts {
@@ -48,11 +50,27 @@ function reasonOf({ result, reading }: RowFacts): string | null {
 			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.`;
 		case 'unreadable':
 			return `The API's answer could not be read: ${result.reason}.`;
-		case 'status':
-			return reading && reading.problems.length > 0 ? `${capitalised(reading.problems.join('; '))}.` : null;
+		case 'status': {
+			const said = [reading && reading.problems.length > 0 ? `${capitalised(reading.problems.join('; '))}.` : '', notReached(result)].filter(Boolean).join(' ');
+			return said === '' ? null : said;
+		}
 		default:
 			return null;
 	}
+}
+
+/** With Wait Until, a row that did not get there (and is not final): how long it was waited for, and what it is still. */
+function notReached(result: Extract<StatusResult, { kind: 'status' }>): string {
+	const { wait, reading } = result;
+	if (!wait || wait.reached || reading.final === true) return '';
+	const still = reading.deliveryStatus === null ? 'still without a status' : `still ${reading.deliveryStatus}`;
+	const readReceipts = wait.until === 'read' ? ' Many recipients turn read receipts off: read may never come.' : '';
+	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${readReceipts}`;
+}
+
+/** A wait in words: seconds under a minute, else minutes to a tenth. */
+function duration(ms: number): string {
+	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 6000) / 10} min`;
 }
 
 export interface StatusRowInput {
@@ -62,8 +80,13 @@ export interface StatusRowInput {
 	phone: string | null;
 }
 
-/** One row per input item, paired with it. Items the run stopped before (no result) have none: the run throws. */
+/**
+ * One row per input item, paired with it. Items the run stopped before (no result) have none: the run throws.
+ * Failed and held-back lookups carry their error in `error`, or go to n8n's error output as `{ error, details }`;
+ * rows without a msgid, unknown msgids and odd answers are rows like any other.
+ */
 export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutionData[] {
+	const routed = routesToErrorOutput(node);
 	return inputs.flatMap(({ itemIndex, result, msgid, phone }) => {
 		if (result === undefined) return [];
 		const facts: RowFacts = {
@@ -75,13 +98,20 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 		};
 		const json: IDataObject = {};
 		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
+		// A failed lookup, with "Continue (using error output)": to the error output, as a Send's failed row.
+		if (facts.error && routed) {
+			const details: IDataObject = {};
+			for (const [column, value] of Object.entries(json)) if (column !== 'error') details[column] = value;
+			details.description = facts.error.description ?? null;
+			return [errorOutputItem(node, facts.error.message, details, itemIndex)];
+		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }
 
 /** The error of a lookup that failed or was not made; undefined for per-row results. */
 export function lookupError(node: INode, result: StatusResult | undefined, itemIndex: number): NodeApiError | NodeOperationError | undefined {
-	if (result?.kind === 'failed') return lookupFailedError(node, result.outcome, itemIndex);
+	if (result?.kind === 'failed') return result.noEndpoint ? noEndpointError(node, result.outcome, itemIndex) : lookupFailedError(node, result.outcome, itemIndex);
 	if (result?.kind === 'heldBack') return heldBackError(node, result.heldBy, itemIndex);
 	return undefined;
 }
@@ -113,11 +143,27 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 	return new NodeApiError(node, response, { message, description, httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined, itemIndex });
 }
 
+const NO_ENDPOINT_MESSAGE = "The status endpoint was not found at the credential's Base URL";
+const NO_ENDPOINT_HINT = `The API answers a msgid it does not know with its own error (code 33); this answer came from something else: a Base URL with a wrong host or path, or a proxy in front of the API. Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential: the address the API's /api/v2/… paths are under, without them. No further status was looked up: every lookup would have failed the same way.`;
+
+/** A 404 that is not the API's: the Base URL, not this msgid, is what is wrong. */
+function noEndpointError(node: INode, outcome: FailedOutcome, itemIndex: number): NodeApiError {
+	const response: JsonObject = { reason: outcome.reason, statusCode: 404 };
+	return new NodeApiError(node, response, { message: `${NO_ENDPOINT_MESSAGE}: ${outcome.reason} [item ${itemIndex}]`, description: NO_ENDPOINT_HINT, httpCode: '404', itemIndex });
+}
+
 function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOperationError {
 	if (refusal.scope === 'throttled') {
 		return new NodeOperationError(node, `Not looked up: ${refusal.reason} [item ${itemIndex}]`, {
 			itemIndex,
 			description: "The API asked to slow down: run the lookup again later. Lookups share the account's limit with sends: a large send at the same time slows them down.",
+		});
+	}
+	// Only a 404 that is not the API's stops the lookups (a 404 in its error shape is that row's notFound).
+	if (refusal.scope === 'account' && refusal.statusCode === 404) {
+		return new NodeOperationError(node, `Not looked up: ${NO_ENDPOINT_MESSAGE.charAt(0).toLowerCase()}${NO_ENDPOINT_MESSAGE.slice(1)} (item ${refusal.itemIndex}: ${refusal.reason}) [item ${itemIndex}]`, {
+			itemIndex,
+			description: NO_ENDPOINT_HINT,
 		});
 	}
 	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
@@ -132,8 +178,11 @@ function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOp
 const ORDER = ['read', 'delivered', 'submitted', 'failed', 'rejected'];
 const MAX_REASONS = 3;
 
-/** "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found". */
-export function statusSummary(results: Array<StatusResult | undefined>): string | undefined {
+/**
+ * "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found"; with Wait Until, what was
+ * reached: "Get Status, waiting up to 10 min for read: 30 read, 2 still delivered after 10 min, …".
+ */
+export function statusSummary(results: Array<StatusResult | undefined>, wait?: WaitSettings): string | undefined {
 	const counts = new Map<string, { count: number; reasons: Set<string> }>();
 	const add = (label: string, reason?: string | null) => {
 		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
@@ -145,7 +194,9 @@ export function statusSummary(results: Array<StatusResult | undefined>): string 
 		if (result === undefined) continue;
 		if (result.kind === 'status') {
 			const { deliveryStatus, failureReason, failureCode } = result.reading;
-			if (deliveryStatus === null) add('without a readable status');
+			const still = notReached(result) === '' ? undefined : ` after ${duration(result.wait!.waitedMs)}`;
+			if (deliveryStatus === null) add(still ? `still without a status${still}` : 'without a readable status');
+			else if (still) add(`still ${deliveryStatus}${still}`);
 			else add(deliveryStatus, failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
 		} else add(LABELS[result.kind]);
 	}
@@ -162,7 +213,7 @@ export function statusSummary(results: Array<StatusResult | undefined>): string 
 			const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
 			return `${entry.count} ${label}${why}`;
 		});
-	return `Get Status: ${parts.join(', ')}`;
+	return `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}: ${parts.join(', ')}`;
 }
 
 const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { statusEndpoint } from '../shared/baseUrl';
@@ -6,7 +6,8 @@ import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contract
 import { fingerprint } from '../shared/fingerprint';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
-import type { Turn } from './flowControl';
+import type { WaitSettings } from '../shared/statusOptions';
+import type { Clock, Turn } from './flowControl';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { sharedPacer } from './pacer';
 import { runPool } from './pool';
@@ -23,13 +24,27 @@ import { getStatus } from './transport';
  * same setting as a send's, since the pacer is shared by account and rate (see sharedPacer);
  * maxAttempts counts the tries of a lookup that failed on the API's side or on the way, 429s not counted.
  */
-export type LookupSettings = Pick<RunOptionValues, 'maxPerSecond' | 'maxConcurrency' | 'timeout' | 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait'> & { continueOnFail: boolean };
+export type LookupSettings = Pick<RunOptionValues, 'maxPerSecond' | 'maxConcurrency' | 'timeout' | 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait'> & {
+	continueOnFail: boolean;
+	/** Undefined: ask once. */
+	wait?: WaitSettings;
+};
 
 export interface LookupRun {
 	/** Undefined where the run stopped (without Continue On Fail) before the item was looked up. */
 	results: Array<StatusResult | undefined>;
 	/** Without Continue On Fail: the first item whose lookup failed. */
 	stoppedAt?: number;
+}
+
+/** What lookEach works with: the flow, one GET, the clock the flow runs on (a simulated one in tests). */
+export interface LookupContext {
+	flow: FlowControl;
+	get: (msgid: string) => Promise<StatusAttempt>;
+	clock: Clock;
+	clean: (text: string) => string;
+	node: INode;
+	signal?: AbortSignal;
 }
 
 /** Lookups have no template: the flow's per-template stops never apply to them. */
@@ -39,8 +54,9 @@ const NO_TEMPLATE = '';
  * Looks up each item's message status with the care of a send: paced by the pacer the account's sends
  * use (same credential and rate: one pace in this process), a 429 or an empty rate window waited out
  * within Max Wait When Throttled, a failing API paused for and probed, a refusal that holds for every
- * lookup (401, 403, a redirect) stopping the rest. Per-row results (no msgid, not found, an unreadable
- * answer) never stop anything; without Continue On Fail a failed lookup stops the others.
+ * lookup (401, 403, a redirect, a 404 not in the API's error shape) stopping the rest. Per-row results (no
+ * msgid, not found, an unreadable answer) never stop anything; without Continue On Fail a failed lookup
+ * stops the others.
  */
 export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], credentials: SendCredentials, settings: LookupSettings): Promise<LookupRun> {
 	const redactor = new Redactor(credentials.token);
@@ -55,8 +71,17 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	);
 	const baseUrl = String(credentials.decrypted.data?.baseUrl ?? '');
 	const get = async (msgid: string) => await getStatus(ctx, statusEndpoint(baseUrl, msgid), settings.timeout, credentials.decrypted, redactor);
-	const clean = (text: string) => redactor.text(text);
+	const results = await lookEach(inputs, { flow, get, clock: SYSTEM_CLOCK, clean: (text) => redactor.text(text), node: ctx.getNode(), signal }, settings);
+	flow.summarise();
+	return { results, stoppedAt: flow.firstFailure };
+}
 
+/**
+ * Everything lookupAll does but reading n8n's context, so that it runs on a simulated clock too: one
+ * lookup per item, then, with Wait Until, rounds of lookups for the rows still on their way (see keepAsking).
+ */
+export async function lookEach(inputs: StatusInput[], context: LookupContext, settings: LookupSettings): Promise<Array<StatusResult | undefined>> {
+	const { flow, get, clock, clean, node, signal } = context;
 	const lookOne = async (itemIndex: number): Promise<StatusResult | undefined> => {
 		const input = inputs[itemIndex];
 		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
@@ -66,21 +91,90 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over.
-			if (signal?.aborted) throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
 			flow.failed(itemIndex);
-			const reason = redactor.text(error instanceof Error ? error.message : String(error)).slice(0, 200);
+			const reason = clean(error instanceof Error ? error.message : String(error)).slice(0, 200);
 			return { kind: 'failed', outcome: { kind: 'unknown', reason: `the node failed while looking this message up: ${reason}` }, attempts: 0 };
 		}
 	};
 	flow.begin();
-	let results: Array<StatusResult | undefined>;
 	try {
-		results = await runPool(inputs.length, settings.maxConcurrency, lookOne, () => flow.stopping);
+		const started = clock.now();
+		const results = await runPool(inputs.length, settings.maxConcurrency, lookOne, () => flow.stopping);
+		if (settings.wait) await keepAsking(results, settings.wait, started, lookOne, context, settings.maxConcurrency);
+		return results;
 	} finally {
 		flow.end();
 	}
-	flow.summarise();
-	return { results, stoppedAt: flow.firstFailure };
+}
+
+/** The first pause before a row is asked again; each later one twice the one before, up to the longest. */
+export const FIRST_ASK_AGAIN_MS = 2000;
+export const LONGEST_ASK_AGAIN_MS = 60_000;
+
+/** How long after round `round` of lookups the next one starts (the first round is the first lookup). */
+export function askAgainAfterMs(round: number): number {
+	return Math.min(FIRST_ASK_AGAIN_MS * 2 ** (round - 1), LONGEST_ASK_AGAIN_MS);
+}
+
+/** A row to ask again: it has a status that is neither the one waited for nor final (failed, rejected). */
+function stillOnItsWay(result: StatusResult | undefined, wait: WaitSettings): result is Extract<StatusResult, { kind: 'status' }> {
+	return result?.kind === 'status' && !hasReached(result, wait) && result.reading.final !== true;
+}
+
+function hasReached({ reading }: Extract<StatusResult, { kind: 'status' }>, { until }: WaitSettings): boolean {
+	if (until === 'read') return reading.deliveryStatus === 'read' || reading.readAt !== null;
+	return reading.deliveryStatus === 'delivered' || reading.deliveryStatus === 'read' || reading.deliveredAt !== null || reading.readAt !== null;
+}
+
+/**
+ * Wait Until: asks the rows still on their way again, in rounds spaced out (2 s after the first lookup,
+ * then 4, 8, … up to 60 s between rounds), the last one at the wait's end, until none is left. Every
+ * lookup takes its slot from the flow as the first did, so with sends on the same credential they keep to
+ * the one pace; a row is never asked again before its previous answer came and the pause passed. A row
+ * whose lookup fails on the way takes that result (the flow then stops the rest as for any failed
+ * lookup); a cancelled execution stops the wait at once.
+ */
+async function keepAsking(
+	results: Array<StatusResult | undefined>,
+	wait: WaitSettings,
+	started: number,
+	lookOne: (itemIndex: number) => Promise<StatusResult | undefined>,
+	{ flow, clock, node, signal }: LookupContext,
+	concurrency: number,
+): Promise<void> {
+	const asks = results.map((result) => (result === undefined || result.kind === 'noMsgid' ? 0 : 1));
+	const answeredAt = results.map(() => clock.now());
+	const ends = started + wait.limitMs;
+	let waiting = results.flatMap((result, itemIndex) => (stillOnItsWay(result, wait) ? [itemIndex] : []));
+	for (let round = 1; waiting.length > 0 && !flow.stopping; round++) {
+		const left = ends - clock.now();
+		if (left <= 0) break;
+		try {
+			await clock.sleep(Math.min(askAgainAfterMs(round), left), signal);
+		} catch (error) {
+			throw new NodeOperationError(node, error as Error, { description: 'The execution was cancelled while Get Status waited for statuses.' });
+		}
+		const rows = waiting;
+		const again = await runPool(rows.length, concurrency, async (index) => await lookOne(rows[index]), () => flow.stopping);
+		rows.forEach((itemIndex, index) => {
+			const result = again[index];
+			// Not asked (the run is stopping): the row keeps its last answer.
+			if (result === undefined) return;
+			results[itemIndex] = result;
+			asks[itemIndex]++;
+			answeredAt[itemIndex] = clock.now();
+		});
+		waiting = rows.filter((itemIndex) => stillOnItsWay(results[itemIndex], wait));
+	}
+	const now = clock.now();
+	results.forEach((result, itemIndex) => {
+		if (result?.kind !== 'status') return;
+		const reached = hasReached(result, wait);
+		// A row still on its way waited to the end; one that got somewhere, to its last answer.
+		const waitedMs = (stillOnItsWay(result, wait) ? now : answeredAt[itemIndex]) - started;
+		results[itemIndex] = { ...result, wait: { until: wait.until, reached, asks: asks[itemIndex], waitedMs } };
+	});
 }
 
 /** One item's lookup, tried again while the failure may pass (a GET changes nothing: any failure may be retried). */
@@ -112,11 +206,18 @@ async function lookUp(
 				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
 			}
 			const failed = answer.outcome;
-			// The API answered, and said it has no such message: this row's result, whatever the body
-			// (a 404), or whatever the status (the provider's code 33, "data does not exist").
-			if (failed.statusCode === 404 || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
+			// The API answered, and said it has no such message: this row's result, in the API's own error
+			// (a 404 in its error shape, or the provider's code 33, "data does not exist", at any status).
+			if ((failed.statusCode === 404 && isApiError(failed)) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
 				flow.settled(turn, ANSWERED);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
+			}
+			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
+			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
+			if (failed.statusCode === 404) {
+				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error` };
+				flow.settled(turn, outcome);
+				return { kind: 'failed', outcome, attempts: attempt, noEndpoint: true };
 			}
 			// A 2xx too large to read: the API answered; asking again would bring the same.
 			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300) {
@@ -138,6 +239,19 @@ async function lookUp(
 
 /** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
 const NOT_FOUND_CODE = 33;
+
+/** The API's own error shape (`{"errors": [{message, code}]}`, or `success: false`), whatever its code. */
+function isApiError(outcome: FailedOutcome): boolean {
+	const { body } = outcome;
+	return outcome.apiCode !== undefined || (isObject(body) && (Array.isArray(body.errors) || body.success === false));
+}
+
+/** What a 404 that is not the API's brought, in words. */
+function bodyKind(body: unknown): string {
+	if (body === undefined || body === null || (typeof body === 'string' && body.trim() === '')) return 'an empty body';
+	if (typeof body === 'string' && /^\s*</.test(body)) return 'an HTML page';
+	return isObject(body) || Array.isArray(body) ? "JSON without the API's error code" : 'a text';
+}
 
 /** A 2xx that refuses instead of answering: `{success: false, errors: [{code: 33}]}` and no history. */
 function saysNoSuchMessage(body: unknown): boolean {

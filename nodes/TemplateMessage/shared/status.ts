@@ -1,4 +1,5 @@
 import type { FailedOutcome, Refusal } from './contracts';
+import type { WaitTarget } from './statusOptions';
 
 // What passes between the stages of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
 
@@ -29,18 +30,29 @@ export interface StatusReading {
 	problems: string[];
 }
 
+/** With Wait Until: what the row's waiting came to. */
+export interface WaitOutcome {
+	until: WaitTarget;
+	/** The row has the status waited for (read counts as delivered). */
+	reached: boolean;
+	/** Lookups made for the row (each perhaps tried more than once: see attempts). */
+	asks: number;
+	/** From the first lookup to the row's last answer, or to the end of the wait when it never got there. */
+	waitedMs: number;
+}
+
 /** What became of one item's lookup. */
 export type StatusResult =
 	/** The API answered with the message's status (perhaps an odd one: see problems). */
-	| { kind: 'status'; reading: StatusReading; attempts: number }
+	| { kind: 'status'; reading: StatusReading; attempts: number; wait?: WaitOutcome }
 	/** No lookup was made: the item has no msgid (a row a Send did not take), or not one that can be asked for. */
 	| { kind: 'noMsgid'; reason: string }
-	/** The API does not know this msgid (HTTP 404, whatever its body says). */
+	/** The API does not know this msgid (a 404 in the API's error shape, or its code 33 at any status). */
 	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number }
 	/** A 2xx the node could not read as a status (too large). Not the lookup's failure: this row's result. */
 	| { kind: 'unreadable'; reason: string; attempts: number }
 	/** The lookup failed: refused (401/403, …), the API failing, no answer, or throttled beyond the wait. */
-	| { kind: 'failed'; outcome: FailedOutcome; attempts: number }
+	| { kind: 'failed'; outcome: FailedOutcome; attempts: number; /** A 404 that is not the API's: no status endpoint at the credential's Base URL. */ noEndpoint?: true }
 	/** Not looked up: an earlier refusal holds for every lookup (a 401), or the API kept failing. */
 	| { kind: 'heldBack'; heldBy: Refusal; attempts: number };
 

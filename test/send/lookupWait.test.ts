@@ -1,0 +1,131 @@
+/**
+ * Get Status's Wait Until on a simulated clock: rows asked again, spaced out, until they reach the
+ * status waited for, a final one, or the limit; within the pace; stopped at once by a cancel. Exact
+ * figures, every time: the clock moves only when every lookup waits.
+ */
+import type { INode } from 'n8n-workflow';
+
+import { statusSummary } from '../../nodes/TemplateMessage/output/statusRows';
+import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
+import { askAgainAfterMs, lookEach } from '../../nodes/TemplateMessage/send/lookupAll';
+import { classifyResponse } from '../../nodes/TemplateMessage/send/outcome';
+import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import type { StatusAttempt } from '../../nodes/TemplateMessage/send/transport';
+import { readOptions } from '../../nodes/TemplateMessage/shared/options';
+import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
+import type { WaitSettings } from '../../nodes/TemplateMessage/shared/statusOptions';
+import { readStatusOptions } from '../../nodes/TemplateMessage/shared/statusOptions';
+import { SimulatedClock } from '../helpers/simulatedClock';
+
+const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessage', typeVersion: 2, position: [0, 0], parameters: {} };
+const MINUTE = 60_000;
+
+/** A message's status at `ms` after the run started. */
+type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound';
+
+const delivered = (atMs: number, readAtMs = Infinity): Lifecycle => (ms) => ({ status: ms >= readAtMs ? 'read' : ms >= atMs ? 'delivered' : 'submitted' });
+const rejectedAt = (atMs: number): Lifecycle => (ms) => (ms >= atMs ? { status: 'rejected', code: 1340 } : { status: 'submitted' });
+
+async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, latencyMs = 20 }: { lifecycles: Lifecycle[]; wait?: WaitSettings; maxPerSecond?: number; cancelAt?: number; latencyMs?: number }) {
+	const clock = new SimulatedClock();
+	const start = clock.now();
+	const options = readOptions({ maxPerSecond }, 'run', 2);
+	const cancel = cancelAt === undefined ? undefined : new AbortController();
+	if (cancel) void clock.sleep(cancelAt!).then(() => cancel.abort());
+	const flow = new FlowControl(new Pacer(options.maxPerSecond, clock.now), { maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: true }, { log: () => undefined, hint: () => undefined }, clock, cancel?.signal);
+	const requests: Array<{ itemIndex: number; at: number }> = [];
+	const get = async (msgid: string): Promise<StatusAttempt> => {
+		const itemIndex = Number(msgid);
+		const at = clock.now() - start;
+		requests.push({ itemIndex, at });
+		const state = lifecycles[itemIndex](at);
+		await clock.sleep(latencyMs);
+		if (state === 'notFound') return { kind: 'failed', outcome: classifyResponse({ statusCode: 404, headers: {}, body: { errors: [{ message: 'Data does not exist', code: 33 }] } }) as never };
+		const body = { msgid, history_status: [{ timestamp: new Date(start + at).toISOString(), status: state.status }], additional_info: state.code ? { code: state.code, reason: 'Send Outside Allowed Window' } : undefined };
+		return { kind: 'answered', statusCode: 200, body };
+	};
+	let results: Array<StatusResult | undefined> = [];
+	let error: Error | undefined;
+	await clock.run(
+		lookEach(
+			lifecycles.map((_, itemIndex) => ({ msgid: String(itemIndex) })),
+			{ flow, get, clock, clean: (text) => text, node: NODE, signal: cancel?.signal },
+			{ ...options, continueOnFail: true, wait },
+		).then(
+			(done) => void (results = done),
+			(thrown: Error) => void (error = thrown),
+		),
+	);
+	const asked = (itemIndex: number) => requests.filter((request) => request.itemIndex === itemIndex).map((request) => request.at);
+	const statusOf = (result: StatusResult | undefined) => (result?.kind === 'status' ? result.reading.deliveryStatus : result?.kind);
+	return { results, error, requests, asked, statuses: results.map(statusOf), elapsedMs: clock.now() - start, summary: statusSummary(results, wait) };
+}
+
+test('ask once (the default): one lookup per row, whatever its status', async () => {
+	const run = await simulateLookups({ lifecycles: [delivered(0), delivered(60_000)] });
+	expect(run.requests).toHaveLength(2);
+	expect(run.statuses).toEqual(['delivered', 'submitted']);
+	expect(run.results.map((result) => result?.kind === 'status' && result.wait)).toEqual([undefined, undefined]);
+	expect(run.summary).toBe('Get Status: 1 delivered, 1 submitted');
+	expect(readStatusOptions({}, 2).wait).toBeUndefined();
+	expect(readStatusOptions({ waitUntil: 'read', waitLimit: 2.5 }, 2).wait).toEqual({ until: 'read', limitMs: 150_000 });
+});
+
+test('until read: each row is asked again, 2 s, then 4, 8, … apart, until it is read or final; read receipts off keep it to the limit', async () => {
+	const run = await simulateLookups({
+		lifecycles: [delivered(1000, 20_000), delivered(1000), rejectedAt(5000), delivered(0, 0)],
+		wait: { until: 'read', limitMs: 2 * MINUTE },
+	});
+	expect(run.statuses).toEqual(['read', 'delivered', 'rejected', 'read']);
+	// The first round: 4 lookups 40 ms apart (25 a second), each answered in 20 ms, over at 140 ms. Each
+	// later round starts 2, 4, 8, 16, 32, then 60 s after the previous one is over, the last at the limit.
+	expect(run.asked(0)).toEqual([0, 2140, 6240, 14340, 30400]);
+	expect(run.asked(2)).toEqual([80, 2220, 6320]);
+	// Already read: asked once. Never read: asked until the limit, the last time at its end.
+	expect(run.asked(3)).toEqual([120]);
+	expect(run.asked(1)).toEqual([40, 2180, 6280, 14380, 30440, 62460, 120_000]);
+	expect(run.elapsedMs).toBe(120_020);
+	const waitOf = (itemIndex: number) => (run.results[itemIndex] as Extract<StatusResult, { kind: 'status' }>).wait;
+	expect(waitOf(0)).toMatchObject({ until: 'read', reached: true, asks: 5 });
+	expect(waitOf(1)).toEqual({ until: 'read', reached: false, asks: 7, waitedMs: 120_020 });
+	expect(run.summary).toBe('Get Status, waiting up to 2 min for read: 2 read, 1 rejected: Send Outside Allowed Window, 1 still delivered after 2 min');
+});
+
+test('until delivered: read counts as delivered; a row that never gets there stops at the limit, asked no more often than every 60 s at the end', async () => {
+	const run = await simulateLookups({ lifecycles: [delivered(0, 0), delivered(3000), delivered(Infinity)], wait: { until: 'delivered', limitMs: 10 * MINUTE } });
+	expect(run.statuses).toEqual(['read', 'delivered', 'submitted']);
+	expect(run.asked(0)).toHaveLength(1);
+	expect(run.asked(1)).toHaveLength(3);
+	const stuck = run.asked(2);
+	expect(stuck.at(-1)).toBe(10 * MINUTE);
+	const gaps = stuck.slice(1).map((at, index) => at - stuck[index]);
+	expect(Math.min(...gaps)).toBeGreaterThanOrEqual(askAgainAfterMs(1));
+	expect(Math.max(...gaps)).toBeLessThanOrEqual(askAgainAfterMs(99) + 100);
+	expect(stuck.length).toBeLessThanOrEqual(16);
+	expect(run.summary).toBe('Get Status, waiting up to 10 min for delivered: 1 read, 1 delivered, 1 still submitted after 10 min');
+});
+
+test("many rows waiting: the rounds keep to the pace, never more lookups in a second than Max Requests per Second", async () => {
+	const rows = Array.from({ length: 60 }, (_, index) => delivered(index % 2 === 0 ? 0 : Infinity));
+	const run = await simulateLookups({ lifecycles: rows, wait: { until: 'delivered', limitMs: MINUTE }, maxPerSecond: 10 });
+	const times = run.requests.map((request) => request.at).sort((a, b) => a - b);
+	let busiest = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		busiest = Math.max(busiest, last - first + 1);
+	}
+	expect(busiest).toBeLessThanOrEqual(10);
+	// Each waiting row's asks are spaced: never again before its last answer and the round's pause.
+	for (let itemIndex = 1; itemIndex < 60; itemIndex += 2) {
+		const asked = run.asked(itemIndex);
+		expect(asked.slice(1).every((at, index) => at - asked[index] >= askAgainAfterMs(1))).toBe(true);
+	}
+	expect(run.statuses.filter((status) => status === 'delivered')).toHaveLength(30);
+});
+
+test('a cancelled execution stops the wait at once: no lookup after the cancel, and the run throws', async () => {
+	const run = await simulateLookups({ lifecycles: [delivered(Infinity)], wait: { until: 'read', limitMs: 10 * MINUTE }, cancelAt: 45_000 });
+	expect(run.error?.message).toMatch(/aborted/);
+	expect(run.elapsedMs).toBe(45_000);
+	expect(Math.max(...run.asked(0))).toBeLessThan(45_000);
+});
