@@ -99,16 +99,15 @@ test('the node creator finds the node by name, with its icon and its actions', a
 	await shot('1-node-creator-actions');
 });
 
-test.each(['forget', 'resend', 'send once'])('the node creator finds the node by "%s", the words of Send Once and Forget Sent Messages', async (words) => {
+test.each(['forget', 'resend', 'send once', 'read'])('the node creator finds the node by "%s", the words of Send Once, Forget Sent Messages and Get Status', async (words) => {
 	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(words);
 	await page.getByTestId('item-iterator-item').filter({ hasText: 'Template Message' }).first().waitFor({ timeout: 10_000 });
 });
 
-// By "status" and "delivered" too once the codex's alias (TemplateMessage.node.json) has those words: n8n's node
-// creator searches names and aliases, not actions; add them here then.
-test.each(['Template Message'])('the node creator, searched for "%s", offers Get Status; placed, the canvas subtitle names it', async (words) => {
+// n8n's node creator searches names and aliases (TemplateMessage.node.json), not actions.
+test.each(['status', 'delivered'])('the node creator, searched for "%s", offers Get Status; placed, the canvas subtitle names it', async (words) => {
 	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(words);

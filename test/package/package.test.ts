@@ -46,8 +46,8 @@ describe('loaded the way n8n loads a community package', () => {
 		expect(node.codex).toMatchObject({ categories: ['Communication'] });
 		// The node creator searches these too: the provider is a WhatsApp API.
 		expect(node.codex?.alias).toContain('WhatsApp');
-		// …and the words people look for Send Once and Forget Sent Messages by.
-		expect(node.codex?.alias).toEqual(expect.arrayContaining(['Send Once', 'Forget', 'Resend']));
+		// …and the words people look for Send Once, Forget Sent Messages and Get Status by.
+		expect(node.codex?.alias).toEqual(expect.arrayContaining(['Send Once', 'Forget', 'Resend', 'Status', 'Delivered', 'Read']));
 		for (const icon of ['templateMessage.svg', 'templateMessage.dark.svg']) {
 			expect(existsSync(path.join(PACKAGE_ROOT, 'dist', 'icons', icon))).toBe(true);
 		}
