@@ -10,8 +10,34 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
-install_dev_dependencies
+
+# Shows what a background job printed, and stops here if it failed.
+finish_background() {
+	local status=0
+	wait "$1" || status=$?
+	cat "$2"
+	rm -f "$2"
+	return "$status"
+}
+# A step that fails ends the script, and the background jobs with it (npm and jest under them too).
+kill_tree() {
+	local child
+	for child in $(pgrep -P "$1"); do kill_tree "$child"; done
+	kill "$1" 2>/dev/null || true
+}
+trap 'for job in $(jobs -p); do kill_tree "$job"; done' EXIT
+
 node24="$(node24_path)"
+if [ "${1:-}" != --unit ] && [ "${1:-}" != --1x ]; then
+	# n8n and Chromium, which only the end-to-end and browser suites need, install in the background
+	# from the start, while the package is installed, built, linted and tested in the engines: their
+	# download mostly waits on the network and the disk. Their lines are shown when they end.
+	background_log="$(mktemp)"
+	echo "Installing n8n and Chromium in the background, for the end-to-end and browser suites"
+	( install_n8n_app && chromium_path >/dev/null ) >"$background_log" 2>&1 &
+	background=$!
+fi
+install_dev_dependencies
 jest=("$node24" node_modules/jest/bin/jest.js)
 
 if [ "${1:-}" = "--unit" ]; then
@@ -34,28 +60,6 @@ if [ "${1:-}" = "--1x" ]; then
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
-# n8n and Chromium, which only the end-to-end and browser suites need, install in the background
-# while the package is built, linted and tested in the engines: the download mostly waits on the
-# network and the disk, and the SQLite build takes one core. Their lines are shown when they end.
-background_log="$(mktemp)"
-echo "Installing n8n and Chromium in the background, for the end-to-end and browser suites"
-( install_n8n_app && chromium_path >/dev/null ) >"$background_log" 2>&1 &
-background=$!
-# A step that fails ends the script, and the background jobs with it (npm and jest under them too).
-kill_tree() {
-	local child
-	for child in $(pgrep -P "$1"); do kill_tree "$child"; done
-	kill "$1" 2>/dev/null || true
-}
-trap 'for job in $(jobs -p); do kill_tree "$job"; done' EXIT
-# Shows what a background job printed, and stops here if it failed.
-finish_background() {
-	local status=0
-	wait "$1" || status=$?
-	cat "$2"
-	rm -f "$2"
-	return "$status"
-}
 node scripts/freshBuild.js --force
 npm run lint
 npm run lint:package                               # the packed tarball, as n8n's scanner lints it
@@ -68,14 +72,15 @@ install_engines
 # are left have bounds that hold under load.
 "${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
 finish_background "$background" "$background_log"
-# The engine suite again on the older n8n, beside the end-to-end suite, which mostly waits on its
-# n8n processes and the sandbox's pace. n8n 1.x before 1.8x cannot abort its sleep timers: they run
-# out by themselves after the last test, so this run ends without waiting for them.
+# The engine suite again on the older n8n, on one core beside the end-to-end and browser suites,
+# which mostly wait on their n8n processes, the sandbox's pace and the browser. n8n 1.x before 1.8x
+# cannot abort its sleep timers: they run out by themselves after the last test, so this run ends
+# without waiting for them.
 older=$(cd engines && echo *)
 older_log="$(mktemp)"
-echo "The engine suite again, on older n8n ($older), beside the end-to-end suite: shown when it ends"
+echo "The engine suite again, on older n8n ($older), beside the end-to-end and browser suites: shown when it ends"
 "${jest[@]}" "$@" --maxWorkers=1 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
 "${jest[@]}" "$@" --runInBand --selectProjects e2e
-finish_background "$older_run" "$older_log"
 "${jest[@]}" "$@" --runInBand --selectProjects browser
+finish_background "$older_run" "$older_log"

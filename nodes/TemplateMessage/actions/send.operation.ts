@@ -256,7 +256,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const skipped = repeatsToSkip(valid, options.skipDuplicates);
 	const credentials = await readCredentials(this);
-	const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail);
+	const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail, runIndex);
 	rememberSentByRun(this.getContext('node'), runIndex, run.results.filter((result) => result?.status === 'sent').length);
 	const results = prepared.map((message, itemIndex): ItemResult | undefined => {
 		if (isInvalid(message)) return { status: 'invalid', invalid: message };

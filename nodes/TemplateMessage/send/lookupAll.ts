@@ -3,13 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
-import { fingerprint } from '../shared/fingerprint';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import type { Clock, Turn } from './flowControl';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
-import { sharedPacer } from './pacer';
+import { accountPacer } from './pacer';
 import { runPool } from './pool';
 import { Redactor } from './redact';
 import { apiCode, apiReason, isObject } from './outcome';
@@ -21,7 +20,7 @@ import { getStatus } from './transport';
 
 /**
  * Send's settings, read as a Send reads them (shared/options.ts, in milliseconds): maxPerSecond is the
- * same setting as a send's, since the pacer is shared by account and rate (see sharedPacer);
+ * same setting as a send's, since the pacer is shared by account and rate (see accountPacer);
  * maxAttempts counts the tries of a lookup that failed on the API's side or on the way, 429s not counted.
  */
 export type LookupSettings = Pick<RunOptionValues, 'maxPerSecond' | 'maxConcurrency' | 'timeout' | 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait'> & {
@@ -63,7 +62,7 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	const signal = ctx.getExecutionCancelSignal?.();
 	const flow = new FlowControl(
 		// The same key as sendAll's: lookups and sends with one credential share the account's pace.
-		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, settings.maxPerSecond),
+		accountPacer(credentials, settings.maxPerSecond),
 		{ maxThrottleWaitMs: settings.maxThrottleWait, maxOutageWaitMs: settings.maxOutageWait, continueOnFail: settings.continueOnFail },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,

@@ -5,6 +5,7 @@
  * limit the provider announces holds for the runs sending when it is seen; the next run on an idle
  * pacer starts again from its setting.
  */
+import { fingerprint } from '../shared/fingerprint';
 import { JITTER_ROOM_MS } from '../shared/flowLimits';
 import type { RateLimitState } from './outcome';
 
@@ -173,4 +174,9 @@ export function sharedPacer(accountKey: string, maxRate: number, now: () => numb
 	entry.lastUsed = time;
 	shared.set(key, entry);
 	return entry.pacer;
+}
+
+/** The pace of one credential's account: sends and status lookups with the same Base URL and token share it. */
+export function accountPacer(credentials: { url: string; token: string }, maxRate: number): Pacer {
+	return sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, maxRate);
 }

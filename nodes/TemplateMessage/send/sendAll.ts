@@ -9,12 +9,11 @@ import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
 import { optionPath } from '../shared/options';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
-import { sharedPacer } from './pacer';
+import { accountPacer } from './pacer';
 import { runPool } from './pool';
 import { Progress } from './progress';
 import { Redactor } from './redact';
 import { notice, noticesOf } from '../shared/notice';
-import { fingerprint } from '../shared/fingerprint';
 import { MessageRecord } from './sendOnce/record';
 import { SentMemory } from './sentMemory';
 import { postMessage } from './transport';
@@ -30,6 +29,8 @@ export async function sendAll(
 	credentials: SendCredentials,
 	options: RunOptions,
 	continueOnFail: boolean,
+	/** n8n's run index of the node in this execution: each batch of a loop keeps its own Retry On Fail memory. */
+	runIndex: number,
 ): Promise<SendRun> {
 	const node = ctx.getNode();
 	const keys = new Map(messages.flatMap((message, itemIndex) => (message?.key === undefined ? [] : [[itemIndex, message.key] as const])));
@@ -43,9 +44,8 @@ export async function sendAll(
 				});
 	const redactor = new Redactor(credentials.token);
 	const signal = ctx.getExecutionCancelSignal?.();
-	const runIndex = Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
 	const flow = new FlowControl(
-		sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, options.maxPerSecond),
+		accountPacer(credentials, options.maxPerSecond),
 		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,
