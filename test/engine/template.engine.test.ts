@@ -6,7 +6,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
-import { startApiServer } from '../helpers/apiServer';
+import { phonesSent, startApiServer } from '../helpers/apiServer';
 import { resetDeduplicationStore } from '../helpers/deduplicationStore';
 import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
@@ -34,7 +34,7 @@ const sheet = [row(0, ['Budi', 'INV-1']), row(1, ['Sari']), row(2, ['Andi', 'INV
 
 test('with Continue On Fail only the rows that fit the template are sent, and every sent item shows its message', async () => {
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters(), onError: 'continueRegularOutput' });
-	expect(api.requests.map((request) => (request.body as { phone_number: string }).phone_number)).toEqual(['6281200000000', '6281200000003']);
+	expect(phonesSent(api.requests)).toEqual(['6281200000000', '6281200000003']);
 	const output = result.output(SEND_NODE);
 	expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]' });
 	expect(output[1].json.error).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');

@@ -137,3 +137,15 @@ export function perRecipient(requests: RecordedRequest[]): Record<string, { rece
 	}
 	return counts;
 }
+
+/**
+ * The request bodies, and the numbers they went to, in the order of the numbers: the node sends items
+ * concurrently, so the order they arrive in is the machine's, not the node's.
+ */
+export function bodiesByPhone(requests: RecordedRequest[]): Array<{ phone_number: string }> {
+	return requests.map((request) => request.body as { phone_number: string }).sort((a, b) => String(a.phone_number).localeCompare(String(b.phone_number)));
+}
+
+export function phonesSent(requests: RecordedRequest[]): string[] {
+	return bodiesByPhone(requests).map((body) => body.phone_number);
+}
