@@ -26,6 +26,22 @@ kill_tree() {
 	kill "$1" 2>/dev/null || true
 }
 trap 'for job in $(jobs -p); do kill_tree "$job"; done' EXIT
+# Runs each command (a string) at once, each into its own log; shows the logs in order when all
+# have ended, and fails if one did. For steps that keep one core busy or wait on the disk.
+together() {
+	local command pids=() logs=() status=0 i
+	for command in "$@"; do
+		logs+=("$(mktemp)")
+		bash -c "source scripts/setup.sh; $command" >"${logs[-1]}" 2>&1 &
+		pids+=($!)
+	done
+	for i in "${!pids[@]}"; do
+		wait "${pids[$i]}" || { status=$?; echo "Failed (exit $status): ${*:$((i + 1)):1}"; }
+		cat "${logs[$i]}"
+		rm -f "${logs[$i]}"
+	done
+	return "$status"
+}
 
 node24="$(node24_path)"
 if [ "${1:-}" != --unit ] && [ "${1:-}" != --1x ]; then
@@ -49,8 +65,8 @@ if [ "${1:-}" = "--unit" ]; then
 	# takes 2,000 of its 10,000 rows.
 	node scripts/freshBuild.js
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
-	# Both cores: jest takes one less than there are by default.
-	FAST_LOOP=1 exec "${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
+	# Four workers, as below.
+	FAST_LOOP=1 exec "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
 fi
 if [ "${1:-}" = "--1x" ]; then
 	shift
@@ -61,26 +77,34 @@ if [ "${1:-}" = "--1x" ]; then
 	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
 node scripts/freshBuild.js --force
-npm run lint
-npm run lint:package                               # the packed tarball, as n8n's scanner lints it
-node_modules/.bin/tsc --noEmit -p tsconfig.json   # ts-jest only transpiles: type-check the tests here
-install_engines
+# Each of these keeps at most one core busy, or waits on the disk: on two cores, side by side. The
+# package scan lints the packed tarball as n8n's scanner does; ts-jest only transpiles, so tsc
+# type-checks the tests.
+echo "Linting, scanning the packed tarball, type-checking the tests and installing the older engines, side by side…"
+together "npm run lint" "npm run lint:package" "node_modules/.bin/tsc --noEmit -p tsconfig.json" install_engines
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
-# Arguments come before --selectProjects, which would take them as more project names. Both cores
-# for the unit and engine suites (jest takes one less than there are by default): their timing
-# scenarios run on a simulated clock (test/send/flowControl.test.ts), and the real-clock ones that
-# are left have bounds that hold under load.
-"${jest[@]}" "$@" --maxWorkers=2 --selectProjects unit
-finish_background "$background" "$background_log"
-# The engine suite again on the older n8n, on one core beside the end-to-end and browser suites,
-# which mostly wait on their n8n processes, the sandbox's pace and the browser. n8n 1.x before 1.8x
-# cannot abort its sleep timers: they run out by themselves after the last test, so this run ends
-# without waiting for them.
+# Arguments come before --selectProjects, which would take them as more project names. Four workers
+# on two cores: the engine suites spend most of their time waiting on local servers and timers (a
+# run of one engine on one worker keeps a third of a core busy). Their timing scenarios run on a
+# simulated clock (test/send/flowControl.test.ts), and the real-clock ones that are left have
+# bounds that hold under load.
+"${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
+# The engine suite again on the older n8n, the end-to-end suite and the browser suite, side by side:
+# all three mostly wait, on local servers, n8n's processes, the sandbox's pace and the browser. n8n
+# 1.x before 1.8x cannot abort its sleep timers: they run out by themselves after the last test, so
+# the older engines' run ends without waiting for them.
 older=$(cd engines && echo *)
 older_log="$(mktemp)"
 echo "The engine suite again, on older n8n ($older), beside the end-to-end and browser suites: shown when it ends"
-"${jest[@]}" "$@" --maxWorkers=1 --forceExit --selectProjects $older >"$older_log" 2>&1 &
+"${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
-"${jest[@]}" "$@" --runInBand --selectProjects e2e
-"${jest[@]}" "$@" --runInBand --selectProjects browser
-finish_background "$older_run" "$older_log"
+finish_background "$background" "$background_log"
+browser_log="$(mktemp)"
+echo "The browser suite, beside the end-to-end suite: shown when it ends"
+"${jest[@]}" "$@" --runInBand --selectProjects browser >"$browser_log" 2>&1 &
+browser_run=$!
+status=0
+"${jest[@]}" "$@" --runInBand --selectProjects e2e || status=$?
+finish_background "$browser_run" "$browser_log" || status=$?
+finish_background "$older_run" "$older_log" || status=$?
+exit "$status"
