@@ -70,9 +70,18 @@ install_engines() {
 }
 
 install_n8n_app() {
-	local app="${1:-${N8N_APP:-n8n-app}}" node headers
+	local app="${1:-${N8N_APP:-n8n-app}}" node sqlite_log sqlite_job="" apart
 	node="$(node24_path)"
 	if stale "$ROOT/$app"; then
+		# The SQLite driver's compile is one long single-threaded job: it runs in a folder of its own
+		# beside n8n's install, and its build is copied in when both are done (checked below).
+		apart="$ROOT/.cache/sqlite3-$(lock_version "$app" sqlite3)"
+		sqlite_log="$(mktemp)"
+		if [ ! -d "$apart/node_modules/sqlite3/build" ]; then
+			echo "Building n8n's SQLite driver for Node 24 beside n8n's install (first time only: shown when both end)"
+			( build_sqlite_apart "$node" "$apart" "$(lock_version "$app" sqlite3)" ) >"$sqlite_log" 2>&1 &
+			sqlite_job=$!
+		fi
 		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
 		# this registry copy cannot resolve, which `npm ci` refuses. `npm install` follows the same
 		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
@@ -81,6 +90,16 @@ install_n8n_app() {
 		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags.)
 		step "Installing n8n into $app/ (first time only: about 2 minutes)" \
 			in_dir "$ROOT/$app" npm install --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund
+		if [ -n "$sqlite_job" ]; then
+			wait "$sqlite_job" || echo "  (that build failed: the driver is built in $app/ instead)"
+			cat "$sqlite_log"
+		fi
+		rm -f "$sqlite_log"
+		if ! sqlite_loads "$node" "$app" && [ -d "$apart/node_modules/sqlite3/build" ]; then
+			echo "Using the SQLite driver built beside the install (sqlite3 $(lock_version "$app" sqlite3)) for $app/"
+			rm -rf "$ROOT/$app/node_modules/sqlite3/build"
+			cp -r "$apart/node_modules/sqlite3/build" "$ROOT/$app/node_modules/sqlite3/build"
+		fi
 	fi
 	if ! sqlite_loads "$node" "$app" && [ "$app" != n8n-app ] && sqlite_loads "$node" n8n-app \
 		&& [ "$(sqlite_version n8n-app)" = "$(sqlite_version "$app")" ]; then
@@ -90,13 +109,30 @@ install_n8n_app() {
 		cp -r "$ROOT/n8n-app/node_modules/sqlite3/build" "$ROOT/$app/node_modules/sqlite3/build"
 	fi
 	if ! sqlite_loads "$node" "$app"; then
-		headers="$(cd "$(dirname "$node")/.." && pwd)"
-		[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24_path --fetched)")/.." && pwd)"
-		# node-gyp reads the headers' location from npm_config_nodedir (not passed as --nodedir, which
-		# npm warns it will stop passing on), and compiles on every core with JOBS=max.
 		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
-			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$headers" JOBS=max npm rebuild sqlite3 --ignore-scripts=false
+			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$(node24_headers "$node")" JOBS=max npm rebuild sqlite3 --ignore-scripts=false
 	fi
+}
+
+# The version of package $2 that the lockfile of app folder $1 pins.
+lock_version() { node -p "require('$ROOT/$1/package-lock.json').packages['node_modules/$2'].version"; }
+
+# The folder of Node $1's headers (its include/node), else the fetched Node 24's.
+node24_headers() {
+	local headers
+	headers="$(cd "$(dirname "$1")/.." && pwd)"
+	[ -d "$headers/include/node" ] || headers="$(cd "$(dirname "$(node24_path --fetched)")/.." && pwd)"
+	echo "$headers"
+}
+
+# sqlite3@$3 installed into $2 on its own and built for Node $1. node-gyp reads the headers'
+# location from npm_config_nodedir (not passed as --nodedir, which npm warns it will stop passing
+# on), and compiles on every core with JOBS=max.
+build_sqlite_apart() {
+	mkdir -p "$2"
+	step "Building n8n's SQLite driver (sqlite3 $3) for Node 24 in .cache/" \
+		env PATH="$(dirname "$1"):$PATH" npm_config_nodedir="$(node24_headers "$1")" JOBS=max \
+		npm install --prefix "$2" --no-save --no-package-lock --no-audit --no-fund --foreground-scripts "sqlite3@$3"
 }
 
 sqlite_loads() { in_dir "$ROOT/$2" "$1" -e "require('sqlite3')" >/dev/null 2>&1; }
