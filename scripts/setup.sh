@@ -127,12 +127,13 @@ node24_headers() {
 
 # sqlite3@$3 installed into $2 on its own and built for Node $1. node-gyp reads the headers'
 # location from npm_config_nodedir (not passed as --nodedir, which npm warns it will stop passing
-# on), and compiles on every core with JOBS=max.
+# on), and compiles on every core with JOBS=max. Scripts on: the project's .npmrc turns them off,
+# and `npm test` passes that on to the npm commands it runs.
 build_sqlite_apart() {
 	mkdir -p "$2"
 	step "Building n8n's SQLite driver (sqlite3 $3) for Node 24 in .cache/" \
 		env PATH="$(dirname "$1"):$PATH" npm_config_nodedir="$(node24_headers "$1")" JOBS=max \
-		npm install --prefix "$2" --no-save --no-package-lock --no-audit --no-fund --foreground-scripts "sqlite3@$3"
+		npm install --prefix "$2" --no-save --no-package-lock --no-audit --no-fund --ignore-scripts=false "sqlite3@$3"
 }
 
 sqlite_loads() { in_dir "$ROOT/$2" "$1" -e "require('sqlite3')" >/dev/null 2>&1; }
