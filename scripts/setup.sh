@@ -70,16 +70,17 @@ install_engines() {
 }
 
 install_n8n_app() {
-	local app="${1:-${N8N_APP:-n8n-app}}" node sqlite_log sqlite_job="" apart
+	local app="${1:-${N8N_APP:-n8n-app}}" node sqlite_log sqlite_job="" apart version
 	node="$(node24_path)"
 	if stale "$ROOT/$app"; then
 		# The SQLite driver's compile is one long single-threaded job: it runs in a folder of its own
 		# beside n8n's install, and its build is copied in when both are done (checked below).
-		apart="$ROOT/.cache/sqlite3-$(lock_version "$app" sqlite3)"
-		sqlite_log="$(mktemp)"
+		version="$(lock_version "$app" sqlite3)"
+		apart="$ROOT/.cache/sqlite3-$version"
 		if [ ! -d "$apart/node_modules/sqlite3/build" ]; then
 			echo "Building n8n's SQLite driver for Node 24 beside n8n's install (first time only: shown when both end)"
-			( build_sqlite_apart "$node" "$apart" "$(lock_version "$app" sqlite3)" ) >"$sqlite_log" 2>&1 &
+			sqlite_log="$(mktemp)"
+			( build_sqlite_apart "$node" "$apart" "$version" ) >"$sqlite_log" 2>&1 &
 			sqlite_job=$!
 		fi
 		# Not `npm ci`: the lockfile lacks a few optional platform packages (darwin, win32, arm) that
@@ -93,25 +94,27 @@ install_n8n_app() {
 		if [ -n "$sqlite_job" ]; then
 			wait "$sqlite_job" || echo "  (that build failed: the driver is built in $app/ instead)"
 			cat "$sqlite_log"
+			rm -f "$sqlite_log"
 		fi
-		rm -f "$sqlite_log"
-		if ! sqlite_loads "$node" "$app" && [ -d "$apart/node_modules/sqlite3/build" ]; then
-			echo "Using the SQLite driver built beside the install (sqlite3 $(lock_version "$app" sqlite3)) for $app/"
-			rm -rf "$ROOT/$app/node_modules/sqlite3/build"
-			cp -r "$apart/node_modules/sqlite3/build" "$ROOT/$app/node_modules/sqlite3/build"
-		fi
+		sqlite_loads "$node" "$app" || use_sqlite_build "$apart" "$app" "the SQLite driver built beside the install (sqlite3 $version)"
 	fi
 	if ! sqlite_loads "$node" "$app" && [ "$app" != n8n-app ] && sqlite_loads "$node" n8n-app \
 		&& [ "$(sqlite_version n8n-app)" = "$(sqlite_version "$app")" ]; then
 		# The same sqlite3 version, already built for Node 24 in n8n-app/: its N-API build fits as is.
-		echo "Using n8n-app/'s SQLite driver build (same sqlite3 version) for $app/"
-		rm -rf "$ROOT/$app/node_modules/sqlite3/build"
-		cp -r "$ROOT/n8n-app/node_modules/sqlite3/build" "$ROOT/$app/node_modules/sqlite3/build"
+		use_sqlite_build "$ROOT/n8n-app" "$app" "n8n-app/'s SQLite driver build (same sqlite3 version)"
 	fi
 	if ! sqlite_loads "$node" "$app"; then
 		step "Building n8n's SQLite driver for Node 24 (first time only: about 1 to 2 minutes)" \
 			in_dir "$ROOT/$app" env PATH="$(dirname "$node"):$PATH" npm_config_nodedir="$(node24_headers "$node")" JOBS=max npm rebuild sqlite3 --ignore-scripts=false
 	fi
+}
+
+# Copies the sqlite3 build of folder $1 (when it has one) into app folder $2, saying so with $3.
+use_sqlite_build() {
+	[ -d "$1/node_modules/sqlite3/build" ] || return 0
+	echo "Using $3 for $2/"
+	rm -rf "$ROOT/$2/node_modules/sqlite3/build"
+	cp -r "$1/node_modules/sqlite3/build" "$ROOT/$2/node_modules/sqlite3/build"
 }
 
 # The version of package $2 that the lockfile of app folder $1 pins.
