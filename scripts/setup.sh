@@ -88,7 +88,7 @@ install_n8n_app() {
 		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
 		# No install scripts: native builds of nodes n8n does not need to start (Kafka, …) fail here;
 		# only the SQLite driver is built, below. Legacy peers: n8n's packages declare peers npm's
-		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags.)
+		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags, and docs/development.md on lockfiles.)
 		step "Installing n8n into $app/ (first time only: about 2 minutes)" \
 			in_dir "$ROOT/$app" npm install --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund
 		if [ -n "$sqlite_job" ]; then
