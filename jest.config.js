@@ -45,7 +45,9 @@ module.exports = {
 		},
 		...engineProjects,
 		// The real n8n application (n8n-app/) with the package installed as a community package.
-		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/*.e2e.test.ts'], testPathIgnorePatterns: ['/n8n1x\\.e2e\\.test\\.ts$'] },
+		{ ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/n8n.e2e.test.ts'] },
+		// The same in queue mode: PostgreSQL, Redis, a main process and two workers.
+		{ ...shared, displayName: 'queue', testMatch: ['<rootDir>/test/e2e/queue.e2e.test.ts'] },
 		// What a user sees: n8n's editor in headless Chromium, against the same real n8n.
 		{ ...shared, displayName: 'browser', testMatch: ['<rootDir>/test/browser/*.browser.test.ts'] },
 		// The same in the newest n8n 1.x (n8n-app-1.x/): `npm test -- --1x`.

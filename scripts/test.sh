@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
 # (n8n needs it): the unit and engine suites on n8n 2.x, the engine suite again on each older n8n
-# in engines/, the end-to-end suite in real n8n 2.41, and its editor in headless Chromium (Debian's
-# package, installed when missing).
+# in engines/, the end-to-end suites in real n8n 2.41 (alone and in queue mode), and its editor in
+# headless Chromium (Debian's package, installed when missing).
 #   npm test                 everything (what CI runs)
 #   npm run test:unit        the fast loop: see below
 #   npm test -- --1x         the end-to-end test in the real newest n8n 1.x (n8n-app-1.x/) only
@@ -89,20 +89,22 @@ together "npm run lint" "npm run lint:package" "node_modules/.bin/tsc --noEmit -
 # simulated clock (test/send/flowControl.test.ts), and the real-clock ones that are left have
 # bounds that hold under load.
 "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
-# The engine suite again on the older n8n, on two workers beside n8n's install and then the
-# end-to-end and browser suites, which mostly wait on their n8n processes, the sandbox's pace and
-# the browser. Not the browser suite beside the end-to-end one: with all four on two cores, the
-# queue-mode test of Send Once across two workers saw 2 of 100 rows sent twice (docs/send-once.md).
-# n8n 1.x before 1.8x cannot abort its sleep timers: they run out by themselves after the last
-# test, so the older engines' run ends without waiting for them.
+# The engine suite again on the older n8n, on two workers beside n8n's install and then the queue-mode
+# suite, which mostly waits on its n8n processes and the sandbox's pace. Not beside the browser: with
+# the engines, the end-to-end and browser suites and queue mode all at once on two cores, the test
+# of Send Once across two workers saw 2 of 100 rows sent twice (docs/send-once.md). n8n 1.x before
+# 1.8x cannot abort its sleep timers: they run out by themselves after the last test, so the older
+# engines' run ends without waiting for them.
 older=$(cd engines && echo *)
 older_log="$(mktemp)"
-echo "The engine suite again, on older n8n ($older), beside the end-to-end and browser suites: shown when it ends"
+echo "The engine suite again, on older n8n ($older), beside the queue-mode suite: shown when it ends"
 "${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
 finish_background "$background" "$background_log"
 status=0
-"${jest[@]}" "$@" --runInBand --selectProjects e2e || status=$?
-[ "$status" -ne 0 ] || "${jest[@]}" "$@" --runInBand --selectProjects browser || status=$?
+"${jest[@]}" "$@" --runInBand --selectProjects queue || status=$?
 finish_background "$older_run" "$older_log" || status=$?
+# Then the end-to-end and browser suites side by side, a jest worker each: each starts its own n8n
+# on ports of its own, and both mostly wait on n8n, the sandbox and the browser.
+"${jest[@]}" "$@" --maxWorkers=2 --selectProjects e2e browser || status=$?
 exit "$status"
