@@ -256,8 +256,10 @@ test('a template body pasted with Ctrl+V, which n8n turns into an expression: th
 	const notice = page.getByText('Body Text keeps its {{1}}, {{2}} … as written', { exact: false }).first();
 	try {
 		await notice.waitFor({ timeout: 10_000 });
-		// Out of the field, so that its Result pop-up no longer covers the notice.
-		await notice.click();
+		// Out of the field, into the one above it, so that the field's Result pop-up no longer covers
+		// the notice (a click on the notice can land on the pop-up, as it did on a loaded machine).
+		await parameter('templateCodeId').click();
+		await notice.waitFor({ timeout: 10_000 });
 	} finally {
 		await shot('5-pasted-template');
 	}
