@@ -23,18 +23,9 @@ function postgresBin() {
 	return versions.length ? path.join(base, versions[0], 'bin') : undefined;
 }
 
-const hasCommand = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
-
-/** Installs Debian's redis-server and postgresql when they are missing (needs root). */
+/** Installs Debian's redis-server and postgresql when they are missing (scripts/setup.sh). */
 function ensureServices() {
-	const missing = [];
-	if (!hasCommand('redis-server')) missing.push('redis-server');
-	if (!postgresBin()) missing.push('postgresql');
-	if (missing.length === 0) return;
-	if (!isRoot) throw new Error(`Queue mode needs ${missing.join(' and ')}: install them (Debian: apt-get install ${missing.join(' ')}).`);
-	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-	execFileSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env });
+	execFileSync('bash', [path.join(stack.ROOT, 'scripts', 'setup.sh'), 'queue-services'], { stdio: 'inherit' });
 }
 
 async function waitForPort(port, what, child, timeoutMs = 60_000) {

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # What the other scripts need installed, each step said out loud with how long it took, and only
 # when missing or stale. Sourced by them; also run alone: `bash scripts/setup.sh node24` prints the
-# path of a Node.js >= 24, `bash scripts/setup.sh chromium` that of a Chrome or Chromium.
+# path of a Node.js >= 24, `bash scripts/setup.sh chromium` that of a Chrome or Chromium,
+# `bash scripts/setup.sh queue-services` installs what queue mode needs.
 #   install_dev_dependencies   the package's own dev dependencies (npm ci)
 #   install_n8n_app [dir]      the real n8n (dir, else $N8N_APP, else n8n-app/), SQLite driver built for Node 24
 #   install_engines            the older n8n engines in engines/ that the engine suite also runs on
 #   node24_path [--fetched]    prints a Node.js >= 24 (n8n 2.x needs it), fetched once into .cache/
 #   chromium_path              prints a Chrome or Chromium for the browser tests, else installs Debian's
+#   queue_services             Redis and PostgreSQL for queue mode, installed when missing
+#   install_suite_packages     both of the above, in one apt-get run
 set -euo pipefail
 # A failure inside $(…) fails the script too, as it did when each of these was a script of its own.
 shopt -s inherit_errexit
@@ -170,18 +173,45 @@ node24_path() {
 }
 
 # CHROMIUM_PATH, else the first Chrome or Chromium installed in a usual place; only when there is
-# none, Debian's chromium package (apt-get; root, or sudo without a password).
+# none, Debian's chromium package.
 chromium_path() {
-	local sudo=()
 	find_chromium && return 0
+	apt_install chromium || return 1
+	find_chromium || { echo "Chromium could not be installed: install Debian's chromium package, or set CHROMIUM_PATH" >&2; return 1; }
+}
+
+# What queue mode runs on: Debian's redis-server and postgresql, installed when missing.
+queue_services() {
+	local missing
+	missing="$(missing_queue_services)"
+	[ -z "$missing" ] || apt_install $missing
+}
+
+missing_queue_services() {
+	command -v redis-server >/dev/null || echo redis-server
+	compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || echo postgresql
+}
+
+# What the browser and queue-mode suites need from the system, when missing: a Chrome or Chromium,
+# Redis and PostgreSQL, in one apt-get run.
+install_suite_packages() {
+	local missing
+	missing="$(missing_queue_services)"
+	find_chromium >/dev/null || missing="chromium $missing"
+	[ -z "$missing" ] || apt_install $missing
+}
+
+# Debian's packages $@, in one apt-get run (root, or sudo without a password).
+apt_install() {
+	local sudo=() hint=""
 	if ! command -v apt-get >/dev/null; then
-		echo "No Chrome or Chromium found for the browser tests: install one, or set CHROMIUM_PATH to its binary" >&2
+		[[ " $* " != *" chromium "* ]] || hint=", or set CHROMIUM_PATH to a Chrome or Chromium"
+		echo "Missing, with no apt-get here to install: $*. Install them yourself$hint." >&2
 		return 1
 	fi
 	[ "$(id -u)" -eq 0 ] || sudo=(sudo -n)
-	step "Installing Debian's Chromium for the browser tests (first time only: about 1 to 2 minutes)" >&2 \
-		bash -c "${sudo[*]} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[*]} apt-get install -y -qq --no-install-recommends chromium" || return 1
-	find_chromium || { echo "Chromium could not be installed: install Debian's chromium package, or set CHROMIUM_PATH" >&2; return 1; }
+	step "Installing Debian's $* (first time only: about 1 to 2 minutes)" >&2 \
+		bash -c "${sudo[*]} apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${sudo[*]} apt-get install -y -qq --no-install-recommends $*"
 }
 
 find_chromium() {
@@ -203,6 +233,7 @@ find_chromium() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	case "${1:-}" in
 		node24 | chromium) "${1}_path" "${@:2}" ;;
-		*) echo "usage: bash scripts/setup.sh node24|chromium" >&2; exit 2 ;;
+		queue-services) queue_services ;;
+		*) echo "usage: bash scripts/setup.sh node24|chromium|queue-services" >&2; exit 2 ;;
 	esac
 fi

@@ -45,13 +45,17 @@ together() {
 
 node24="$(node24_path)"
 if [ "${1:-}" != --unit ] && [ "${1:-}" != --1x ]; then
-	# n8n and Chromium, which only the end-to-end and browser suites need, install in the background
-	# from the start, while the package is installed, built, linted and tested in the engines: their
-	# download mostly waits on the network and the disk. Their lines are shown when they end.
-	background_log="$(mktemp)"
-	echo "Installing n8n and Chromium in the background, for the end-to-end and browser suites"
-	( install_n8n_app && chromium_path >/dev/null ) >"$background_log" 2>&1 &
-	background=$!
+	# n8n, and Chromium, Redis and PostgreSQL when missing, which only the end-to-end, queue-mode and
+	# browser suites need, install in the background from the start, while the package is installed,
+	# built, linted and tested in the engines: their downloads mostly wait on the network and the
+	# disk. Their lines are shown when the first of those suites is about to start.
+	echo "Installing n8n, and Debian's Chromium, Redis and PostgreSQL if missing, in the background"
+	n8n_log="$(mktemp)"
+	install_n8n_app >"$n8n_log" 2>&1 &
+	n8n_install=$!
+	packages_log="$(mktemp)"
+	install_suite_packages 2>"$packages_log" >/dev/null &
+	packages_install=$!
 fi
 install_dev_dependencies
 jest=("$node24" node_modules/jest/bin/jest.js)
@@ -100,11 +104,14 @@ older_log="$(mktemp)"
 echo "The engine suite again, on older n8n ($older), beside the queue-mode suite: shown when it ends"
 "${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
-finish_background "$background" "$background_log"
+finish_background "$n8n_install" "$n8n_log"
+finish_background "$packages_install" "$packages_log"
 status=0
 "${jest[@]}" "$@" --runInBand --selectProjects queue || status=$?
 finish_background "$older_run" "$older_log" || status=$?
-# Then the end-to-end and browser suites side by side, a jest worker each: each starts its own n8n
-# on ports of its own, and both mostly wait on n8n, the sandbox and the browser.
-"${jest[@]}" "$@" --maxWorkers=2 --selectProjects e2e browser || status=$?
+# Then the end-to-end and browser suites side by side, each in a jest of its own (in band, as
+# alone): each starts its own n8n on ports of its own, and both mostly wait on n8n, the sandbox and
+# the browser.
+in_band="$(printf '%q ' "${jest[@]}" "$@") --runInBand --selectProjects"
+together "$in_band e2e" "$in_band browser" || status=$?
 exit "$status"
