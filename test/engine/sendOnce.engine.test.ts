@@ -289,6 +289,19 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(results.map((result) => outcomes(result)[0]).sort()).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
+	test('a message sent before, asked for by five executions of one n8n at once: each says sent before, none in doubt', async () => {
+		// A run that finds a message sent before marks it while it moves the key to the newest end;
+		// another execution of the same n8n finding that mark is told sent before, not in doubt.
+		deduplicationStore().latencyMs = 20;
+		const parameters = { sendOnce: 'customKey', messageKey: '={{ $json.order }}' };
+		const [order] = recipients(1, 40);
+		expect(outcomes(await send([order], parameters))).toEqual(['sent']);
+		const results = await Promise.all(Array.from({ length: 5 }, () => send([order], parameters)));
+		expect(results.map((result) => outcomes(result)[0])).toEqual(Array(5).fill('sentBefore'));
+		expect(outcomes(await send([order], parameters))).toEqual(['sentBefore']);
+		expect(api.requests).toHaveLength(1);
+	});
+
 	test('a sheet larger than the record, run three times: no run re-sends a row the record held when it began, and the run that pushes keys out says how many', async () => {
 		const items = recipients(60);
 		const parameters = { sendOnce: 'recipientTemplate', options: { maxRemembered: 50, maxPerSecond: 0 } };

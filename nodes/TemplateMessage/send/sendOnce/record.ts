@@ -66,13 +66,19 @@ export class MessageRecord {
 			await this.remove([...tidy.refresh, ...tidy.settled.map(pending)]);
 			const recorded = new Set(await this.record([...tidy.refresh, ...keys, ...keys.map(pending), marker]));
 			for (const key of keys) {
-				// A mark another run of this process holds: that run is sending the message right now.
-				if (recorded.has(pending(key))) (live.has(key) ? claim.raced : claim.inDoubt).add(key);
-				else if (recorded.has(key)) claim.sentBefore.add(key);
-				else {
-					live.set(key, this.runId);
-					this.live.push(key);
+				const holder = live.get(key);
+				if (recorded.has(pending(key))) {
+					// A mark another run of this process holds: that run is sending the message right now, or
+					// found it sent before and is moving its key to the newest end (see Tidy).
+					if (holder) (holder.sentBefore ? claim.sentBefore : claim.raced).add(key);
+					else claim.inDoubt.add(key);
+					continue;
 				}
+				const sentBefore = recorded.has(key);
+				if (sentBefore) claim.sentBefore.add(key);
+				// This claim's write just marked the key (see Tidy): until this run settles, the mark is its own.
+				live.set(key, { runId: this.runId, sentBefore });
+				this.live.push(key);
 			}
 			return recorded;
 		});
@@ -100,7 +106,7 @@ export class MessageRecord {
 	async settleRun({ forget, keep, inDoubt, tidy }: { forget: string[]; keep: string[]; inDoubt: string[]; tidy: Tidy }): Promise<{ pushedOut: number }> {
 		return await this.serialized(async () => {
 			const live = liveKeys(this.workflowId);
-			for (const key of this.live.splice(0)) if (live.get(key) === this.runId) live.delete(key);
+			for (const key of this.live.splice(0)) if (live.get(key)?.runId === this.runId) live.delete(key);
 			if (live.size === 0) liveByWorkflow.delete(this.workflowId);
 
 			const refreshing = new Set(tidy.refresh);
@@ -201,11 +207,21 @@ const LOOKUPS = 5;
 const MARKER = '\u0000run:';
 const PREFIX = 'template-message:';
 const queues = new Map<string, Promise<void>>();
-const liveByWorkflow = new Map<string, Map<string, string>>();
+const liveByWorkflow = new Map<string, Map<string, LiveKey>>();
+
+interface LiveKey {
+	runId: string;
+	/** Found sent before: the mark only covers the key's move to the newest end. */
+	sentBefore: boolean;
+}
 const ignore = (): undefined => undefined;
 
-/** The keys the runs of this n8n process are sending now, each with its run: their marks are no doubt. */
-function liveKeys(workflowId: string): Map<string, string> {
+/**
+ * The keys whose marks the runs of this n8n process hold, each with its run: their marks are no doubt.
+ * A run holds a key's mark from its claim until it settles: while it sends the message, or, found sent
+ * before, while it moves the key to the newest end.
+ */
+function liveKeys(workflowId: string): Map<string, LiveKey> {
 	let live = liveByWorkflow.get(workflowId);
 	if (!live) liveByWorkflow.set(workflowId, (live = new Map()));
 	return live;
