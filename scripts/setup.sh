@@ -91,7 +91,8 @@ install_n8n_app() {
 		# lockfile; --no-save keeps it from writing the platform entries it adds back into it.
 		# No install scripts: native builds of nodes n8n does not need to start (Kafka, …) fail here;
 		# only the SQLite driver is built, below. Legacy peers: n8n's packages declare peers npm's
-		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags, and docs/development.md on lockfiles.)
+		# strict resolver rejects. (Bumping n8n by hand in $app/: the same two flags; lockfiles:
+		# docs/development.md.)
 		step "Installing n8n into $app/ (first time only: about 2 minutes)" \
 			in_dir "$ROOT/$app" npm install --no-save --ignore-scripts --legacy-peer-deps --no-audit --no-fund
 		if [ -n "$sqlite_job" ]; then
@@ -181,11 +182,7 @@ chromium_path() {
 }
 
 # What queue mode runs on: Debian's redis-server and postgresql, installed when missing.
-queue_services() {
-	local missing
-	missing="$(missing_queue_services)"
-	[ -z "$missing" ] || apt_install $missing
-}
+queue_services() { apt_install $(missing_queue_services); }
 
 missing_queue_services() {
 	command -v redis-server >/dev/null || echo redis-server
@@ -194,16 +191,12 @@ missing_queue_services() {
 
 # What the browser and queue-mode suites need from the system, when missing: a Chrome or Chromium,
 # Redis and PostgreSQL, in one apt-get run.
-install_suite_packages() {
-	local missing
-	missing="$(missing_queue_services)"
-	find_chromium >/dev/null || missing="chromium $missing"
-	[ -z "$missing" ] || apt_install $missing
-}
+install_suite_packages() { apt_install $(find_chromium >/dev/null || echo chromium) $(missing_queue_services); }
 
-# Debian's packages $@, in one apt-get run (root, or sudo without a password).
+# Debian's packages $@ (none: nothing to do), in one apt-get run (root, or sudo without a password).
 apt_install() {
 	local sudo=() hint=""
+	[ $# -gt 0 ] || return 0
 	if ! command -v apt-get >/dev/null; then
 		[[ " $* " != *" chromium "* ]] || hint=", or set CHROMIUM_PATH to a Chrome or Chromium"
 		echo "Missing, with no apt-get here to install: $*. Install them yourself$hint." >&2
