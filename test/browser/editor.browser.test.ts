@@ -103,7 +103,10 @@ test.each(['forget', 'resend', 'send once', 'read'])('the node creator finds the
 	await page.goto(`${n8n.url}/workflow/new`, { waitUntil: 'networkidle' });
 	await page.getByTestId('canvas-add-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(words);
-	await page.getByTestId('item-iterator-item').filter({ hasText: 'Template Message' }).first().waitFor({ timeout: 10_000 });
+	const item = page.getByTestId('item-iterator-item').filter({ hasText: 'Template Message' }).first();
+	await item.waitFor({ timeout: 10_000 });
+	await expect(item.isVisible()).resolves.toBe(true);
+	await expect(item.locator('img').first().getAttribute('src')).resolves.toMatch(/templateMessage\.svg$/);
 });
 
 // n8n's node creator searches names and aliases (TemplateMessage.node.json), not actions.
@@ -120,9 +123,12 @@ test.each(['status', 'delivered'])('the node creator, searched for "%s", offers 
 	await action.click();
 	// The new node's panel opens on Get Status; back on the canvas, the node says what it does.
 	await parameter('messageId').waitFor({ timeout: 10_000 });
+	await expect(parameter('messageId').isVisible()).resolves.toBe(true);
 	await page.keyboard.press('Escape');
 	const node = page.locator('[data-test-id="canvas-node"][data-node-name="Template Message"]');
-	await node.getByText('Get delivery status').waitFor({ timeout: 10_000 });
+	const subtitle = node.getByText('Get delivery status');
+	await subtitle.waitFor({ timeout: 10_000 });
+	await expect(subtitle.isVisible()).resolves.toBe(true);
 	await shot(`1-placed-${words}`);
 });
 
@@ -253,13 +259,14 @@ test('a template body pasted with Ctrl+V, which n8n turns into an expression: th
 	// n8n switched the field to Expression mode: its editor shows the text with {{1}} as an expression.
 	await parameter('bodyText').getByTestId('inline-expression-editor-input').waitFor({ timeout: 10_000 });
 	// Under the template's fields, the node's notice says what is checked and sent.
-	const notice = page.getByText('Body Text keeps its {{1}}, {{2}} … as written', { exact: false }).first();
+	const notice = page.getByText('Body Text is in Expression mode. A template pasted here keeps its {{1}}, {{2}} … as written', { exact: false }).first();
 	try {
 		await notice.waitFor({ timeout: 10_000 });
 		// Out of the field, into the one above it, so that the field's Result pop-up no longer covers
 		// the notice (a click on the notice can land on the pop-up, as it did on a loaded machine).
 		await parameter('templateCodeId').click();
 		await notice.waitFor({ timeout: 10_000 });
+		await expect(notice.isVisible()).resolves.toBe(true);
 	} finally {
 		await shot('5-pasted-template');
 	}

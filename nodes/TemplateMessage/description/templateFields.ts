@@ -90,16 +90,21 @@ export function headerKindOptions(descriptions: Partial<Record<TemplateHeaderKin
 	});
 }
 
-/** A stored value that request/pastedTemplate.ts keeps as written (why: see there); the notices say so under its field. */
-export const PASTED_TEMPLATE_VALUE = '^=(?![\\s\\S]*\\{\\{(?!\\s*\\d+\\s*\\}\\}))[\\s\\S]*\\{\\{\\s*\\d+\\s*\\}\\}';
-
+/**
+ * Shown while a template text is in Expression mode, which a paste of `Hi {{1}}` switches it to. The condition is
+ * n8n's plain `startsWith`, never `regex`: n8n evaluates display conditions when it resolves a node's parameters,
+ * executions included, and runs a regex condition under a 250 ms time limit that a busy machine can exceed, failing
+ * the run. (n8n shows a parameter whenever the value it depends on is an expression, before reading the condition, so
+ * a finer condition could not narrow this anyway.) The text is true for every expression: what
+ * request/pastedTemplate.ts keeps as written and what it takes as computed.
+ */
 export const pastedTemplateNotices: INodeProperties[] = [
 	['bodyText', TEMPLATE_FIELD.bodyText],
 	['headerText', TEMPLATE_FIELD.headerText],
 ].map(([name, displayName]) => ({
-	displayName: `${displayName} keeps its {{1}}, {{2}} … as written: the node checks every item against the text as you pasted it and shows each message in its output. n8n switched the field to Expression mode on the paste, and its Result line reads the placeholders as the numbers 1, 2 …: that is not what the node checks.`,
+	displayName: `${displayName} is in Expression mode. A template pasted here keeps its {{1}}, {{2}} … as written: n8n's Result line shows them as the numbers 1, 2 …, but the node checks every item against the text as you pasted it and shows each message in its output. A text mapped whole from a column, such as {{ $json.templateText }}, is taken as n8n computes it.`,
 	name: `${name}PastedNotice`,
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { [`/template.${name}`]: [{ _cnd: { regex: PASTED_TEMPLATE_VALUE } }] } },
+	displayOptions: { show: { [`/template.${name}`]: [{ _cnd: { startsWith: '=' } }] } },
 }));
