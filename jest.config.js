@@ -30,6 +30,8 @@ const engineProjects = readdirSync(path.join(__dirname, 'engines'), { withFileTy
 
 module.exports = {
 	testTimeout: 30_000,
+	// scripts/failureReporter.js keeps each failed test for the end of scripts/test.sh's output.
+	reporters: ['default', '<rootDir>/scripts/failureReporter.js'],
 	projects: [
 		// The package: pure parts, and the node in n8n-core's engine (2.x, the dev dependency) against local servers.
 		{

@@ -17,6 +17,7 @@ finish_background() {
 	wait "$1" || status=$?
 	cat "$2"
 	rm -f "$2"
+	[ "$status" -eq 0 ] || step_failed "${3:-a background step}" "$status"
 	return "$status"
 }
 # A step that fails ends the script, and the background jobs with it (npm and jest under them too).
@@ -25,7 +26,23 @@ kill_tree() {
 	for child in $(pgrep -P "$1"); do kill_tree "$child"; done
 	kill "$1" 2>/dev/null || true
 }
-trap 'for job in $(jobs -p); do kill_tree "$job"; done' EXIT
+# A red run ends with what failed: each failed step, and each failed suite and test with the first
+# lines of its error (scripts/failureReporter.js writes them here), so that the log's tail says why.
+TEST_FAILURES_DIR="$(mktemp -d)"
+export TEST_FAILURES_DIR
+summarise_failures() {
+	local status=$1
+	[ "$status" -ne 0 ] || { rm -rf "$TEST_FAILURES_DIR"; return; }
+	echo
+	echo "npm test failed (exit $status). What failed:"
+	if compgen -G "$TEST_FAILURES_DIR/*" >/dev/null; then cat "$TEST_FAILURES_DIR"/*; else echo "(no test failed: the step above it did; see its output)"; fi
+	rm -rf "$TEST_FAILURES_DIR"
+}
+# Records a failed step for the summary (a jest run's failed tests are recorded by its reporter).
+step_failed() {
+	echo "✕ step: $1 (exit $2)" >>"$TEST_FAILURES_DIR/steps.txt"
+}
+trap 'status=$?; for job in $(jobs -p); do kill_tree "$job"; done; summarise_failures "$status"' EXIT
 # Runs each command (a string) at once, each into its own log; shows the logs in order when all
 # have ended, and fails if one did. For steps that keep one core busy or wait on the disk.
 together() {
@@ -36,7 +53,11 @@ together() {
 		pids+=($!)
 	done
 	for i in "${!pids[@]}"; do
-		wait "${pids[$i]}" || { status=$?; echo "Failed (exit $status): ${*:$((i + 1)):1}"; }
+		wait "${pids[$i]}" || {
+			status=$?
+			echo "Failed (exit $status): ${*:$((i + 1)):1}"
+			step_failed "${*:$((i + 1)):1}" "$status"
+		}
 		cat "${logs[$i]}"
 		rm -f "${logs[$i]}"
 	done
@@ -70,7 +91,7 @@ if [ "${1:-}" = "--unit" ]; then
 	node scripts/freshBuild.js
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	# Four workers, as below.
-	FAST_LOOP=1 exec "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
+	FAST_LOOP=1 "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
 fi
 if [ "${1:-}" = "--1x" ]; then
 	shift
@@ -78,7 +99,7 @@ if [ "${1:-}" = "--1x" ]; then
 	node scripts/freshBuild.js --force
 	install_n8n_app n8n-app-1.x
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
-	exec "${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
+	"${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
 fi
 node scripts/freshBuild.js --force
 # Each of these keeps at most one core busy, or waits on the disk: on two cores, side by side. The
@@ -104,11 +125,11 @@ older_log="$(mktemp)"
 echo "The engine suite again, on older n8n ($older), beside the queue-mode suite: shown when it ends"
 "${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
-finish_background "$n8n_install" "$n8n_log"
-finish_background "$packages_install" "$packages_log"
+finish_background "$n8n_install" "$n8n_log" "installing n8n"
+finish_background "$packages_install" "$packages_log" "installing Debian's packages"
 status=0
 "${jest[@]}" "$@" --runInBand --selectProjects queue || status=$?
-finish_background "$older_run" "$older_log" || status=$?
+finish_background "$older_run" "$older_log" "the engine suite on older n8n" || status=$?
 # Then the end-to-end and browser suites side by side, each in a jest of its own (in band, as
 # alone): each starts its own n8n on ports of its own, and both mostly wait on n8n, the sandbox and
 # the browser.
