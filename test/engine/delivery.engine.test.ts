@@ -2,12 +2,13 @@
  * Bulk sending against a local API that misbehaves on demand, run in n8n's engine. For every
  * item: sent exactly once, or failed with its reason, or "delivery unknown" — never sent twice.
  */
-import { createHook } from 'node:async_hooks';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Responder } from '../helpers/apiServer';
 import { acceptAll, perRecipient, rateLimited, startApiServer } from '../helpers/apiServer';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { pacersUsed, watchPace } from '../helpers/flowWatch';
+import { trackTimers } from '../helpers/timers';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -114,14 +115,19 @@ describe('against a provider limited to 10 messages a second', () => {
 	test('two executions at once in one n8n process share the pace of their account', async () => {
 		const batch = (offset: number) => recipients(4).slice(offset, offset + 2);
 		const run = (offset: number) => runSendNode({ baseUrl: api.baseUrl, items: batch(offset), parameters: parameters({ maxPerSecond: 2, maxConcurrency: 2 }) });
-		const results = await Promise.all([run(0), run(2)]);
+		const pace = watchPace();
+		try {
+			const results = await Promise.all([run(0), run(2)]);
 
-		for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		expect(Object.values(perRecipient(api.requests)).map((count) => count.accepted)).toEqual([1, 1, 1, 1]);
-		// One pace at 2 a second: the four leave at least 500 ms apart, the last 1.5 s after the first
-		// (less the first one's way to the server). Paced separately, all four would leave within 0.5 s.
-		const arrivals = api.requests.map((request) => request.receivedAt).sort((a, b) => a - b);
-		expect(arrivals[3] - arrivals[0]).toBeGreaterThanOrEqual(1000);
+			for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
+			expect(Object.values(perRecipient(api.requests)).map((count) => count.accepted)).toEqual([1, 1, 1, 1]);
+			// All four left through one pacer at 2 a second, whose spacing is on the simulated clock
+			// (test/send/flowControl.test.ts). Paced separately, the two executions would use two.
+			expect(pace.departures.map((departure) => departure.rate)).toEqual([2, 2, 2, 2]);
+			expect(pacersUsed(pace)).toBe(1);
+		} finally {
+			pace.stop();
+		}
 	});
 
 	test('unpaced: 429s slow the run down and every message still goes out exactly once', async () => {
@@ -277,35 +283,16 @@ test('a cancelled run leaves nothing behind: no timer, no socket, no paced slot 
 	// first message would wait about 12 s for them; given back, at most the 500 ms of the pace.
 	api.respondWith(acceptAll);
 	const sentBefore = api.requests.length;
-	const started = Date.now();
-	const next = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: paced });
-	expect(next.output(SEND_NODE)[0].json.success).toBe(true);
-	expect(api.requests).toHaveLength(sentBefore + 1);
-	expect(Date.now() - started).toBeLessThan(8000);
+	const pace = watchPace();
+	try {
+		const next = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: paced });
+		expect(next.output(SEND_NODE)[0].json.success).toBe(true);
+		expect(api.requests).toHaveLength(sentBefore + 1);
+		// The wait the pacer gave the next run's one slot, on its own clock: time passing only shortens it.
+		expect(pace.reservations).toHaveLength(1);
+		expect(pace.reservations[0].waitMs).toBeLessThanOrEqual(500);
+	} finally {
+		pace.stop();
+	}
 });
 
-/**
- * Timeouts created from now on by the node or n8n (not by jest or this file) that have not fired
- * or been cleared yet, each as the stack that created it.
- */
-function trackTimers(): { stillRunning: () => string[] } {
-	const live = new Map<number, string>();
-	const hook = createHook({
-		init(id, type) {
-			if (type !== 'Timeout') return;
-			const frames = (new Error().stack ?? '').split('\n');
-			const at = frames.findIndex((frame) => frame.includes('at setTimeout'));
-			const creator = frames.slice(at + 1).join('\n');
-			if (at >= 0 && !/^.*(node_modules\/(@jest|jest-)|test\/engine\/delivery\.engine\.test\.ts)/.test(creator)) live.set(id, creator);
-		},
-		destroy(id) {
-			live.delete(id);
-		},
-	}).enable();
-	return {
-		stillRunning: () => {
-			hook.disable();
-			return [...live.values()];
-		},
-	};
-}

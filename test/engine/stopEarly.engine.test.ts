@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { ApiServer, Responder } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
 import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { watchPace, watchWaits } from '../helpers/flowWatch';
 import { n8nLoggerClass } from '../helpers/n8nLogger';
 
 let api: ApiServer;
@@ -214,10 +215,10 @@ describe('the provider\'s rate-limit headers', () => {
 
 	test('a window that resets far beyond Max Wait When Throttled: the items come out not sent at once, with the reason, and the summary counts them', async () => {
 		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 600) }));
-		const started = Date.now();
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
-		// Waiting would take 120 s (Max Wait When Throttled) or the 600 s of the window.
-		expect(Date.now() - started).toBeLessThan(20_000);
+		const flow = watchWaits();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' }).finally(flow.stop);
+		// Waiting would take 120 s (Max Wait When Throttled) or the 600 s of the window: the run asked for no wait at all.
+		expect(flow.waits.filter((ms) => ms > 0)).toEqual([]);
 		const output = result.output(SEND_NODE);
 		expect(output.map(delivery)).toEqual(['sent', 'notSent', 'notSent']);
 		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in (599|600) s, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
@@ -231,23 +232,28 @@ describe('the provider\'s rate-limit headers', () => {
 		api = await startApiServer((request, index) => acceptedWith(acceptAll(request, index), limit ? { 'X-RateLimit-Limit': limit } : {}));
 		await runSendNode({ baseUrl: api.baseUrl, items: rows(2), parameters: parameters({ maxPerSecond: 20 }) });
 		limit = undefined;
-		const started = Date.now();
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters({ maxPerSecond: 20 }) });
+		const pace = watchPace();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(20), parameters: parameters({ maxPerSecond: 20 }) }).finally(pace.stop);
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
-		// At 20 a second, 20 messages take about 1 s; at the 1 a second of the first run, 19 s at least.
-		expect(Date.now() - started).toBeLessThan(12_000);
+		// Every message of the second run left at its own setting, not at the first run's 1 a second.
+		expect(pace.departures.map((departure) => departure.rate)).toEqual(Array(20).fill(20));
 	});
 
 	test('a Limit lower than the setting becomes the pace, and the run says so', async () => {
 		api = await startApiServer(announcing(10));
-		const started = Date.now();
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50 }) });
+		const pace = watchPace();
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxPerSecond: 50 }) }).finally(pace.stop);
 		expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 		// Each message accepted once (a 429 met on the way is waited out); how many 429s depends on the
 		// machine: the pace at an announced limit is on the simulated clock (flowControl.test.ts).
 		expect(api.requests.filter((request) => request.answer === 200)).toHaveLength(30);
-		// 30 messages at 10 a second take 2 s at least (the first ones left at the faster pace): the node's own wait.
-		expect(Date.now() - started).toBeGreaterThan(1500);
+		// The first left at the setting, 50 a second; from the first answer announcing 10 on, none faster
+		// than 10 (a 429 met on the way slows it below for a while).
+		const rates = pace.departures.map((departure) => departure.rate);
+		expect(rates[0]).toBe(50);
+		const lowered = rates.findIndex((rate) => rate <= 10);
+		expect(lowered).toBeGreaterThan(0);
+		expect(rates.slice(lowered).filter((rate) => rate > 10)).toEqual([]);
 		const said = 'The API announced a limit of 10 messages per second (X-RateLimit-Limit), lower than the 50 set in Options → Max Messages per Second: messages are sent at 10 per second.';
 		const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
 		expect(infos).toContain(said);

@@ -91,12 +91,12 @@ export function headerKindOptions(descriptions: Partial<Record<TemplateHeaderKin
 }
 
 /**
- * Shown while a template text is in Expression mode, which a paste of `Hi {{1}}` switches it to. The condition is
- * n8n's plain `startsWith`, never `regex`: n8n evaluates display conditions when it resolves a node's parameters,
- * executions included, and runs a regex condition under a 250 ms time limit that a busy machine can exceed, failing
- * the run. (n8n shows a parameter whenever the value it depends on is an expression, before reading the condition, so
- * a finer condition could not narrow this anyway.) The text is true for every expression: what
- * request/pastedTemplate.ts keeps as written and what it takes as computed.
+ * Shown while a template text is in Expression mode, which a paste of `Hi {{1}}` switches it to. n8n shows a field
+ * whenever the value it depends on is an expression, before it reads the condition; the condition, the lone value
+ * '=', keeps it hidden for every fixed value, set or not. Not a `regex` condition: n8n evaluates display conditions
+ * when it resolves a node's parameters, executions included, and runs a regex under a 250 ms limit that a busy
+ * machine can exceed, failing the run. Not `startsWith` either: n8n 1.78 calls it on an unset value and throws. The
+ * text is true for every expression: what request/pastedTemplate.ts keeps as written and what it takes as computed.
  */
 export const pastedTemplateNotices: INodeProperties[] = [
 	['bodyText', TEMPLATE_FIELD.bodyText],
@@ -106,5 +106,5 @@ export const pastedTemplateNotices: INodeProperties[] = [
 	name: `${name}PastedNotice`,
 	type: 'notice',
 	default: '',
-	displayOptions: { show: { [`/template.${name}`]: [{ _cnd: { startsWith: '=' } }] } },
+	displayOptions: { show: { [`/template.${name}`]: ['='] } },
 }));
