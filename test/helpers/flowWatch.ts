@@ -26,7 +26,6 @@ export interface PaceWatch {
 
 /** A module of the built send stage, as the node loaded it. */
 function built<T>(file: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	return require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'send', file)) as T;
 }
 
