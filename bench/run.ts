@@ -15,14 +15,15 @@ import { parseTemplate } from '../nodes/TemplateMessage/request/templateShape';
 import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';
 import { floorTarget, httpRequestTarget, rows, runInEngine, runRawClient, startSandbox, templateNode } from './senders';
+import { REPORT_FILE, SCALE } from './scale';
 import { fixed, median, ratios, spread } from './stats';
 import type { StatusRun } from './status';
 import { measureStatus, statusReportLines } from './status';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const HTTP_ITEMS = Number(process.env.BENCH_ITEMS ?? 2000);
+const ROUNDS = SCALE.rounds;
+const HTTP_ITEMS = SCALE.httpItems;
 const HTTPS_ITEMS = HTTP_ITEMS / 2;
-const SEQUENTIAL_ITEMS = 100;
+const SEQUENTIAL_ITEMS = SCALE.sequentialItems;
 const CONCURRENCY = 25;
 /** Written by bench/sendOnceReal.js (scripts/bench.sh runs it first): SQLite, then PostgreSQL in queue mode. */
 const SEND_ONCE_FILES = ['sqlite', 'queue'].map((database) => path.join(PACKAGE_ROOT, '.bench-build', `send-once-${database}.json`));
@@ -35,7 +36,7 @@ interface SendOnceReal {
 	recordSizes: Array<{ size: number; msPerCall: number; calls: number }>;
 }
 
-const BIG_ITEMS = Number(process.env.BENCH_BIG_ITEMS ?? 100_000);
+const BIG_ITEMS = SCALE.bigItems;
 
 interface Sender {
 	key: string;
@@ -112,14 +113,14 @@ async function main() {
 	await secure.stop();
 
 	const limited = await startSandbox(5812, 20, 25);
-	const paced = await runInEngine(limited, rows(1000), templateNode());
-	const httpLimited = await runInEngine(limited, rows(200), httpRequestTarget(limited.url));
+	const paced = await runInEngine(limited, rows(SCALE.pacedItems), templateNode());
+	const httpLimited = await runInEngine(limited, rows(SCALE.httpRequestLimitedItems), httpRequestTarget(limited.url));
 	await limited.stop();
 	const unlimited = await startSandbox(5815, 20, 0);
-	const slowPaced = await runInEngine(unlimited, rows(20), templateNode({ maxPerSecond: 2 }));
+	const slowPaced = await runInEngine(unlimited, rows(SCALE.slowPacedItems), templateNode({ maxPerSecond: 2 }));
 	await unlimited.stop();
 	const sharedAccount = await startSandbox(5816, 20, 25, false, 0.8);
-	const shared = await runInEngine(sharedAccount, rows(200), templateNode());
+	const shared = await runInEngine(sharedAccount, rows(SCALE.sharedAccountItems), templateNode());
 	await sharedAccount.stop();
 	const status = await measureStatus();
 
@@ -130,13 +131,28 @@ async function main() {
 	// Send Once is measured in the real n8n with its database (bench/sendOnceReal.js, run first by scripts/bench.sh).
 	const sendOnce = SEND_ONCE_FILES.filter((file) => existsSync(file)).map((file) => JSON.parse(readFileSync(file, 'utf8')) as SendOnceReal);
 	// Interleaved like the rounds above: without, with, without, with …
-	const builds = Array.from({ length: 10 }, (_, i) => buildCostMicroseconds(100_000, i % 2 === 1));
+	const builds = Array.from({ length: 10 }, (_, i) => buildCostMicroseconds(SCALE.buildLoops, i % 2 === 1));
 	const buildMicros = median(builds.filter((_, i) => i % 2 === 0));
 	const checkedBuildMicros = median(builds.filter((_, i) => i % 2 === 1));
 
 	const report = reportLines(samples, groups, { paced, slowPaced, shared, httpLimited, bigRun, rssBefore, rssPeak, sendOnce, buildMicros, checkedBuildMicros, status });
 	console.log(report.join('\n'));
-	writeFileSync(path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md'), `${report.join('\n')}\n`);
+	writeFileSync(REPORT_FILE, `${report.join('\n')}\n`);
+	const broken = brokenRuns(samples, { paced, slowPaced, shared, bigRun, status });
+	if (broken.length > 0) throw new Error(`The benchmark's runs did not do what its figures assume:\n${broken.join('\n')}`);
+}
+
+/**
+ * What would make a figure meaningless: a run of the node or a baseline that lost or doubled a
+ * message (n8n's HTTP Request node against the limit is expected to lose most), or a Get Status
+ * run with rows that got no status.
+ */
+function brokenRuns(samples: Map<string, Sample[]>, runs: Pick<Once, 'paced' | 'slowPaced' | 'shared' | 'bigRun' | 'status'>): string[] {
+	const named: Array<[string, Sample]> = [...[...samples].flatMap(([key, list]) => list.map((sample): [string, Sample] => [key, sample])), ['paced', runs.paced], ['slowPaced', runs.slowPaced], ['shared', runs.shared], ['big', runs.bigRun]];
+	return [
+		...named.filter(([, sample]) => sample.lost > 0 || sample.duplicates > 0).map(([key, sample]) => `${key}: ${sample.lost} lost, ${sample.duplicates} twice of ${sample.items}`),
+		...runs.status.filter((run) => run.wrong > 0).map((run) => `${run.label}: ${run.wrong} rows not as asked`),
+	];
 }
 
 async function withPeakRss(run: () => Promise<Sample>): Promise<{ sample: Sample; rssBefore: number; rssPeak: number }> {
@@ -224,10 +240,10 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	const rateOf = (sample: Sample, allowed: number) => `${fixed((sample.items - sample.lost - 1) / sample.wallSeconds, 2)} of ${allowed}`;
 	const limitedRow = (label: string, sample: Sample, target: string, allowed?: number) =>
 		note(`| ${label} | ${sample.items} | ${sample.items - sample.lost} | ${sample.lost} | ${sample.duplicates} | ${sample.rateLimited} | ${fixed(sample.wallSeconds)} s | ${target} | ${allowed ? rateOf(sample, allowed) : '–'} |`);
-	limitedRow('Template Message node, default settings', once.paced, `≤ ${fixed((1.1 * 1000) / 25)} s`, 25);
+	limitedRow('Template Message node, default settings', once.paced, `≤ ${fixed((1.1 * SCALE.pacedItems) / 25)} s`, 25);
 	limitedRow('n8n HTTP Request node (defaults)', once.httpLimited, '–');
-	limitedRow('Template Message node, Max Messages per Second 2 (no limit at the sandbox)', once.slowPaced, `≥ ${fixed(19 / 2)} s`, 2);
-	limitedRow('Template Message node, default settings, the account shared with a sender using 80% of its 25 a second', once.shared, `≈ ${fixed(199 / 5)} s`, 5);
+	limitedRow('Template Message node, Max Messages per Second 2 (no limit at the sandbox)', once.slowPaced, `≥ ${fixed((SCALE.slowPacedItems - 1) / 2)} s`, 2);
+	limitedRow('Template Message node, default settings, the account shared with a sender using 80% of its 25 a second', once.shared, `≈ ${fixed((SCALE.sharedAccountItems - 1) / 5)} s`, 5);
 	note();
 	note('The wall time includes the engine\'s set-up; the rate is what was accepted over it, so it reads a little below the setting.');
 	note();

@@ -7,16 +7,16 @@
  * runs only this part and replaces only its section.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import os from 'node:os';
 
 import type { RunResult } from '../test/helpers/engine';
-import { CREDENTIAL_TYPE, NODE_TYPE, PACKAGE_ROOT, runWorkflow } from '../test/helpers/engine';
+import { CREDENTIAL_TYPE, NODE_TYPE, runWorkflow } from '../test/helpers/engine';
+import { REPORT_FILE, SCALE } from './scale';
 import { rows, startSandbox, TOKEN } from './senders';
 import { fixed } from './stats';
 
 const RATE = 25;
-const ITEMS = Number(process.env.BENCH_STATUS_ITEMS ?? 1000);
+const ITEMS = SCALE.statusItems;
 /** The goal: each run within this factor of its ideal time, with no 429. */
 const GOAL = 1.02;
 export const STATUS_HEADING = '## 7. Get Status at the provider\'s pace';
@@ -137,7 +137,7 @@ export function statusReportLines(runs: StatusRun[]): string[] {
 
 /** Replaces this section of docs/benchmarks.md (or adds it before the closing section). */
 function writeSection(lines: string[]) {
-	const file = path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md');
+	const file = REPORT_FILE;
 	const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
 	const section = `${lines.join('\n')}\n\n`;
 	const start = text.indexOf(`${STATUS_HEADING}\n`);
