@@ -9,6 +9,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
+import '../e2e/freshConnections';
 import type { Browser, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 

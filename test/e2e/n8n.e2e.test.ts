@@ -11,6 +11,7 @@ import axios from 'axios';
 
 import { expectedSendRequest, orders as webhookOrders } from './orderWebhook';
 import type { N8n, Sandbox } from './stackTypes';
+import './freshConnections';
 import { until } from './until';
 
 const stack = require('../../scripts/stack');

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import axios from 'axios';
 
+import './freshConnections';
 import { until } from './until';
 
 const stack = require('../../scripts/stack');
