@@ -2,7 +2,7 @@
 # The whole check, from a fresh clone: install, build, lint, then every jest suite under Node 24
 # (n8n needs it): the unit and engine suites on n8n 2.x, the engine suite again on each older n8n
 # in engines/, the end-to-end suites in real n8n 2.41 (alone and in queue mode), and its editor in
-# headless Chromium (Debian's package, installed when missing).
+# headless Chromium (Debian's package, installed when missing), and the benchmark in a small form.
 #   npm test                 everything (what CI runs)
 #   npm run test:unit        the fast loop: see below
 #   npm test -- --1x         the end-to-end test in the real newest n8n 1.x (n8n-app-1.x/) only
@@ -131,8 +131,14 @@ status=0
 "${jest[@]}" "$@" --runInBand --selectProjects queue || status=$?
 finish_background "$older_run" "$older_log" "the engine suite on older n8n" || status=$?
 # Then the end-to-end and browser suites side by side, each in a jest of its own (in band, as
-# alone): each starts its own n8n on ports of its own, and both mostly wait on n8n, the sandbox and
-# the browser.
+# alone), and beside them the benchmark's smoke run (every part with a few rows, its report under
+# .bench-build/), so that a change that breaks the benchmark is red: each starts its own n8n on
+# ports of its own, and all mostly wait on n8n, the sandbox and the browser. A run of only some
+# suites (`npm test -- payload`) leaves the benchmark out.
 in_band="$(printf '%q ' "${jest[@]}" "$@") --runInBand --selectProjects"
-together "$in_band e2e" "$in_band browser" || status=$?
+if [ $# -eq 0 ]; then
+	together "$in_band e2e" "$in_band browser" "bash scripts/bench.sh --smoke" || status=$?
+else
+	together "$in_band e2e" "$in_band browser" || status=$?
+fi
 exit "$status"
