@@ -92,6 +92,7 @@ if [ "${1:-}" = "--unit" ]; then
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	# Four workers, as below.
 	FAST_LOOP=1 "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
+	exit 0
 fi
 if [ "${1:-}" = "--1x" ]; then
 	shift
@@ -100,6 +101,7 @@ if [ "${1:-}" = "--1x" ]; then
 	install_n8n_app n8n-app-1.x
 	[ $# -eq 0 ] || jest+=(--passWithNoTests)
 	"${jest[@]}" "$@" --runInBand --selectProjects e2e-1x
+	exit 0
 fi
 node scripts/freshBuild.js --force
 # Each of these keeps at most one core busy, or waits on the disk: on two cores, side by side. The
