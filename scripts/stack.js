@@ -15,6 +15,8 @@ const ROOT = path.resolve(__dirname, '..');
 /** The n8n application: n8n-app/ (2.x), or the folder N8N_APP names (n8n-app-1.x, the newest 1.x). */
 const APP_DIR = path.join(ROOT, process.env.N8N_APP || 'n8n-app');
 const N8N_BIN = path.join(APP_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
+/** How long an n8n start or CLI command may take: far beyond a quiet machine's, for a busy one. */
+const READY_WITHIN_MS = 600_000;
 const N8N_VERSION = JSON.parse(fs.readFileSync(path.join(APP_DIR, 'package.json'), 'utf8')).dependencies.n8n;
 const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const PACKAGE_NAME = 'n8n-nodes-template-message';
@@ -62,7 +64,7 @@ function n8nCli(userFolder, args, options = {}) {
 		cwd: APP_DIR,
 		env: n8nEnv(userFolder, options),
 		encoding: 'utf8',
-		timeout: 180_000,
+		timeout: READY_WITHIN_MS,
 	});
 	if (result.status !== 0) {
 		throw new Error(`n8n ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
@@ -147,6 +149,14 @@ function readExamples() {
 }
 
 /** Starts `n8n start` (or another n8n command) and resolves once it answers its readiness check. */
+/** Every n8n this process started and has not seen exit: stopAll() ends them, ready or not. */
+const started = new Set();
+
+/** Stops every n8n this process started, also one still starting when a suite's set-up gave up on it. */
+async function stopAll() {
+	await Promise.all([...started].map((handle) => handle.stop()));
+}
+
 async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 'start', args = [], extra = {}, logFile, waitReady = true } = {}) {
 	const child = spawn(process.execPath, [N8N_BIN, command, ...args], {
 		cwd: APP_DIR,
@@ -174,8 +184,11 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 			}
 		},
 	};
+	started.add(handle);
+	void exited.then(() => started.delete(handle));
 	if (!waitReady) return handle;
-	const deadline = Date.now() + 180_000;
+	// Far beyond a start on a quiet machine (20 to 40 s): the bound is for an n8n that never starts.
+	const deadline = Date.now() + READY_WITHIN_MS;
 	while (Date.now() < deadline) {
 		if (child.exitCode !== null) throw new Error(`n8n exited (${child.exitCode}) before it was ready:\n${output}`);
 		try {
@@ -189,7 +202,7 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 	await handle.stop();
-	throw new Error(`n8n was not ready within 180 s:\n${output}`);
+	throw new Error(`n8n was not ready within ${READY_WITHIN_MS / 1000} s:\n${output}`);
 }
 
 /** Starts the sandbox API in this process. */
@@ -256,4 +269,4 @@ async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 
 	};
 }
 
-module.exports = { freePort, startSandboxProcess, ROOT, APP_DIR, N8N_VERSION, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };
+module.exports = { stopAll, freePort, startSandboxProcess, ROOT, APP_DIR, N8N_VERSION, PACKAGE_NAME, CREDENTIAL_ID, n8nEnv, n8nCli, n8nCliAsync, linkPackage, importCredential, importWorkflows, readExamples, startN8n, startSandbox };

@@ -18,7 +18,8 @@ import { editorWorkflows, FIELDS, GOOD_AND_BAD_ROWS, INVOICE_BODY, PASTED_TEMPLA
 
 const stack = require('../../scripts/stack');
 
-jest.setTimeout(240_000);
+// Set-up starts n8n (two CLI runs and a start: 1 to 2 minutes quiet, several on a busy machine).
+jest.setTimeout(600_000);
 
 const SHOTS = path.join(stack.ROOT, '.browser-shots');
 const WEBHOOK_EXAMPLE = 'tmExampleHook001';
@@ -61,6 +62,8 @@ beforeAll(async () => {
 afterAll(async () => {
 	await browser?.close();
 	await n8n?.stop();
+	// One the set-up gave up waiting for is still starting: without this, it would keep jest running.
+	await stack.stopAll();
 	await sandbox?.stop();
 	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 });

@@ -17,7 +17,8 @@ import { until } from './until';
 const stack = require('../../scripts/stack');
 const { parse } = require('../../n8n-app/node_modules/flatted') as { parse: (text: string) => any };
 
-jest.setTimeout(240_000);
+// Set-up starts n8n (two CLI runs and a start: 1 to 2 minutes quiet, several on a busy machine).
+jest.setTimeout(600_000);
 
 let userFolder: string;
 let sandbox: Sandbox;
@@ -136,6 +137,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	await n8n?.stop();
+	// One the set-up gave up waiting for is still starting: without this, it would keep jest running.
+	await stack.stopAll();
 	await sandbox?.stop();
 	if (userFolder) rmSync(userFolder, { recursive: true, force: true });
 });
