@@ -18,7 +18,7 @@ export class TemplateMessage implements INodeType {
 		version: [1, 2],
 		defaultVersion: 2,
 		subtitle,
-		description: 'Send approved template messages (text, media header, quick reply and URL buttons) to phone numbers',
+		description: 'Send approved template messages (text, media header, quick reply and URL buttons) to phone numbers, and look up whether each was delivered and read',
 		defaults: { name: 'Template Message' },
 		usableAsTool: true,
 		inputs: [MAIN],

@@ -123,6 +123,8 @@ test.each(['status', 'delivered'])('the node creator, searched for "%s", offers 
 	await item.click();
 	const action = page.getByText('Get the delivery status of a message').first();
 	await action.waitFor({ timeout: 10_000 });
+	// The node's description, above its actions, says it looks up delivery too.
+	await expect(page.getByText('and look up whether each was delivered and read').first().isVisible()).resolves.toBe(true);
 	await shot(`1-node-creator-${words}`);
 	await action.click();
 	// The new node's panel opens on Get Status; back on the canvas, the node says what it does.
@@ -136,7 +138,7 @@ test.each(['status', 'delivered'])('the node creator, searched for "%s", offers 
 	await shot(`1-placed-${words}`);
 });
 
-test('the status example, run from the editor: Get Status shows each row read, and the 1340 row rejected with its reason', async () => {
+test('the status example, run from the editor: Get Status shows each row read, the 1340 row rejected with its reason, and the 0000 row still submitted', async () => {
 	await page.goto(`${n8n.url}/workflow/${STATUS_EXAMPLE}`, { waitUntil: 'networkidle' });
 	const getStatus = page.locator('[data-test-id="canvas-node"][data-node-name="Get Status"]');
 	await getStatus.waitFor({ timeout: 60_000 });
@@ -154,7 +156,7 @@ test('the status example, run from the editor: Get Status shows each row read, a
 	const statusColumn = headers.indexOf('deliveryStatus');
 	expect(statusColumn).toBeGreaterThan(-1);
 	const statuses = await table.locator(`tbody tr td:nth-child(${statusColumn + 1})`).allInnerTexts();
-	expect(statuses.map((text) => text.trim())).toEqual(['read', 'read', 'read', 'rejected']);
+	expect(statuses.map((text) => text.trim())).toEqual(['read', 'read', 'read', 'rejected', 'submitted']);
 	await shot('5-status-example');
 });
 
@@ -173,8 +175,12 @@ test('every Header Type, each button type and the JSON mode show exactly their f
 		await shot(`2-header-${option.toLowerCase()}`);
 	}
 
-	await expect(page.getByText('Only buttons that take a value go under Buttons').first().isVisible()).resolves.toBe(true);
+	// The buttons notice speaks of buttons: none with Header None and no button, there once one is added.
+	const buttonsNotice = page.getByText('Only buttons that take a value go under Buttons').first();
+	await expect(buttonsNotice.isVisible()).resolves.toBe(false);
 	await page.getByRole('button', { name: 'Add Button' }).click();
+	await buttonsNotice.waitFor({ timeout: 10_000 });
+	await expect(buttonsNotice.isVisible()).resolves.toBe(true);
 	expect(await visible(['payload', 'urlSuffix'])).toEqual({ payload: true, urlSuffix: false });
 	await choose('kind', 'Dynamic URL');
 	expect(await visible(['payload', 'urlSuffix'])).toEqual({ payload: false, urlSuffix: true });

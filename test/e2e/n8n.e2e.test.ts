@@ -291,7 +291,7 @@ test('`n8n execute` runs a workflow whose Code node makes the rows: one exact re
 	for (const message of sandbox.messages) expect(output).toContain(message.msgid);
 });
 
-test('the status example, run as from the editor: each row gets back the status its message reached, 1340 rejected with its reason', async () => {
+test('the status example, run as from the editor: each row gets back the status its message reached, 1340 rejected with its reason, one still submitted', async () => {
 	// What "Execute workflow" asks: the saved example, from its trigger's pinned rows.
 	const started = await api().post('/rest/workflows/tmExampleStatus1/run', { triggerToStartFrom: { name: "When clicking 'Execute workflow'" } });
 	expect(started.status).toBe(200);
@@ -311,13 +311,14 @@ test('the status example, run as from the editor: each row gets back the status 
 		['Sari', 'sent', 'read', true, null, null],
 		['Andi', 'sent', 'read', true, null, null],
 		['Dewi', 'sent', 'rejected', true, 1340, 'Send Outside Allowed Window'],
+		['Rina', 'sent', 'submitted', false, null, null],
 	]);
 	expect(rows.map(({ json }) => json.msgid)).toEqual(sandbox.messages.map((message) => message.msgid));
 	for (const { json, pairedItem } of rows) {
 		expect(json).toMatchObject({ invoice: expect.stringMatching(/^INV-100\d$/), readAt: json.deliveryStatus === 'read' ? expect.any(String) : null });
 		expect(pairedItem).toBeDefined();
 	}
-	expect(sandbox.stats.lookups - lookups).toBe(4);
+	expect(sandbox.stats.lookups - lookups).toBe(5);
 });
 
 describe("Send Once, with the record in n8n's database", () => {

@@ -145,7 +145,7 @@ function clockWait(advance: (ms: number) => void): INodeType {
 	} as unknown as INodeType;
 }
 
-test('the status example writes each row its final status: read, and rejected (1340) with the reason, after its Wait', async () => {
+test('the status example writes each row its status after its Wait: read, rejected (1340) with the reason, and one still submitted', async () => {
 	let time = Date.UTC(2026, 0, 5, 9, 0, 0);
 	const sandbox = createSandbox({ token: TEST_TOKEN, now: () => time });
 	await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
@@ -160,6 +160,7 @@ test('the status example writes each row its final status: read, and rejected (1
 			{ name: 'Sari', success: true, deliveryStatus: 'read', final: true, failureCode: null, failureReason: null },
 			{ name: 'Andi', success: true, deliveryStatus: 'read', final: true, failureCode: null, failureReason: null },
 			{ name: 'Dewi', success: true, deliveryStatus: 'rejected', final: true, failureCode: 1340, failureReason: 'Send Outside Allowed Window' },
+			{ name: 'Rina', success: true, deliveryStatus: 'submitted', final: false, failureCode: null, failureReason: null },
 		]);
 		expect(rows.every((row) => typeof row.msgid === 'string' && row.msgid === result.output(SEND_NODE)[rows.indexOf(row)].json.msgid)).toBe(true);
 	} finally {

@@ -119,7 +119,7 @@ describe('every form of status answer', () => {
 			{ status: 'read', at: '2024-03-01T03:30:00.000Z' },
 		]);
 		for (const row of output.map((item) => item.json)) {
-			expect([row.notFound, row.reason, row.error, row.historyDropped, row.phone_number]).toEqual([false, null, null, 0, '+6281234567890']);
+			expect([row.notFound, row.reason, row.error, row.historyDropped, row.phone_number]).toEqual([false, null, null, 0, '6281234567890']);
 		}
 		expect(lookups(api).map(askedFor)).toEqual(expect.arrayContaining(ids));
 		expect(lookups(api)).toHaveLength(ids.length);

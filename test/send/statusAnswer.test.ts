@@ -89,6 +89,16 @@ describe('readStatusAnswer', () => {
 		expect(JSON.stringify(reading)).not.toContain('SECRET');
 	});
 
+	test.each([
+		['+6281234567890', '6281234567890'],
+		['6281234567890', '6281234567890'],
+		[6281234567890, '6281234567890'],
+		['+62 812-3456-7890', '+62 812-3456-7890'],
+		['unknown', 'unknown'],
+	])('the recipient %j comes out as a Send writes it, %j, when it is a plain number', (given, expected) => {
+		expect(readStatusAnswer({ phone_number: given, history_status: [] }, same).phoneNumber).toBe(expected);
+	});
+
 	test('odd shapes are said, never thrown', () => {
 		for (const body of [null, 7, 'text', [], { history_status: 7 }, { history_status: [null, [], 'x'] }, { history_status: [{ status: 42 }] }, { additional_info: 'x' }]) {
 			const reading = readStatusAnswer(body, same);

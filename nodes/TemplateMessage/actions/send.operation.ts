@@ -161,7 +161,8 @@ export const properties: INodeProperties[] = [
 		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. ${NO_VALUE_BUTTONS_IN_TEXT} take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
-		displayOptions: { show: whenFields },
+		// Once a button is added: before that it speaks of nothing on the panel.
+		displayOptions: { show: { ...whenFields, 'buttons.button': [{ _cnd: { exists: true } }] } },
 		default: '',
 	},
 	{

@@ -46,7 +46,7 @@ export function readStatusAnswer(body: unknown, clean: (text: string) => string)
 		return reading;
 	}
 	reading.msgid = shortText(body.msgid, 200, clean);
-	reading.phoneNumber = shortText(body.phone_number, 40, clean);
+	reading.phoneNumber = asSendWritesIt(shortText(body.phone_number, 40, clean));
 	readFailure(body.additional_info, reading, clean);
 
 	const raw = body.history_status;
@@ -155,6 +155,14 @@ function shortText(value: unknown, max: number, clean: (text: string) => string)
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string' || value.trim() === '') return null;
 	return truncate(clean(value.trim()), max);
+}
+
+/**
+ * The recipient in the form a Send puts out (`6281…`): the provider writes `+6281…`, and a sheet
+ * matching the two operations' rows needs one form. Anything but a plain number is kept as the provider wrote it.
+ */
+function asSendWritesIt(phoneNumber: string | null): string | null {
+	return phoneNumber !== null && /^\+?\d+$/.test(phoneNumber) ? phoneNumber.replace(/^\+/, '') : phoneNumber;
 }
 
 function plural(count: number, one: string, many: string): string {
