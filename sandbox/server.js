@@ -39,10 +39,13 @@ const https = require('node:https');
 const { performance } = require('node:perf_hooks');
 const { randomUUID } = require('node:crypto');
 const { slidingWindow } = require('./rateLimit');
-const { renderMessage, templateMismatch } = require('./templates');
+const { TEMPLATES, renderMessage, templateMismatch } = require('./templates');
 const { validateSendRequest } = require('./validate');
 
-function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls, now = Date.now } = {}) {
+/** The token the sandbox takes unless told another: `npm start`'s demo credential carries it. */
+const DEFAULT_TOKEN = 'sandbox-token';
+
+function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, tls, now = Date.now } = {}) {
 	const messages = [];
 	/** Accepted messages by msgid, with when they were accepted on the sandbox's clock. */
 	const accepted = new Map();
@@ -147,7 +150,8 @@ function createSandbox({ token = 'sandbox-token', latencyMs = 0, rateLimit = 0, 
 				if (req.method === 'GET' && path === '/') {
 					res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
 					const latest = (msgid) => accepted.has(msgid) && statusAt(accepted.get(msgid), now()).history.pop()?.status;
-					return res.end(renderPage(messages.map((message) => ({ ...message, status: latest(message.msgid) })), refused, stats));
+					const baseUrl = `${tls ? 'https' : 'http'}://${req.headers.host}`;
+					return res.end(renderPage(messages.map((message) => ({ ...message, status: latest(message.msgid) })), refused, stats, { baseUrl, token }));
 				}
 				return error(res, 404, `No route ${req.method} ${path}`, 404);
 			};
@@ -237,7 +241,15 @@ function rendered(request) {
 	return text === undefined ? '' : `<div class="message">${escape(text).replace(/\n/g, '<br>')}</div>`;
 }
 
-function renderPage(messages, refused, stats) {
+/** What a newcomer making a credential or a node by hand needs: the address, the token and the templates' codes. */
+function byHand({ baseUrl, token }) {
+	const templates = Object.entries(TEMPLATES)
+		.map(([code, { bodyText }]) => `<li><code>${escape(code)}</code>: ${escape(bodyText)}</li>`)
+		.join('');
+	return `<h2>By hand</h2><p>A <b>Template Message API</b> credential: Base URL <code>${escape(baseUrl)}</code>, JWT <code>${escape(token)}</code>. Template Code IDs it checks values against (any other code is taken unchecked; one containing <code>missing</code> is refused, code 59):</p><ul>${templates}</ul>`;
+}
+
+function renderPage(messages, refused, stats, access) {
 	const rows = messages
 		.slice()
 		.reverse()
@@ -259,14 +271,15 @@ function renderPage(messages, refused, stats) {
 <body><h1>Template Message sandbox</h1><p>Received ${stats.received}, accepted ${stats.accepted}, refused ${stats.rejected}, wrong token ${stats.unauthorized}, rate limited ${stats.rateLimited}. Newest first; the page refreshes every 3 s.</p>
 <p>Status lookups (<code>GET /api/v2/message/{msgid}/status</code>, the node's Get Status): ${stats.lookups}. Each message is submitted, delivered after 2 s and read after 4 s; a recipient number ending 1340 is rejected after 2 s (code 1340, Send Outside Allowed Window), one ending 0000 stays submitted.</p>
 <table><tr><th>Received</th><th>Recipient</th><th>Template</th><th>Parameters</th><th>msgid</th><th>Status now</th></tr>${rows || '<tr><td colspan="6">No message yet: run a workflow with the Template Message node.</td></tr>'}</table>
-<h2>Refused</h2><table><tr><th>Received</th><th>Answer</th><th>Request</th></tr>${refusedRows || '<tr><td colspan="3">Nothing refused.</td></tr>'}</table></body></html>`;
+<h2>Refused</h2><table><tr><th>Received</th><th>Answer</th><th>Request</th></tr>${refusedRows || '<tr><td colspan="3">Nothing refused.</td></tr>'}</table>
+${byHand(access)}</body></html>`;
 }
 
 if (require.main === module) {
 	const port = Number(process.env.SANDBOX_PORT || 5680);
 	const { SANDBOX_TLS_KEY: keyFile, SANDBOX_TLS_CERT: certFile } = process.env;
 	const { server } = createSandbox({
-		token: process.env.SANDBOX_TOKEN || 'sandbox-token',
+		token: process.env.SANDBOX_TOKEN || DEFAULT_TOKEN,
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
 		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
 		sharedShare: Number(process.env.SANDBOX_SHARED_SHARE || 0),
@@ -279,4 +292,4 @@ if (require.main === module) {
 	process.on('SIGTERM', stop);
 }
 
-module.exports = { createSandbox };
+module.exports = { createSandbox, DEFAULT_TOKEN };

@@ -10,6 +10,7 @@ const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
+const { DEFAULT_TOKEN } = require('../sandbox/server');
 
 const ROOT = path.resolve(__dirname, '..');
 /** The n8n application: n8n-app/ (2.x), or the folder N8N_APP names (n8n-app-1.x, the newest 1.x). */
@@ -206,7 +207,7 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 }
 
 /** Starts the sandbox API in this process. */
-async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 0, rateLimit = 0 } = {}) {
+async function startSandbox({ port = 5680, token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0 } = {}) {
 	const { createSandbox } = require('../sandbox/server');
 	const sandbox = createSandbox({ token, latencyMs, rateLimit });
 	await new Promise((resolve, reject) => {
@@ -227,7 +228,7 @@ async function startSandbox({ port = 5680, token = 'sandbox-token', latencyMs = 
  * (root), so that on a busy machine it sees requests when they arrive rather than in bursts after
  * being descheduled. Its messages and counters are read over its JSON endpoint.
  */
-async function startSandboxProcess({ port, token = 'sandbox-token', latencyMs = 0, rateLimit = 0, sharedShare = 0, tls }) {
+async function startSandboxProcess({ port, token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, tls }) {
 	const server = path.join(ROOT, 'sandbox', 'server.js');
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];

@@ -15,6 +15,7 @@ const os = require('node:os');
 const path = require('node:path');
 const stack = require('./stack');
 const queue = require('./queue');
+const { TEMPLATES } = require('../sandbox/templates');
 
 // Each n8n line keeps its own data: n8n 1.x cannot open a database that 2.x has migrated.
 const userFolder = path.join(stack.ROOT, stack.APP_DIR.endsWith('n8n-app') ? '.n8n-data' : `.n8n-data-${path.basename(stack.APP_DIR)}`);
@@ -58,7 +59,7 @@ async function main() {
   Example workflows:   Overview → "Template Message: …"
   Try the webhook:     curl -X POST ${n8n.url}/webhook/order-confirmed -H 'content-type: application/json' \\
                          -d '{"order_id":"ORD-1","customer":{"name":"Dewi","phone":"+62 811 2233 4455"}}'
-${sandbox ? `  Sent messages:       ${sandbox.url}/\n` : ''}  n8n's log:           ${path.join(userFolder, 'n8n.log')}
+${sandbox ? `  Sent messages:       ${sandbox.url}/\n  By hand:             credential Base URL ${sandbox.url}, JWT ${sandbox.token}; Template Code IDs ${Object.keys(TEMPLATES).join(', ')}\n` : ''}  n8n's log:           ${path.join(userFolder, 'n8n.log')}
   Stop with Ctrl-C.
 `);
 

@@ -93,6 +93,14 @@ describe('the README a user reads top to bottom', () => {
 	const lines = readme.split('\n');
 	const tableRows = (title: string) => [...section(title).matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]);
 
+	test("Quick start gives what a credential or a node made by hand needs: the sandbox's address, token and templates", () => {
+		const { DEFAULT_TOKEN } = require(path.join(PACKAGE_ROOT, 'sandbox', 'server.js')) as { DEFAULT_TOKEN: string };
+		const { TEMPLATES } = require(path.join(PACKAGE_ROOT, 'sandbox', 'templates.js')) as { TEMPLATES: Record<string, unknown> };
+		const quickStart = section('Quick start').replace(/\s+/g, ' ');
+		expect(quickStart).toContain(`Base URL \`http://127.0.0.1:5680\` and JWT \`${DEFAULT_TOKEN}\``);
+		expect(Object.keys(TEMPLATES).filter((code) => !quickStart.includes(`\`${code}\``))).toEqual([]);
+	});
+
 	test('stays within 300 lines', () => {
 		expect(lines.length).toBeLessThanOrEqual(300);
 	});

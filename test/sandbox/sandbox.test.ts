@@ -21,6 +21,7 @@ const { createSandbox } = require('../../sandbox/server') as {
 		stats: Record<string, number>;
 	};
 };
+const { TEMPLATES } = require('../../sandbox/templates') as { TEMPLATES: Record<string, unknown> };
 const { selfSignedCert } = require('../../scripts/selfSignedCert') as { selfSignedCert: (dir: string) => { keyFile: string; certFile: string } };
 
 const everyKind = buildSendRequest({
@@ -96,6 +97,9 @@ describe('the sandbox server', () => {
 		expect(page.data).toContain('+6281234567890');
 		expect(page.data).toContain('{{1}} = “Budi”');
 		expect(page.data).toContain('Button 0 (quick reply): “yes”');
+		// What a credential or a node made by hand needs, where a newcomer looks.
+		expect(page.data).toContain(`Base URL <code>${baseUrl}</code>, JWT <code>sandbox-token</code>`);
+		for (const code of Object.keys(TEMPLATES)) expect(page.data).toContain(`<code>${code}</code>`);
 	});
 
 	test('the provider’s documented answers: 401 codes 43/45, 406 code 39 for an invalid body, 59 and 5 on demand', async () => {
