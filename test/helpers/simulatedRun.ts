@@ -8,6 +8,7 @@ import { Redactor } from '../../nodes/TemplateMessage/send/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';
+import { statusOf } from '../../nodes/TemplateMessage/shared/contracts';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { SimulatedClock } from './simulatedClock';
 
@@ -86,7 +87,7 @@ export async function simulateRuns(all: SimulatedSettings[]) {
 			hints,
 			/** The progress lines, with when they were said (ms from the start). */
 			progress,
-			statuses: results.map((result) => result?.status),
+			statuses: results.map((result) => (result === undefined ? undefined : statusOf(result))),
 			/** Ms from the start of the run, on the simulated clock. */
 			elapsedMs: clock.now() - start,
 			since: (at: number) => at - start,

@@ -176,7 +176,7 @@ describe('429 is flow control, not failure', () => {
 		expect(run.statuses).toEqual(all(10, 'sent').map((status, i) => (i === 3 ? 'notSent' : status)));
 		expect(run.requests.filter((request) => request.answer === 429)).toHaveLength(3);
 		expect(run.results[3]).toEqual({
-			status: 'notSent',
+			kind: 'heldBack',
 			attempts: 3,
 			heldBy: {
 				scope: 'throttled',
@@ -198,7 +198,7 @@ describe('429 is flow control, not failure', () => {
 		expect(run.requests.length).toBeLessThanOrEqual(10);
 		const sent = run.requests.filter((request) => request.answer === 200).length;
 		expect(run.statuses.filter((status) => status === 'notSent')).toHaveLength(200 - sent);
-		const held = run.results.find((result) => result?.status === 'notSent');
+		const held = run.results.find((result) => result?.kind === 'heldBack');
 		expect(held).toMatchObject({ heldBy: { scope: 'throttled', reason: expect.stringMatching(new RegExp(`beyond Max Wait When Throttled \\(${maxThrottleWait} s\\)$`)) } });
 		expect(run.elapsedMs).toBeLessThan(1000);
 	});
@@ -333,7 +333,7 @@ describe('code 9 (too many requests) in any status is waited out like a 429', ()
 	test.each([200, 406, 500])('HTTP %p with code 9 and Retry-After: 2 on the first 3 answers: every sender waits 2 s, each item is accepted once', async (status) => {
 		const run = await simulateRun({ items: 6, maxPerSecond: 0, maxConcurrency: 3, latencyMs: 0, script: ({ itemIndex, index }) => (index < 3 ? code9(status, { 'Retry-After': '2' }) : accepted(itemIndex)) });
 		expect(run.statuses).toEqual(all(6, 'sent'));
-		expect(run.results.map((result) => result?.status === 'sent' && result.msgid)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `m-${i}`));
+		expect(run.results.map((result) => result?.kind === 'sent' && result.msgid)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `m-${i}`));
 		// Retried after the wait, and no sooner: the 4th request leaves when the 2 s asked for are over.
 		expect(run.requests.slice(0, 3).map((request) => run.since(request.at))).toEqual([0, 0, 0]);
 		expect(Math.min(...run.requests.slice(3).map((request) => run.since(request.at)))).toBe(2000);
@@ -343,7 +343,7 @@ describe('code 9 (too many requests) in any status is waited out like a 429', ()
 	test('a code 9 that asks for longer than Max Wait When Throttled: not sent, the reason names the status and the code', async () => {
 		const run = await simulateRun({ items: 1, maxThrottleWait: 2, latencyMs: 0, script: () => code9(200, { 'Retry-After': '5' }) });
 		expect(run.results[0]).toEqual({
-			status: 'notSent',
+			kind: 'heldBack',
 			attempts: 1,
 			heldBy: { scope: 'throttled', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 200, apiCode: 9, reason: 'the API kept asking to slow down (HTTP 200: Too many requests (code 9)): it asked for 5 s more, beyond Max Wait When Throttled (2 s)' },
 		});

@@ -258,11 +258,11 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const skipped = repeatsToSkip(valid, options.skipDuplicates);
 	const credentials = await readCredentials(this);
 	const run = await sendAll(this, valid.map((message, itemIndex) => (skipped.has(itemIndex) ? undefined : message)), credentials, options, continueOnFail, runIndex);
-	rememberSentByRun(this.getContext('node'), runIndex, run.results.filter((result) => result?.status === 'sent').length);
+	rememberSentByRun(this.getContext('node'), runIndex, run.results.filter((result) => result?.kind === 'sent').length);
 	const results = prepared.map((message, itemIndex): ItemResult | undefined => {
-		if (isInvalid(message)) return { status: 'invalid', invalid: message };
+		if (isInvalid(message)) return { kind: 'invalid', invalid: message };
 		const duplicate = skipped.get(itemIndex);
-		return duplicate ? { status: 'skipped', duplicate } : run.results[itemIndex];
+		return duplicate ? { kind: 'duplicate', duplicate } : run.results[itemIndex];
 	});
 	return [sendOutput(this, prepared, results, run, options, items)];
 }

@@ -20,7 +20,7 @@ export function dryRunOutput(
 	notice(ctx, summary);
 	const sources = prepared.map((message, itemIndex) => ({
 		itemIndex,
-		result: isInvalid(message) ? ({ status: 'invalid', invalid: message } as const) : ({ status: 'dryRun', duplicateOf: repeats.get(itemIndex) } as const),
+		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', duplicateOf: repeats.get(itemIndex) } as const),
 		message: isInvalid(message) ? undefined : message,
 		includeRequest: includeRequestPayload,
 		dryRun: true,

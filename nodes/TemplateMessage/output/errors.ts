@@ -5,7 +5,7 @@ import { apiCodeInfo } from '../shared/apiCodes';
 import { BASE_URL_ENDS } from '../shared/baseUrl';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { InvalidMessage, ItemResult, MessageInput, FailedOutcome, Outcome, Refusal } from '../shared/contracts';
-import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
+import { CREDENTIAL_DISPLAY_NAME, unreachable } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
 import { optionPath, OPTIONS } from '../shared/options';
 import { FIELD } from '../shared/fieldNames';
@@ -141,18 +141,36 @@ export function notSentError(node: INode, refusal: Refusal, itemIndex: number): 
 	});
 }
 
-/** A failed item's error, on its row and, when the run stops at it, thrown. */
+/** A failed item's error, on its row and, when the run stops at it, thrown. Only failed kinds come here (`FAILED`, rows.ts). */
 export function failureOf(node: INode, result: ItemResult | undefined, itemIndex: number): NodeOperationError | NodeApiError {
-	if (result?.status === 'invalid') return result.invalid.invalid;
-	if (result !== undefined && 'outcome' in result) return sendFailedError(node, result.outcome, itemIndex);
-	if (result !== undefined && 'heldBy' in result) return notSentError(node, result.heldBy, itemIndex);
-	if (result !== undefined && 'notRecorded' in result) {
-		return new NodeOperationError(node, `Not sent: ${FIELD.sendOnce} could not record the message in n8n's database (${result.notRecorded}) [item ${itemIndex}]`, {
-			itemIndex,
-			description: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
-		});
+	if (result === undefined) return unfinishedError(node, 'no result', itemIndex);
+	switch (result.kind) {
+		case 'invalid':
+			return result.invalid.invalid;
+		case 'refused':
+		case 'deliveryUnknown':
+			return sendFailedError(node, result.outcome, itemIndex);
+		case 'heldBack':
+			return notSentError(node, result.heldBy, itemIndex);
+		case 'notRecorded':
+			return new NodeOperationError(node, `Not sent: ${FIELD.sendOnce} could not record the message in n8n's database (${result.reason}) [item ${itemIndex}]`, {
+				itemIndex,
+				description: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
+			});
+		case 'fault':
+			return unfinishedError(node, result.fault, itemIndex);
+		case 'sent':
+		case 'duplicate':
+		case 'sentBefore':
+		case 'inDoubt':
+			return unfinishedError(node, `a ${result.kind} item taken for a failure`, itemIndex);
+		default:
+			return unreachable(result);
 	}
-	return new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${result !== undefined && 'fault' in result ? result.fault : 'no result'}) [item ${itemIndex}]`, {
+}
+
+function unfinishedError(node: INode, why: string, itemIndex: number): NodeOperationError {
+	return new NodeOperationError(node, `Delivery unknown: the node could not finish handling this item (${why}) [item ${itemIndex}]`, {
 		itemIndex,
 		description: 'The message may have been sent. Check with the recipient or the provider before sending this item again.',
 	});

@@ -2,23 +2,76 @@ import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, NodeApi
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FailedOutcome, ItemResult, PreparedMessage, Refusal } from '../shared/contracts';
+import type { FailedOutcome, ItemResult, ItemStatus, PreparedMessage, Refusal, Skip } from '../shared/contracts';
+import { statusOf, unreachable } from '../shared/contracts';
 import { FIELD, OPERATION } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { failureOf } from './errors';
 
+/** A dry run's valid item: checked, not sent. */
+interface DryRunResult {
+	kind: 'dryRun';
+	duplicateOf?: number;
+}
+
 /** One item's row, before it takes the shape its status and n8n's On Error setting give it. */
 export interface RowSource {
 	itemIndex: number;
-	/** A dry run's valid item: `dryRun`. */
-	result: ItemResult | { status: 'dryRun'; duplicateOf?: number };
+	result: ItemResult | DryRunResult;
 	/** Every result but an invalid item's has one. */
 	message?: PreparedMessage;
 	includeRequest: boolean;
 	dryRun?: boolean;
 }
 
-interface Facts extends RowSource {
+/** What a result says, flat, for the columns to read: made by one switch over every kind (`said`). */
+interface Said {
+	status: ItemStatus | 'dryRun';
+	msgid?: string;
+	attempts?: number;
+	outcome?: FailedOutcome;
+	heldBy?: Refusal;
+	duplicate?: Skip | { duplicateOf?: number };
+	sentBefore?: 'earlier' | 'concurrent';
+	sentInEarlierTry?: boolean;
+	/** The row carries the request it sent (or would send), with Include Request Payload. */
+	hasRequest: boolean;
+	/** The node could not finish handling it, or not record it: its row says no more than who and what. */
+	unfinished: boolean;
+	/** Fields of an invalid item as given, where its message could not be built. */
+	given?: IDataObject;
+}
+
+function said(result: ItemResult | DryRunResult): Said {
+	switch (result.kind) {
+		case 'sent':
+			return { status: 'sent', msgid: result.msgid, attempts: result.attempts, sentInEarlierTry: result.sentInEarlierTry, hasRequest: true, unfinished: false };
+		case 'refused':
+		case 'deliveryUnknown':
+			return { status: statusOf(result), outcome: result.outcome, attempts: result.attempts, sentInEarlierTry: result.sentInEarlierTry, hasRequest: true, unfinished: false };
+		case 'fault':
+			return { status: statusOf(result), hasRequest: false, unfinished: true };
+		case 'heldBack':
+			return { status: statusOf(result), heldBy: result.heldBy, attempts: result.attempts, hasRequest: true, unfinished: false };
+		case 'notRecorded':
+			return { status: statusOf(result), hasRequest: false, unfinished: true };
+		case 'duplicate':
+			return { status: statusOf(result), duplicate: result.duplicate, hasRequest: false, unfinished: false };
+		case 'sentBefore':
+			return { status: statusOf(result), sentBefore: result.by, hasRequest: false, unfinished: false };
+		case 'inDoubt':
+			return { status: statusOf(result), hasRequest: false, unfinished: false };
+		case 'invalid':
+			return { status: statusOf(result), given: result.invalid.given, hasRequest: false, unfinished: false };
+		case 'dryRun':
+			return { status: 'dryRun', duplicate: result.duplicateOf === undefined ? undefined : { duplicateOf: result.duplicateOf }, hasRequest: true, unfinished: false };
+		default:
+			return unreachable(result);
+	}
+}
+
+interface Facts extends Omit<RowSource, 'result'> {
+	said: Said;
 	/** A failed row's error: what n8n shows, and what the row's `error` and `description` say. */
 	error?: NodeOperationError | NodeApiError;
 }
@@ -40,10 +93,8 @@ const CONCURRENT =
 const IN_DOUBT =
 	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 
-const outcomeOf = ({ result }: Facts): Partial<FailedOutcome> => ('outcome' in result ? result.outcome : {});
-const given = ({ result }: Facts): IDataObject => (result.status === 'invalid' ? result.invalid.given : {});
-/** A result the node could not finish handling, or not record: its row says no more than who and what. */
-const unfinished = ({ result }: Facts) => 'fault' in result || 'notRecorded' in result;
+const outcomeOf = ({ said }: Facts): Partial<FailedOutcome> => said.outcome ?? {};
+const given = ({ said }: Facts): IDataObject => said.given ?? {};
 const onlyTrue = (condition: boolean) => (condition ? true : undefined);
 
 /**
@@ -52,39 +103,38 @@ const onlyTrue = (condition: boolean) => (condition ? true : undefined);
  * none, so that no input value of the same name survives beside the result.
  */
 const FIELDS: Field[] = [
-	{ column: 'status', from: ({ result }) => result.status, failedRow: 'top' },
-	{ column: 'success', from: ({ result }) => result.status === 'sent', failedRow: 'both' },
+	{ column: 'status', from: ({ said }) => said.status, failedRow: 'top' },
+	{ column: 'success', from: ({ said }) => said.status === 'sent', failedRow: 'both' },
 	{ column: 'itemIndex', from: ({ itemIndex, error }) => (error ? itemIndex : undefined), detail: true },
 	{ column: 'description', from: ({ error }) => error?.description ?? undefined, detail: true },
-	{ column: 'msgid', from: ({ result }) => (result.status === 'sent' ? result.msgid : undefined) },
+	{ column: 'msgid', from: ({ said }) => said.msgid },
 	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? given(facts).phone_number, failedRow: 'both' },
 	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? given(facts).template_code_id, failedRow: 'both' },
 	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top' },
 	{
 		column: 'reason',
-		from: ({ result }) => {
-			if (result.status === 'inDoubt') return IN_DOUBT;
-			if (result.status !== 'skipped') return undefined;
-			if ('duplicate' in result) return result.duplicate.reason;
-			return result.sentBefore === 'concurrent' ? CONCURRENT : SENT_BEFORE;
+		from: ({ said }) => {
+			if (said.status === 'inDoubt') return IN_DOUBT;
+			if (said.sentBefore) return said.sentBefore === 'concurrent' ? CONCURRENT : SENT_BEFORE;
+			return said.duplicate && 'reason' in said.duplicate ? said.duplicate.reason : undefined;
 		},
 	},
 	{ column: 'messageKey', from: ({ message }) => message?.key, failedRow: 'both' },
 	// The column a failed row had before `status` was, kept with the same word.
-	{ column: 'delivery', from: ({ result, error }) => (error ? result.status : undefined), failedRow: 'both' },
-	{ column: 'stoppedBy', from: ({ result }) => ('heldBy' in result ? stoppedBy(result.heldBy) : undefined), detail: true },
-	{ column: 'attempts', from: ({ result }) => ('attempts' in result ? result.attempts : undefined) },
-	{ column: 'skipped', from: ({ result }) => onlyTrue(result.status === 'skipped' || result.status === 'inDoubt') },
-	{ column: 'sentBefore', from: ({ result }) => onlyTrue('sentBefore' in result) },
-	{ column: 'inDoubt', from: ({ result }) => onlyTrue(result.status === 'inDoubt') },
-	{ column: 'concurrentExecution', from: ({ result }) => onlyTrue('sentBefore' in result && result.sentBefore === 'concurrent') },
-	{ column: 'duplicateOf', from: ({ result }) => ('duplicate' in result ? result.duplicate.duplicateOf : result.status === 'dryRun' ? result.duplicateOf : undefined) },
-	{ column: 'sentInEarlierTry', from: ({ result }) => onlyTrue('sentInEarlierTry' in result && result.sentInEarlierTry) },
+	{ column: 'delivery', from: ({ said, error }) => (error ? said.status : undefined), failedRow: 'both' },
+	{ column: 'stoppedBy', from: ({ said }) => (said.heldBy ? stoppedBy(said.heldBy) : undefined), detail: true },
+	{ column: 'attempts', from: ({ said }) => said.attempts },
+	{ column: 'skipped', from: ({ said }) => onlyTrue(said.status === 'skipped' || said.status === 'inDoubt') },
+	{ column: 'sentBefore', from: ({ said }) => onlyTrue(said.sentBefore !== undefined) },
+	{ column: 'inDoubt', from: ({ said }) => onlyTrue(said.status === 'inDoubt') },
+	{ column: 'concurrentExecution', from: ({ said }) => onlyTrue(said.sentBefore === 'concurrent') },
+	{ column: 'duplicateOf', from: ({ said }) => said.duplicate?.duplicateOf },
+	{ column: 'sentInEarlierTry', from: ({ said }) => onlyTrue(said.sentInEarlierTry === true) },
 	{ column: 'dryRun', from: ({ dryRun }) => onlyTrue(dryRun === true) },
-	{ column: 'preview', from: (facts) => (unfinished(facts) ? undefined : facts.message?.preview) },
+	{ column: 'preview', from: ({ said, message }) => (said.unfinished ? undefined : message?.preview) },
 	{
 		column: 'request',
-		from: ({ result, message, includeRequest }) => (includeRequest && ('attempts' in result || result.status === 'dryRun') ? message?.request : undefined),
+		from: ({ said, message, includeRequest }) => (includeRequest && said.hasRequest ? message?.request : undefined),
 	},
 	{ column: 'httpCode', from: (facts) => outcomeOf(facts).statusCode, detail: true },
 	{ column: 'errorCode', from: (facts) => outcomeOf(facts).errorCode, detail: true },
@@ -136,7 +186,8 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 	const node = ctx.getNode();
 	const routed = routesToErrorOutput(node);
 	return sources.map((source) => {
-		const facts: Facts = FAILED.has(source.result.status) ? { ...source, error: failureOf(node, source.result as ItemResult, source.itemIndex) } : source;
+		const { result, ...rest } = source;
+		const facts: Facts = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED.has(statusOf(result)) ? failureOf(node, result, source.itemIndex) : undefined };
 		const values = new Map(FIELDS.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
 		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(values, true), source.itemIndex);

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ItemResult, PreparedMessage, ReadMessage, SendRun } from '../shared/contracts';
+import { statusOf } from '../shared/contracts';
 import { notice } from '../shared/notice';
 import { failureOf } from './errors';
 import { rowsOf } from './rows';
@@ -19,7 +20,7 @@ export function sendOutput(
 	input: INodeExecutionData[],
 ): INodeExecutionData[] {
 	const node = ctx.getNode();
-	const statuses = results.map((result) => result?.status);
+	const statuses = results.map((result) => (result === undefined ? undefined : statusOf(result)));
 	const accepted = statuses.filter((status) => status === 'sent').length;
 	// An item the run never reached was not sent either.
 	const notSent = statuses.filter((status) => status === undefined || status === 'notSent').length;
@@ -48,7 +49,7 @@ export function sendOutput(
 		itemIndex,
 		// Every item has a result unless the run stopped, which threw above.
 		result: result as ItemResult,
-		message: result?.status === 'invalid' ? undefined : (prepared[itemIndex] as PreparedMessage),
+		message: result?.kind === 'invalid' ? undefined : (prepared[itemIndex] as PreparedMessage),
 		includeRequest: includeRequestPayload,
 	}));
 	return rowsOf(ctx, sources, input, includeInputFields);

@@ -30,17 +30,17 @@ export interface DeliveryContext {
 export async function deliver(itemIndex: number, { request, tryKey }: PreparedMessage, { post, flow, retry, memory, claims, redactor }: DeliveryContext): Promise<SendResult | undefined> {
 	// Retry On Fail runs the node again on the same items: same item, same message (see PreparedMessage.tryKey).
 	const earlier = memory.recall(itemIndex, tryKey);
-	if (earlier?.kind === 'accepted') return { status: 'sent', msgid: earlier.msgid, attempts: earlier.attempts, sentInEarlierTry: true };
-	if (earlier) return { status: 'unknown', outcome: { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)` }, attempts: earlier.attempts, sentInEarlierTry: true };
+	if (earlier?.kind === 'accepted') return { kind: 'sent', msgid: earlier.msgid, attempts: earlier.attempts, sentInEarlierTry: true };
+	if (earlier) return { kind: 'deliveryUnknown', outcome: { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)` }, attempts: earlier.attempts, sentInEarlierTry: true };
 	if (claims) {
 		let claim: Claim;
 		try {
 			claim = await claims.claim(itemIndex);
 		} catch (error) {
-			return { status: 'notSent', notRecorded: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
+			return { kind: 'notRecorded', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
-		if (claim === 'inDoubt') return { status: 'inDoubt' };
-		if (claim !== 'send') return { status: 'skipped', sentBefore: claim === 'raced' ? 'concurrent' : 'earlier' };
+		if (claim === 'inDoubt') return { kind: 'inDoubt' };
+		if (claim !== 'send') return { kind: 'sentBefore', by: claim === 'raced' ? 'concurrent' : 'earlier' };
 	}
 
 	const turn = flow.start(itemIndex, request.message.template.template_code_id);
@@ -49,7 +49,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 	let uncertain = false;
 	const notSent = (held: Held, attempts: number): SendResult | undefined => {
 		if (!uncertain) claims?.refused(itemIndex);
-		return held === 'stop' ? undefined : { status: 'notSent', heldBy: held, attempts };
+		return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts };
 	};
 	try {
 		for (let attempt = 1; ; attempt++) {
@@ -72,11 +72,14 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 			if (final.kind === 'accepted') {
 				claims?.accepted(itemIndex);
 				memory.remember(itemIndex, tryKey, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
-				return { status: 'sent', msgid: final.msgid, attempts: attempt, sentInEarlierTry: false };
+				return { kind: 'sent', msgid: final.msgid, attempts: attempt, sentInEarlierTry: false };
 			}
-			if (final.kind === 'unknown') memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
-			else if (!uncertain) claims?.refused(itemIndex);
-			return { status: final.kind === 'unknown' ? 'unknown' : 'failed', outcome: final, attempts: attempt, sentInEarlierTry: false };
+			if (final.kind === 'unknown') {
+				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
+				return { kind: 'deliveryUnknown', outcome: final, attempts: attempt, sentInEarlierTry: false };
+			}
+			if (!uncertain) claims?.refused(itemIndex);
+			return { kind: 'refused', outcome: final, attempts: attempt, sentInEarlierTry: false };
 		}
 	} finally {
 		// Whatever ended this item's sending (held back, a cancel, a fault of the node's own).

@@ -25,7 +25,7 @@ export class Progress {
 	/** One message is done with, whatever became of it. */
 	handledOne(result: SendResult | undefined): void {
 		this.handled++;
-		if (result?.status === 'sent') this.sent++;
+		if (result?.kind === 'sent') this.sent++;
 		const now = this.now();
 		if (now - this.saidAt < PROGRESS_EVERY_MS || this.handled >= this.total) return;
 		this.saidAt = now;

@@ -78,7 +78,7 @@ export async function sendAll(
 	}
 	flow.summarise();
 	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
-	if (!flow.stopping && results.every((result) => result === undefined || result.status === 'sent' || result.status === 'skipped')) memory.clear();
+	if (!flow.stopping && results.every((result) => result === undefined || result.kind === 'sent' || result.kind === 'sentBefore')) memory.clear();
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
 }
 
@@ -99,7 +99,7 @@ export async function sendEach(
 	const sendOrFault = async (itemIndex: number, message: PreparedMessage): Promise<SendResult | undefined> => {
 		try {
 			const result = await deliver(itemIndex, message, context);
-			if (result?.status === 'failed' || result?.status === 'unknown' || (result?.status === 'notSent' && 'notRecorded' in result)) flow.failed(itemIndex);
+			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || result?.kind === 'notRecorded') flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.
@@ -108,7 +108,7 @@ export async function sendEach(
 			// request may have left, so it counts as possibly sent.
 			claims?.departing(itemIndex);
 			flow.failed(itemIndex);
-			return { status: 'unknown', fault: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
+			return { kind: 'fault', fault: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
 	};
 	flow.begin();

@@ -171,6 +171,8 @@ export type Outcome =
 	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; apiCode?: number | string; body?: unknown };
 
 export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
+export type RejectedOutcome = Extract<Outcome, { kind: 'rejected' }>;
+export type UnknownOutcome = Extract<Outcome, { kind: 'unknown' }>;
 
 /** How far a refusal reaches: this item only, every item with its template, or every item. */
 export type RefusalScope = 'item' | 'template' | 'account';
@@ -190,28 +192,57 @@ export interface Refusal {
 export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
 
 /**
- * What became of one input item, decided once where it happened. `sentInEarlierTry`: the answer an earlier
- * try (Retry On Fail) of this node in the same execution got; nothing was sent now.
+ * What became of one input item, decided once where it happened, each kind with what goes with it. Code that
+ * reads a result switches on `kind` (see `output/rows.ts`, `output/errors.ts`), so the compiler names every
+ * place a new kind must reach. `sentInEarlierTry`: the answer an earlier try (Retry On Fail) of this node in
+ * the same execution got; nothing was sent now.
  */
 export type ItemResult =
-	| { status: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
-	/** Refused by the API ('failed'), or it may have taken the message ('unknown'): see Outcome. */
-	| { status: 'failed' | 'unknown'; outcome: FailedOutcome; attempts: number; sentInEarlierTry: boolean }
+	| { kind: 'sent'; msgid: string; attempts: number; sentInEarlierTry: boolean }
+	/** The API or the network said it was not sent. */
+	| { kind: 'refused'; outcome: RejectedOutcome; attempts: number; sentInEarlierTry: boolean }
+	/** The API may have taken it (a timeout after the request went out, a 502): see Outcome. */
+	| { kind: 'deliveryUnknown'; outcome: UnknownOutcome; attempts: number; sentInEarlierTry: boolean }
 	/** A fault of the node's own while handling the item, after the request may have left. */
-	| { status: 'unknown'; fault: string }
+	| { kind: 'fault'; fault: string }
 	/** Held back by an earlier refusal, or given up while throttled: surely not sent. */
-	| { status: 'notSent'; heldBy: Refusal; attempts: number }
+	| { kind: 'heldBack'; heldBy: Refusal; attempts: number }
 	/** Send Once could not record the message in n8n's database: not sent. */
-	| { status: 'notSent'; notRecorded: string }
+	| { kind: 'notRecorded'; reason: string }
 	/** Repeats an earlier item of the run (Skip Duplicate Messages). */
-	| { status: 'skipped'; duplicate: Skip }
+	| { kind: 'duplicate'; duplicate: Skip }
 	/** Send Once: recorded by an earlier execution, or by another one at the same moment. */
-	| { status: 'skipped'; sentBefore: 'earlier' | 'concurrent' }
+	| { kind: 'sentBefore'; by: 'earlier' | 'concurrent' }
 	/** Send Once: recorded by an earlier execution that never learnt whether the API took it: not sent. */
-	| { status: 'inDoubt' }
-	| { status: 'invalid'; invalid: InvalidMessage };
+	| { kind: 'inDoubt' }
+	| { kind: 'invalid'; invalid: InvalidMessage };
 
-export type SendResult = Exclude<ItemResult, { status: 'invalid' } | { duplicate: Skip }>;
+export type ItemResultKind = ItemResult['kind'];
+
+/** The `status` column each kind of result comes out with: the one place it is decided. */
+const STATUS_OF_KIND: Record<ItemResultKind, ItemStatus> = {
+	sent: 'sent',
+	refused: 'failed',
+	deliveryUnknown: 'unknown',
+	fault: 'unknown',
+	heldBack: 'notSent',
+	notRecorded: 'notSent',
+	duplicate: 'skipped',
+	sentBefore: 'skipped',
+	inDoubt: 'inDoubt',
+	invalid: 'invalid',
+};
+
+export function statusOf(result: ItemResult): ItemStatus {
+	return STATUS_OF_KIND[result.kind];
+}
+
+/** For the `default` of a switch over every kind: a kind left out fails typecheck there. */
+export function unreachable(value: never): never {
+	throw new Error(`Unhandled kind: ${JSON.stringify(value)}`);
+}
+
+export type SendResult = Exclude<ItemResult, { kind: 'invalid' } | { kind: 'duplicate' }>;
 
 /** How the API's rate limit held a run up: its "too many requests" answers (429 or code 9), and the time every sender was paused. */
 export interface Throttling {
