@@ -583,3 +583,27 @@ test("the operation as the editor lists it, and its rate's default is the Send's
 	expect(rateOf('statusOptions')).toBe(rateOf('options'));
 	expect(properties.find((property) => property.name === 'messageId')).toMatchObject({ default: '={{ $json.msgid }}', displayOptions: { show: { operation: ['getStatus'] } } });
 });
+
+test("Get Status's own request options reach its lookups: Max Time per Request ends a lookup that gets no answer, Max Attempts counts its tries", async () => {
+	const api = await server(statusApi({ silent: { hang: true } }));
+	// With Send's defaults instead (30 s a try, 5 tries) this run would outlast the test's limit.
+	const result = await getStatus(api, [{ msgid: 'silent' }], { parameters: { operation: 'getStatus', statusOptions: { timeout: 1000, maxAttempts: 2 } }, onError: 'continueRegularOutput' });
+	const [row] = rowsOf(result);
+	expect(row.error).toMatch(/timeout/);
+	expect(lookups(api)).toHaveLength(2);
+});
+
+test('every request setting a Get Status offers is the Send option of the same name, read the same way, in its own words', () => {
+	const { STATUS_OPTIONS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'shared', 'statusOptions.js')) as { STATUS_OPTIONS: Record<string, { read: unknown; property: INodeProperties }> };
+	const { OPTIONS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'shared', 'options.js')) as { OPTIONS: Record<string, { read: unknown; property: INodeProperties }> };
+	const shared = Object.keys(STATUS_OPTIONS).filter((name) => name in OPTIONS);
+	expect(shared.sort()).toEqual(['maxAttempts', 'maxConcurrency', 'maxOutageWait', 'maxPerSecond', 'maxThrottleWait', 'timeout']);
+	for (const name of shared) {
+		expect({ name, read: STATUS_OPTIONS[name].read, default: STATUS_OPTIONS[name].property.default, typeOptions: STATUS_OPTIONS[name].property.typeOptions }).toEqual({
+			name,
+			read: OPTIONS[name].read,
+			default: OPTIONS[name].property.default,
+			typeOptions: OPTIONS[name].property.typeOptions,
+		});
+	}
+});

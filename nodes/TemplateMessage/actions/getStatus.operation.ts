@@ -4,7 +4,6 @@ import { NodeOperationError } from 'n8n-workflow';
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../send/lookupAll';
-import { readOptions } from '../shared/options';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { truncate } from '../shared/bounded';
 import { notice } from '../shared/notice';
@@ -79,10 +78,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	];
 }
 
-/** Send's settings and its reader: the rate as given here (Send's reading of Max Messages per Second), the rest Send's defaults; the wait. */
+/** What the lookups run with: the request settings and the wait, as given under Options. */
 function lookupSettings(ctx: IExecuteFunctions) {
-	const { maxPerSecond, wait } = readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion);
-	return { ...readOptions({}, 'run', ctx.getNode().typeVersion), maxPerSecond, wait };
+	return readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion);
 }
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */

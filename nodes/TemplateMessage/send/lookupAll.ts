@@ -5,7 +5,7 @@ import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
-import type { WaitSettings } from '../shared/statusOptions';
+import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
 import type { Clock, Turn } from './flowControl';
 import { FlowControl, SYSTEM_CLOCK } from './flowControl';
 import { accountPacer } from './pacer';
@@ -13,21 +13,16 @@ import { runPool } from './pool';
 import { Redactor } from './redact';
 import { apiCode, apiReason, isObject } from './outcome';
 import { decideRetry } from './retry';
-import type { RunOptionValues } from '../shared/options';
 import { readStatusAnswer } from './statusAnswer';
 import type { StatusAttempt } from './transport';
 import { getStatus } from './transport';
 
 /**
- * Send's settings, read as a Send reads them (shared/options.ts, in milliseconds): maxPerSecond is the
- * same setting as a send's, since the pacer is shared by account and rate (see accountPacer);
+ * Get Status's options, read as a Send reads its own (shared/statusOptions.ts, in milliseconds): maxPerSecond
+ * is the same setting as a send's, since the pacer is shared by account and rate (see accountPacer);
  * maxAttempts counts the tries of a lookup that failed on the API's side or on the way, 429s not counted.
  */
-export type LookupSettings = Pick<RunOptionValues, 'maxPerSecond' | 'maxConcurrency' | 'timeout' | 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait'> & {
-	continueOnFail: boolean;
-	/** Undefined: ask once. */
-	wait?: WaitSettings;
-};
+export type LookupSettings = StatusOptionValues & { continueOnFail: boolean };
 
 export interface LookupRun {
 	/** Undefined where the run stopped (without Continue On Fail) before the item was looked up. */

@@ -14,7 +14,7 @@ interface ReadContext {
 
 type Scope = 'run' | 'item';
 
-interface OptionSpec<T, S extends Scope = Scope> {
+export interface OptionSpec<T, S extends Scope = Scope> {
 	/** The editor's field, but its name, which is the spec's key. */
 	property: Omit<INodeProperties, 'name'>;
 	/** What the node works with: the value as given (undefined when not added) made sure of. */
@@ -23,24 +23,29 @@ interface OptionSpec<T, S extends Scope = Scope> {
 	scope: S;
 }
 
-const option = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
+export const option = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
 
 const isOn = (value: unknown) => value === true;
 
-/** A number field: the number given (from `min` to `max`; `whole`: rounded down), else its default; `seconds`: read in milliseconds. */
-function numberOption(
-	property: Omit<INodeProperties, 'name'>,
-	{ min, max = Infinity, whole = false, seconds = false }: { min: number; max?: number; whole?: boolean; seconds?: boolean },
+/**
+ * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given, held
+ * within `min` to `max` and rounded to `precision` decimals (0: whole), else its default; `seconds`: read in
+ * milliseconds.
+ */
+export function numberOption(
+	property: Omit<INodeProperties, 'name' | 'type' | 'typeOptions'>,
+	{ min, max, precision = 0, seconds = false }: { min: number; max?: number; precision?: number; seconds?: boolean },
 ): OptionSpec<number, 'run'> {
-	return option('run', property, (value) => {
-		const given = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max);
-		const number = whole ? Math.floor(given) : given;
+	const typeOptions = max === undefined ? { minValue: min, numberPrecision: precision } : { minValue: min, maxValue: max, numberPrecision: precision };
+	return option('run', { ...property, type: 'number', typeOptions }, (value) => {
+		const given = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max ?? Infinity);
+		const number = precision === 0 ? Math.floor(given) : given;
 		return seconds ? number * 1000 : number;
 	});
 }
 
 /** A choice among the field's own values, else its default. */
-function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
+export function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
 	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
 	return option('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
 }
@@ -107,82 +112,68 @@ export const OPTIONS = {
 	maxAttempts: numberOption(
 		{
 			displayName: 'Max Attempts',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 10, numberPrecision: 0 },
 			default: 5,
 			description:
 				`How many times one message is tried in all when it was certainly not accepted (503, host unreachable). A 429 (too many requests) does not count: see ${NAME.maxThrottleWait}. A message that may have been sent is never tried again unless ${NAME.retryUnknownDelivery} is on.`,
 		},
-		{ min: 1, whole: true },
+		{ min: 1, max: 10 },
 	),
 	maxConcurrency: numberOption(
 		{
 			displayName: 'Max Concurrent Requests',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100, numberPrecision: 0 },
 			default: 10,
 			description: 'How many requests may be waiting for an answer at the same time',
 		},
-		{ min: 1, whole: true },
+		{ min: 1, max: 100 },
 	),
 	maxPerSecond: numberOption(
 		{
 			displayName: 'Max Messages per Second',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
 				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
 		},
-		{ min: 0 },
+		{ min: 0, precision: 2 },
 	),
 	maxRemembered: numberOption(
 		{
 			displayName: 'Max Messages Remembered',
-			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 1_000_000, numberPrecision: 0 },
 			// Above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
 			default: 50_000,
 			description:
 				`With ${FIELD.sendOnce}: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.`,
 		},
-		{ min: 1, whole: true },
+		{ min: 1, max: 1_000_000 },
 	),
 	/** Read in milliseconds, as given. */
 	timeout: numberOption(
 		{
 			displayName: 'Max Time per Request',
-			type: 'number',
-			typeOptions: { minValue: 1000, maxValue: MAX_TIMEOUT_MS, numberPrecision: 0 },
 			default: 30_000,
 			description: `How long one request may take, from sending it to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS}). A timeout after the request went out makes the delivery unknown.`,
 		},
-		{ min: 1, max: MAX_TIMEOUT_MS },
+		{ min: 1000, max: MAX_TIMEOUT_MS },
 	),
 	/** Given in seconds, read in milliseconds: how long the API may keep failing before the run stops sending (0: at once). */
 	maxOutageWait: numberOption(
 		{
 			displayName: 'Max Wait for the API to Recover',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
 			description:
 				`In seconds. After ${BREAKER_THRESHOLD} messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after ${FIRST_COOL_DOWN_MS / 1000} s, then ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH) / 1000}, ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH ** 2) / 1000}… up to ${LAST_COOL_DOWN_MS / 1000} s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. 0 stops at once.`,
 		},
-		{ min: 0, seconds: true },
+		{ min: 0, max: 86400, seconds: true },
 	),
 	/** Given in seconds, read in milliseconds: in all, by 429s, Retry-After or an empty rate window, before the item is given up as not sent. */
 	maxThrottleWait: numberOption(
 		{
 			displayName: NAME.maxThrottleWait,
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 86400, numberPrecision: 0 },
 			default: 120,
 			description:
 				'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the run down and is tried again, however many times; one message that the API keeps waiting longer than this in all comes out as not sent, with the reason.',
 		},
-		{ min: 0, seconds: true },
+		{ min: 0, max: 86400, seconds: true },
 	),
 	retryUnknownDelivery: option(
 		'run',
@@ -283,17 +274,34 @@ export function optionPath(name: OptionName): string {
 	return `Options → ${optionName(name)}`;
 }
 
-export const optionsProperty: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: Object.entries(OPTIONS).map(([name, { property }]) => {
-		const { displayName, ...rest } = property;
-		return { displayName, name, ...rest } as INodeProperties;
-	}),
-};
+/** The same option offered by another operation, in its words (its name, its description). */
+export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Partial<Pick<INodeProperties, 'displayName' | 'description'>>): OptionSpec<T, S> {
+	return { ...spec, property: { ...spec.property, ...words } };
+}
+
+/** An operation's Options collection, from its table of options: the one builder of every operation's. */
+export function optionsCollection(name: string, table: Record<string, OptionSpec<unknown>>): INodeProperties {
+	return {
+		displayName: 'Options',
+		name,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: Object.entries(table).map(([optionName, { property }]) => {
+			const { displayName, ...rest } = property;
+			return { displayName, name: optionName, ...rest } as INodeProperties;
+		}),
+	};
+}
+
+/** Every option of a table, read from its Options collection as n8n gave it. */
+export function readTable<Table extends Record<string, OptionSpec<unknown>>>(table: Table, given: IDataObject, typeVersion: number): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
+	const values: IDataObject = {};
+	for (const [name, spec] of Object.entries(table)) values[name] = spec.read(given[name], { given, typeVersion }) as IDataObject[string];
+	return values as { [Name in keyof Table]: ReturnType<Table[Name]['read']> };
+}
+
+export const optionsProperty: INodeProperties = optionsCollection('options', OPTIONS);
 
 /** Reads the options of one scope from the Options collection as n8n gave it. */
 export function readOptions<S extends Scope>(given: IDataObject, scope: S, typeVersion: number): ValuesOf<NamesOf<S>> {

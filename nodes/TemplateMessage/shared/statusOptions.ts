@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { readOptions } from './options';
+import { BREAKER_THRESHOLD } from './flowLimits';
+import type { OptionSpec } from './options';
+import { choiceOption, MAX_TIMEOUT_MS, numberOption, OPTIONS, optionsCollection, readTable, reworded } from './options';
 
 /** The status Get Status may keep asking for: delivered (read counts too), or read. */
 export type WaitTarget = 'delivered' | 'read';
@@ -11,66 +13,59 @@ export interface WaitSettings {
 	limitMs: number;
 }
 
-export interface StatusOptionValues {
-	maxPerSecond: number;
-	/** Undefined: ask once. */
-	wait?: WaitSettings;
-}
-
-interface StatusOptionSpec {
-	/** The editor's field, but its name, which is the spec's key. */
-	property: Omit<INodeProperties, 'name'>;
-}
-
 /** The longest wait: a day (an execution holding its worker longer is better split into scheduled runs). */
 const MAX_WAIT_MINUTES = 1440;
-const DEFAULT_WAIT_MINUTES = 10;
 
 /**
- * Every option of Get Status, one entry each: the editor's field, from which the Options collection, its
- * reading (readStatusOptions) and every message naming an option (statusOptionName) come. n8n lists them
+ * Every option of Get Status, one entry each, from the same specs as Send's (shared/options.ts): the request
+ * settings are Send's, in the words of lookups, so that they are read, bounded and defaulted as a Send's are.
+ * The Options collection, its reading and every message naming an option come from here. n8n lists them
  * alphabetically.
  */
 export const STATUS_OPTIONS = {
-	maxPerSecond: {
-		property: {
-			displayName: 'Max Requests per Second',
-			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
-			// A literal, as n8n's lint wants it: Send's Max Messages per Second's default, so that both share one pace (getStatus.engine.test.ts holds them equal).
-			default: 25,
-			description:
-				"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
-		},
-	},
-	waitLimit: {
-		property: {
+	maxAttempts: reworded(OPTIONS.maxAttempts, {
+		description:
+			"How many times one lookup is tried in all when it failed on the API's side or the network's (503, host unreachable, no answer: a lookup changes nothing, so it is safe to ask again). A 429 (too many requests) does not count.",
+	}),
+	maxConcurrency: reworded(OPTIONS.maxConcurrency, { displayName: 'Max Concurrent Requests', description: 'How many lookups may be waiting for an answer at the same time' }),
+	maxPerSecond: reworded(OPTIONS.maxPerSecond, {
+		displayName: 'Max Requests per Second',
+		description:
+			"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
+	}),
+	timeout: reworded(OPTIONS.timeout, { description: `How long one lookup may take, from asking to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS})` }),
+	maxOutageWait: reworded(OPTIONS.maxOutageWait, {
+		description: `In seconds. After ${BREAKER_THRESHOLD} lookups in a row fail on the API's side (5xx, no connection, no answer), looking up pauses and one is tried again, spaced out; once one is answered, the rest go. If the API is still failing after this long, the run stops and the rest come out without a status, with the reason. 0 stops at once.`,
+	}),
+	maxThrottleWait: reworded(OPTIONS.maxThrottleWait, {
+		description:
+			'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the lookups down and is tried again; one lookup that the API keeps waiting longer than this in all comes out without a status, with the reason.',
+	}),
+	waitLimit: numberOption(
+		{
 			displayName: 'Wait Limit (Minutes)',
-			type: 'number',
-			typeOptions: { minValue: 0, maxValue: MAX_WAIT_MINUTES, numberPrecision: 2 },
-			default: DEFAULT_WAIT_MINUTES,
+			default: 10,
 			description:
 				'With Wait Until Delivered or Read: how long to keep asking, from the first lookup. Rows that have not got there by then come out with their latest status and say so. The execution runs that long.',
 		},
-	},
-	waitUntil: {
-		property: {
-			displayName: 'Wait Until',
-			type: 'options',
-			options: [
-				{ name: 'Ask Once', value: 'once', description: 'One lookup per row: the status now' },
-				{ name: 'Delivered', value: 'delivered', description: 'Ask again, spaced out, until each row is delivered (or read), failed or rejected, or the wait limit is reached' },
-				{
-					name: 'Read',
-					value: 'read',
-					description: 'Ask again, spaced out, until each row is read, failed or rejected, or the wait limit is reached. Many recipients turn read receipts off: read may never come.',
-				},
-			],
-			default: 'once',
-			description: 'Whether to keep asking until each message has got somewhere',
-		},
-	},
-} satisfies Record<string, StatusOptionSpec>;
+		{ min: 0, max: MAX_WAIT_MINUTES, precision: 2 },
+	),
+	waitUntil: choiceOption({
+		displayName: 'Wait Until',
+		type: 'options',
+		options: [
+			{ name: 'Ask Once', value: 'once', description: 'One lookup per row: the status now' },
+			{ name: 'Delivered', value: 'delivered', description: 'Ask again, spaced out, until each row is delivered (or read), failed or rejected, or the wait limit is reached' },
+			{
+				name: 'Read',
+				value: 'read',
+				description: 'Ask again, spaced out, until each row is read, failed or rejected, or the wait limit is reached. Many recipients turn read receipts off: read may never come.',
+			},
+		],
+		default: 'once',
+		description: 'Whether to keep asking until each message has got somewhere',
+	}),
+} satisfies Record<string, OptionSpec<unknown>>;
 
 export type StatusOptionName = keyof typeof STATUS_OPTIONS;
 
@@ -78,23 +73,17 @@ export function statusOptionName(name: StatusOptionName): string {
 	return STATUS_OPTIONS[name].property.displayName;
 }
 
-export const statusOptionsProperty: INodeProperties = {
-	displayName: 'Options',
-	name: 'statusOptions',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: Object.entries(STATUS_OPTIONS).map(([name, { property }]) => {
-		const { displayName, ...rest } = property;
-		return { displayName, name, ...rest } as INodeProperties;
-	}),
+export const statusOptionsProperty: INodeProperties = optionsCollection('statusOptions', STATUS_OPTIONS);
+
+/** What the lookups run with: Send's request settings as given here, and the wait, when asked for. */
+export type StatusOptionValues = Omit<ReturnType<typeof readTable<typeof STATUS_OPTIONS>>, 'waitLimit' | 'waitUntil'> & {
+	/** Undefined: ask once. */
+	wait?: WaitSettings;
 };
 
-/** The Options collection as n8n gave it, made sure of: the rate as Send reads its own, the wait bounded. */
+/** The Options collection as n8n gave it, read as a Send reads its own. */
 export function readStatusOptions(given: IDataObject, typeVersion: number): StatusOptionValues {
-	const { maxPerSecond } = readOptions({ maxPerSecond: given.maxPerSecond }, 'run', typeVersion);
-	const until = given.waitUntil === 'delivered' || given.waitUntil === 'read' ? given.waitUntil : undefined;
-	if (until === undefined) return { maxPerSecond };
-	const minutes = typeof given.waitLimit === 'number' && Number.isFinite(given.waitLimit) ? Math.min(Math.max(0, given.waitLimit), MAX_WAIT_MINUTES) : DEFAULT_WAIT_MINUTES;
-	return { maxPerSecond, wait: { until, limitMs: Math.round(minutes * 60_000) } };
+	const { waitLimit, waitUntil, ...settings } = readTable(STATUS_OPTIONS, given, typeVersion);
+	if (waitUntil === 'once') return settings;
+	return { ...settings, wait: { until: waitUntil, limitMs: Math.round(waitLimit * 60_000) } };
 }
