@@ -29,12 +29,18 @@ const button = { kind: 'quickReply', index: 0, payload: 'paid' };
 describe.each(ENGINES)('the buttons notice, as n8n-workflow %s shows it', (_engine, helpers) => {
 	test.each([
 		['a new node (Header None, no buttons)', { operation: 'send', payloadMode: 'fields', headerType: 'none', buttons: {} }],
-		['buttons never touched', { operation: 'send', payloadMode: 'fields' }],
 		['every button removed', { operation: 'send', payloadMode: 'fields', buttons: { button: [] } }],
 		['a button, but Using JSON', { operation: 'send', payloadMode: 'json', buttons: { button: [button] } }],
 		['a button, but Get Status', { operation: 'getStatus', payloadMode: 'fields', buttons: { button: [button] } }],
 	])('hidden for %s', (_case, parameters) => {
 		expect(shown(helpers, parameters)).toBe(false);
+	});
+
+	test('n8n can order the parameters it depends on, as a run does before anything else', () => {
+		const nodeType = { description };
+		const parameters = { operation: 'send', payloadMode: 'fields', buttons: { button: [button] } };
+		const node: INode = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 2, position: [0, 0], parameters };
+		expect(() => (helpers.getNodeParameters as (...args: unknown[]) => unknown)(description.properties, parameters, true, false, node, nodeType)).not.toThrow();
 	});
 
 	test.each([

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions, NodeOperationError, NodeParameterValue } from 'n8n-workflow';
 
 import { sendOnceProperties } from '../description/sendOnce';
 import { buttonKindField, buttonValueFields } from '../description/buttonValues';
@@ -31,6 +31,9 @@ export const option: INodePropertyOptions = {
 export const subtitle = '"Send template " + $parameter["templateCodeId"]';
 
 const whenFields = { payloadMode: ['fields'] };
+// Buttons with no button in it, as n8n stores it before the first and after the last is removed. n8n compares a
+// condition's value with lodash's isEqual (1.78 to 2.x), so an object works, though the type says a primitive.
+const NO_BUTTONS = [{}, { button: [] }] as unknown as NodeParameterValue[];
 
 export const properties: INodeProperties[] = [
 	{
@@ -161,8 +164,9 @@ export const properties: INodeProperties[] = [
 		displayName: `Only buttons that take a value go under ${FIELD.buttons}: ${VALUE_BUTTON_KINDS.map((kind) => `${TEMPLATE_BUTTON_KINDS[kind].inText} (${TEMPLATE_BUTTON_KINDS[kind].value!.described})`).join(' and ')}. ${NO_VALUE_BUTTONS_IN_TEXT} take none: leave them out. Or give every button of the template, with its value, once, under ${FIELD.templateButtons}, and leave these empty.`,
 		name: 'buttonsNotice',
 		type: 'notice',
-		// Once a button is added: before that it speaks of nothing on the panel.
-		displayOptions: { show: { ...whenFields, 'buttons.button': [{ _cnd: { exists: true } }] } },
+		// Once a button is added: before that it speaks of nothing on the panel. On Buttons itself, not on a path
+		// into it: n8n 1.x cannot order a dependency on 'buttons.button', and would fail every run.
+		displayOptions: { show: whenFields, hide: { buttons: NO_BUTTONS.map((value) => ({ _cnd: { eq: value } })) } },
 		default: '',
 	},
 	{
