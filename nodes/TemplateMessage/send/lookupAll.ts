@@ -1,8 +1,10 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { NOT_FOUND_CODE } from '../shared/apiCodes';
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
+import { MAX_REASON_LENGTH } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
@@ -194,7 +196,7 @@ async function lookUp(
 			if (answer.kind === 'answered') {
 				flow.settled(turn, ANSWERED);
 				if (saysNoSuchMessage(answer.body)) {
-					const reason = clean(apiReason(answer.body) ?? 'data does not exist').slice(0, 300);
+					const reason = clean(apiReason(answer.body) ?? 'data does not exist').slice(0, MAX_REASON_LENGTH);
 					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
 				}
 				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
@@ -232,8 +234,6 @@ async function lookUp(
 }
 
 /** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
-const NOT_FOUND_CODE = 33;
-
 /** The API's own error shape (`{"errors": [{message, code}]}`, or `success: false`), whatever its code. */
 function isApiError(outcome: FailedOutcome): boolean {
 	const { body } = outcome;

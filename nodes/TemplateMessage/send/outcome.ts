@@ -1,4 +1,4 @@
-import { isThrottle } from '../shared/apiCodes';
+import { INTERNAL_ERROR_CODE, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 
 export interface HttpResponse {
@@ -49,8 +49,6 @@ function throttle({ statusCode, headers, body }: HttpResponse, now: number): Out
 function answerReason(statusCode: number, body: unknown): string {
 	return apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
 }
-
-const INTERNAL_ERROR_CODE = 13;
 
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's

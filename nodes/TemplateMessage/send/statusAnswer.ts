@@ -1,4 +1,4 @@
-import { truncate } from '../shared/bounded';
+import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import type { HistoryEntry, StatusReading } from '../shared/status';
 import { apiReason, isObject } from './outcome';
 
@@ -6,7 +6,6 @@ import { apiReason, isObject } from './outcome';
 export const MAX_HISTORY = 50;
 /** A status word longer than this is cut: the provider's are a few letters. */
 const MAX_STATUS_LENGTH = 40;
-const MAX_REASON_LENGTH = 300;
 /** Entries looked at: past this, history is not read further (a 1 MB answer holds fewer than this). */
 const MAX_ENTRIES_READ = 200_000;
 

@@ -2,7 +2,7 @@ import type { ICredentialsDecrypted, ICredentialTestFunctions, IExecuteFunctions
 
 import type { Answer } from './answer';
 import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
-import { boundedCopy, truncate } from '../shared/bounded';
+import { boundedCopy, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './outcome';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
@@ -16,7 +16,6 @@ export interface Attempt {
 }
 
 /** Cut only after the token was redacted, so no piece of it is left. */
-const MAX_REASON_LENGTH = 300;
 
 /**
  * One POST, never retried or redirected; every status comes back as a response, so the outcome is

@@ -12,14 +12,19 @@ interface ApiCode {
 	tokenRefused?: true;
 }
 
+/** The API's own failure, "try again later": worth a retry when it comes with a 500. */
+export const INTERNAL_ERROR_CODE = 13;
+/** "Data does not exist": for a status lookup, the msgid is unknown. */
+export const NOT_FOUND_CODE = 33;
+
 /** The codes the provider behind the spec documents; other servers keep the generic texts. */
 export const API_CODES: Record<number, ApiCode> = {
 	5: { meaning: 'the account balance is too low', hint: 'Top up the account balance in the developer dashboard, then send the items that were not sent again.', scope: 'account' },
 	9: { meaning: 'too many requests', hint: `The API limits how fast messages are sent: lower ${optionPath('maxPerSecond')}.`, scope: 'item', throttle: true },
-	13: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
+	[INTERNAL_ERROR_CODE]: { meaning: 'an internal error of the API', hint: 'The API failed while handling this message. Try this item again later.', scope: 'item' },
 	17: { meaning: 'the authentication credentials are invalid', hint: `Check the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential (copy it again from the developer dashboard).`, scope: 'account', tokenRefused: true },
 	19: { meaning: 'the Authorization header is missing', hint: `The JWT did not reach the API: check the ${CREDENTIAL_DISPLAY_NAME} credential, and any proxy between n8n and the API.`, scope: 'account', tokenRefused: true },
-	33: { meaning: 'the data does not exist', hint: 'Something this message refers to does not exist at the provider: check the template code id and the recipient.', scope: 'item' },
+	[NOT_FOUND_CODE]: { meaning: 'the data does not exist', hint: 'Something this message refers to does not exist at the provider: check the template code id and the recipient.', scope: 'item' },
 	39: { meaning: 'wrong or missing parameters: the values do not match the template', hint: 'Give exactly one body value per placeholder of the template, and header and button values only where the template has them.', scope: 'item' },
 	43: { meaning: 'no token was supplied', hint: `Enter the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential.`, scope: 'account', tokenRefused: true },
 	45: { meaning: 'the token is invalid', hint: 'The JWT was rejected: it may have expired. Copy a new one from the developer dashboard into the credential.', scope: 'account', tokenRefused: true },

@@ -22,6 +22,9 @@ export function boundedCopy(value: unknown, clean: (text: string) => string, dep
 	return copy;
 }
 
+/** The longest reason a row keeps from an answer (the API's, or one about it); the rest is cut. */
+export const MAX_REASON_LENGTH = 300;
+
 export function truncate(text: string, max: number): string {
 	return text.length > max ? `${text.slice(0, max)}…` : text;
 }
