@@ -3,12 +3,14 @@
  * the rows that fit (or nothing, without Continue On Fail), outputs carry the rendered message,
  * a dry run sums the whole input up, and repeated rows are skipped on request.
  */
+import path from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { phonesSent, startApiServer } from '../helpers/apiServer';
 import { resetDeduplicationStore } from '../helpers/deduplicationStore';
-import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { ENGINE, PACKAGE_ROOT, runSendNode, SEND_NODE } from '../helpers/engine';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -67,8 +69,8 @@ test('Include Input Fields: every row carries its input columns and its status, 
 });
 
 describe("Include Input Fields: the node's columns win on every row, in one order", () => {
-	// Every column a row of the node can have, in the order the README states.
-	const NODE_COLUMNS = ['status', 'success', 'msgid', 'phone_number', 'template_code_id', 'error', 'reason', 'messageKey', 'delivery', 'attempts', 'skipped', 'sentBefore', 'inDoubt', 'concurrentExecution', 'duplicateOf', 'sentInEarlierTry', 'dryRun', 'preview', 'request', 'details'];
+	// Every column a row of the node can have, in its one order (output/rows.ts; the README states its start).
+	const { SEND_COLUMNS: NODE_COLUMNS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { SEND_COLUMNS: string[] };
 	// A sheet whose columns are named like every one of them, holding what an earlier run wrote back.
 	const stale = Object.fromEntries(NODE_COLUMNS.map((column) => [column, `stale ${column}`]));
 	const person = (phone: string, name = 'Ayu') => ({ row_number: phone.slice(-2), phone, values: [name, 'INV-1'], order: 'INV-1', ...stale });

@@ -101,6 +101,15 @@ describe('the README a user reads top to bottom', () => {
 		expect(Object.keys(TEMPLATES).filter((code) => !quickStart.includes(`\`${code}\``))).toEqual([]);
 	});
 
+	test("Output states the columns' order as the node keeps it", () => {
+		const { SEND_COLUMNS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { SEND_COLUMNS: string[] };
+		const stated = section('Output').replace(/\s+/g, ' ');
+		const [first, rest] = /always in the same column order: (.*?), then the rest \((.*?)\)/.exec(stated)!.slice(1);
+		const named = (text: string) => [...text.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+		expect(named(first)).toEqual(SEND_COLUMNS.slice(0, named(first).length));
+		expect(named(rest).every((column) => SEND_COLUMNS.indexOf(column) >= named(first).length)).toBe(true);
+	});
+
 	test('stays within 300 lines', () => {
 		expect(lines.length).toBeLessThanOrEqual(300);
 	});

@@ -4,6 +4,7 @@ import type { TemplateButtonKind, TemplateHeaderKind } from '../shared/contracts
 import { TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { FIELD, TEMPLATE_FIELD } from '../shared/fieldNames';
 import { buttonKindField, buttonValueFields } from './buttonValues';
+import { capitalised } from '../shared/words';
 
 /**
  * The template as registered, for checks and the preview: nothing here is sent. Every part is
@@ -84,7 +85,7 @@ export const templateProperty: INodeProperties = {
 /** One entry per header kind, named after it and sorted by name as n8n's editor wants. */
 export function headerKindOptions(descriptions: Partial<Record<TemplateHeaderKind, string>>): INodePropertyOptions[] {
 	return [...TEMPLATE_HEADER_KINDS].sort().map((kind) => {
-		const name = kind.charAt(0).toUpperCase() + kind.slice(1);
+		const name = capitalised(kind);
 		const description = descriptions[kind];
 		return description === undefined ? { name, value: kind } : { name, value: kind, description };
 	});

@@ -144,6 +144,8 @@ const FIELDS: Field[] = [
 ];
 
 const COLUMNS = FIELDS.filter((field) => !field.detail);
+/** A Send row's columns, in the one order every row keeps. */
+export const SEND_COLUMNS: readonly string[] = COLUMNS.map(({ column }) => column);
 const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS.map((field) => field.column));
 /** The columns a failed row keeps at its top, beside its details. */
 const FAILED_ROW_TOP: ReadonlySet<string> = new Set(FIELDS.filter((field) => field.failedRow !== undefined).map((field) => field.column));

@@ -1,4 +1,5 @@
 import type { ItemStatus, Throttling } from '../shared/contracts';
+import { capitalised } from '../shared/words';
 
 const WORDS: Array<[ItemStatus, string]> = [
 	['failed', 'refused'],
@@ -19,5 +20,5 @@ export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: 
 
 function throttleSentence({ answers, waitedMs }: Throttling): string {
 	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)`;
-	return waitedMs > 0 ? `Waited ${Math.ceil(waitedMs / 1000)} s for the API's rate limit: ${said}.` : `${said.charAt(0).toUpperCase()}${said.slice(1)}.`;
+	return waitedMs > 0 ? `Waited ${Math.ceil(waitedMs / 1000)} s for the API's rate limit: ${said}.` : `${capitalised(said)}.`;
 }

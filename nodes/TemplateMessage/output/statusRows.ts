@@ -7,6 +7,7 @@ import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { errorOutputItem, routesToErrorOutput } from './rows';
+import { capitalised } from '../shared/words';
 
 /** What one row is built from. */
 interface RowFacts {
@@ -227,7 +228,3 @@ const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {
 const TAIL: Record<string, number> = Object.fromEntries(
 	['not found', 'without a readable status', 'without msgid', 'not looked up (failed)', 'not looked up (stopped)'].map((label, index) => [label, index]),
 );
-
-function capitalised(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
-}

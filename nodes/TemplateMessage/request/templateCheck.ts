@@ -3,6 +3,7 @@ import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { buttonKindsInText, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { hasControlCharacter } from '../shared/controlCharacters';
+import { capitalised } from '../shared/words';
 
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';
 const INVISIBLE_HINT = 'Remove it from the value, e.g. with .replace(/[\\u0000-\\u001f\\u007f\\u202d\\u202e]/g, "") in the expression';
@@ -108,4 +109,3 @@ function describeButton(button: { kind: TemplateButtonKind; label?: string }): s
 	return button.label ? `${TEMPLATE_BUTTON_KINDS[button.kind].inText} "${button.label}"` : TEMPLATE_BUTTON_KINDS[button.kind].inText;
 }
 
-const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

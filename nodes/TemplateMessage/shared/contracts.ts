@@ -1,6 +1,7 @@
 import type { ICredentialsDecrypted, IDataObject, NodeOperationError } from 'n8n-workflow';
 
 import type { ItemOptionValues, RunOptionValues } from './options';
+import { capitalised } from './words';
 
 // What passes between the node's stages (description/, request/, send/, output/). The stages import
 // from here and the other files of shared/, never from each other (test/package/architecture.test.ts).
@@ -98,7 +99,7 @@ export const VALUE_BUTTON_KINDS = (Object.keys(TEMPLATE_BUTTON_KINDS) as Templat
 export const NO_VALUE_BUTTONS_IN_TEXT = (() => {
 	const kinds = (Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[]).filter((kind) => TEMPLATE_BUTTON_KINDS[kind].value === undefined);
 	const text = buttonKindsInText(kinds, 'and');
-	return `${text[0].toUpperCase()}${text.slice(1)} buttons`;
+	return `${capitalised(text)} buttons`;
 })();
 
 export const buttonValueOf = (kind: unknown): ButtonValue | undefined => TEMPLATE_BUTTON_KINDS[kind as TemplateButtonKind]?.value;
