@@ -81,32 +81,34 @@ export function sendFailedError(node: INode, outcome: FailedOutcome, itemIndex: 
 			'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.';
 	} else if (outcome.statusCode === undefined) {
 		message = `Could not reach the API: ${reason} [item ${itemIndex}]`;
-		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential and that the API is reachable from n8n.`;
+		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. ${UNREACHABLE_HINT}.`;
 	} else {
 		message = `The API refused the message${status}: ${reason} [item ${itemIndex}]`;
 		description = refusalHint(outcome);
 	}
 
-	// Only the status and the API's body go into the error: never the request or its headers.
-	const response: JsonObject = { reason };
+	return apiError(node, outcome, { message, description }, itemIndex);
+}
+
+/** What reaching the API needs, for an error that never got an answer. */
+export const UNREACHABLE_HINT = `Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential and that the API is reachable from n8n`;
+/** Why a redirect is an error, for a send and a lookup alike. */
+export const REDIRECT_HINT =
+	"The Base URL does not point at the API itself, and redirects are not followed (they would send the request and the token elsewhere). Put the address the API really answers at (often https://) in the credential's Base URL.";
+
+/** An answer's error, made once for sends and lookups: only the status and the API's body go in, never the request or its headers. */
+export function apiError(node: INode, outcome: FailedOutcome, { message, description }: { message: string; description?: string }, itemIndex: number): NodeApiError {
+	const response: JsonObject = { reason: outcome.reason };
 	if (outcome.statusCode !== undefined) response.statusCode = outcome.statusCode;
 	if (outcome.apiCode !== undefined) response.code = outcome.apiCode;
 	if (outcome.body !== undefined) response.body = outcome.body as JsonObject;
-
-	return new NodeApiError(node, response, {
-		message,
-		description,
-		httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined,
-		itemIndex,
-	});
+	return new NodeApiError(node, response, { message, description, httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined, itemIndex });
 }
 
 function refusalHint(outcome: Extract<Outcome, { kind: 'rejected' }>): string {
 	const code = apiCodeInfo(outcome.apiCode);
 	if (code) return `Code ${String(outcome.apiCode)}: ${code.meaning}. ${code.hint}`;
-	if (outcome.redirect) {
-		return 'The Base URL does not point at the API itself, and redirects are not followed (they would send the message and the token elsewhere). Put the address the API really answers at (often https://) in the credential\'s Base URL.';
-	}
+	if (outcome.redirect) return REDIRECT_HINT;
 	const statusCode = outcome.statusCode ?? 0;
 	return (
 		STATUS_HINTS[statusCode] ??

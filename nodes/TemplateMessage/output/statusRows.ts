@@ -6,6 +6,7 @@ import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
+import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
 import { errorOutputItem, routesToErrorOutput } from './rows';
 import { capitalised } from '../shared/words';
 
@@ -123,13 +124,13 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 	let description: string;
 	if (outcome.statusCode === undefined) {
 		message = `Could not look up the status: ${outcome.reason} [item ${itemIndex}]`;
-		description = `Check the Base URL in the ${CREDENTIAL_DISPLAY_NAME} credential and that the API is reachable from n8n, then run the lookup again.`;
+		description = `${UNREACHABLE_HINT}, then run the lookup again.`;
 	} else if (outcome.statusCode === 401 || outcome.statusCode === 403) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
 		description = `The token was refused${outcome.statusCode === 403 ? ', or may not look up messages' : ''}: check the JWT in the ${CREDENTIAL_DISPLAY_NAME} credential (copy it again from the developer dashboard). No further status was looked up: every lookup would have failed the same way.`;
 	} else if (outcome.kind === 'rejected' && outcome.redirect) {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
-		description = "The Base URL does not point at the API itself, and redirects are not followed (they would send the token elsewhere). Put the address the API really answers at in the credential's Base URL.";
+		description = REDIRECT_HINT;
 	} else if (outcome.statusCode >= 500 || outcome.kind === 'unknown') {
 		message = `The status lookup failed${status}: ${outcome.reason} [item ${itemIndex}]`;
 		description = 'The API failed to answer this lookup, also when asked again. Run the lookup again later: it sends nothing to the recipient.';
@@ -137,11 +138,7 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
 		description = 'The reason above is the API\'s own. Check the Message ID given for this item.';
 	}
-	const response: JsonObject = { reason: outcome.reason };
-	if (outcome.statusCode !== undefined) response.statusCode = outcome.statusCode;
-	if (outcome.apiCode !== undefined) response.code = outcome.apiCode;
-	if (outcome.body !== undefined) response.body = outcome.body as JsonObject;
-	return new NodeApiError(node, response, { message, description, httpCode: outcome.statusCode !== undefined ? String(outcome.statusCode) : undefined, itemIndex });
+	return apiError(node, outcome, { message, description }, itemIndex);
 }
 
 const NO_ENDPOINT_MESSAGE = "The status endpoint was not found at the credential's Base URL";
