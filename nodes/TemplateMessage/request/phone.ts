@@ -123,7 +123,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 		digits = text.slice(1).replace(CLEAN_SEPARATORS, '');
 	} else if (first === 48) {
 		// 0: a local number, Default Country Code in front of it by its country's rule.
-		const code = validCountryCode(defaultCountryCode);
+		const code = countryCodeIn(defaultCountryCode);
 		const zero = code === undefined ? undefined : ZERO_AFTER_COUNTRY_CODE[code];
 		if (zero === undefined) return undefined;
 		const local = text.replace(CLEAN_SEPARATORS, '');
@@ -138,8 +138,8 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	return digits;
 }
 
-/** Default Country Code as normaliseCountryCode reads it, or undefined where it would refuse it or find none. */
-function validCountryCode(raw: unknown): string | undefined {
+/** Default Country Code as written (1 to 3 digits, a + in front allowed), without its +; undefined for anything else. */
+function countryCodeIn(raw: unknown): string | undefined {
 	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
 	const code = String(raw).trim().replace(/^\+/, '');
 	return /^[1-9]\d{0,2}$/.test(code) ? code : undefined;
@@ -368,9 +368,7 @@ function shown(given: string): string {
 
 function normaliseCountryCode(raw: unknown): string | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
-	const code = String(raw).trim().replace(/^\+/, '');
-	if (!/^[1-9]\d{0,2}$/.test(code)) {
-		throw new InvalidFieldError(optionName('defaultCountryCode'), `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
-	}
+	const code = countryCodeIn(raw);
+	if (code === undefined) throw new InvalidFieldError(optionName('defaultCountryCode'), `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
 	return code;
 }
