@@ -1,0 +1,20 @@
+/**
+ * An operation module that is not registered fails here: every `*.operation.ts` in actions/ is an entry of the
+ * Operation field, in its own words, and each entry's module is one of those files.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import { properties } from '../../nodes/TemplateMessage/actions/router';
+
+const ACTIONS = path.join(__dirname, '../../nodes/TemplateMessage/actions');
+
+test('every operation module in actions/ is an entry of the Operation field, and nothing else is', () => {
+	const modules = readdirSync(ACTIONS).filter((file) => file.endsWith('.operation.ts'));
+	const listed = (properties.find((property) => property.name === 'operation')!.options as INodePropertyOptions[]).map((option) => option.value);
+	const offered = modules.map((file) => (require(path.join(ACTIONS, file)) as { option: INodePropertyOptions }).option.value);
+	expect([...offered].sort()).toEqual([...listed].sort());
+	expect(modules.length).toBe(listed.length);
+});
