@@ -30,9 +30,9 @@ const { selfSignedCert } = require(path.join(PACKAGE_ROOT, 'scripts', 'selfSigne
 
 /** HTTPS with the certificate bench.sh made and handed to this process in NODE_EXTRA_CA_CERTS. */
 /** `sharedShare`: the share of `rateLimit` another sender on the account uses (see sandbox/server.js). */
-export async function startSandbox(port: number, latencyMs: number, rateLimit: number, secure = false, sharedShare = 0): Promise<Sandbox> {
+export async function startSandbox(port: number, latencyMs: number, rateLimit: number, secure = false, sharedShare = 0, resetForm = 'fraction'): Promise<Sandbox> {
 	const tls = secure ? selfSignedCert(path.join(PACKAGE_ROOT, '.bench-build', 'tls')) : undefined;
-	return await stack.startSandboxProcess({ port, token: TOKEN, latencyMs, rateLimit, sharedShare, tls });
+	return await stack.startSandboxProcess({ port, token: TOKEN, latencyMs, rateLimit, sharedShare, resetForm, tls });
 }
 
 export interface Row {

@@ -5,6 +5,7 @@
  * the spec's success response, and keeps what it received:
  *   GET /               a page listing received messages (refreshes itself)
  *   GET /api/messages   the same as JSON;  DELETE /api/messages  forgets them
+ *   DELETE /api/busiest-second   starts stats.busiestSecond again
  *   GET /api/v2/message/{msgid}/status   a message's status, as the provider's status lookup
  *                       answers it: each accepted message follows a scripted lifecycle (see
  *                       STATUS_SCRIPT), an unknown msgid is 404 code 33; same token and rate limit
@@ -12,12 +13,16 @@
  * Settings (environment): SANDBOX_PORT (5680), SANDBOX_TOKEN (sandbox-token),
  * SANDBOX_LATENCY_MS (0), SANDBOX_RATE_LIMIT (messages per second, 0 = none), SANDBOX_SHARED_SHARE
  * (0 to 1: the share of that limit another sender on the same account uses, so that only the rest
- * is left while the headers announce the whole limit), SANDBOX_TLS_KEY and SANDBOX_TLS_CERT (PEM
- * files: HTTPS instead of HTTP).
+ * is left while the headers announce the whole limit), SANDBOX_RATE_WINDOW (sliding: at most the
+ * limit in any one second; fixed: in each whole second), SANDBOX_RATE_RESET (X-RateLimit-Reset's
+ * form: fraction `0.040` s, seconds `1`, ms `40`, none), SANDBOX_TLS_KEY and SANDBOX_TLS_CERT (PEM
+ * files: HTTPS instead of HTTP). The limit counts requests as they arrive; SANDBOX_LATENCY_MS delays
+ * the answer of each send and status lookup after that.
  *
  * Its stats also say how the sends arrived, for the benchmark: `connections` (TCP connections that
  * carried a send), `windowMs` (from the first send's arrival to the last send's answer) and
- * `inFlightMs` (the time integral of sends in flight: divided by windowMs, the average in flight).
+ * `inFlightMs` (the time integral of sends in flight: divided by windowMs, the average in flight),
+ * and `busiestSecond` (the most requests with the token, sends and lookups, that arrived in any one second).
  *
  * It answers the way the provider behind the spec documents: `{"errors":[{"message","code"}]}`
  * with its codes (43/45 for a missing or wrong token, 39 for parameters that do not fit, 9 past
@@ -38,38 +43,46 @@ const http = require('node:http');
 const https = require('node:https');
 const { performance } = require('node:perf_hooks');
 const { randomUUID } = require('node:crypto');
-const { slidingWindow } = require('./rateLimit');
+const { busiestSecond, rateLimitHeaders, rateWindow } = require('./rateLimit');
 const { TEMPLATES, renderMessage, templateMismatch } = require('./templates');
 const { validateSendRequest } = require('./validate');
 
 /** The token the sandbox takes unless told another: `npm start`'s demo credential carries it. */
 const DEFAULT_TOKEN = 'sandbox-token';
 
-function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, tls, now = Date.now } = {}) {
+function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, rateWindow: windowKind = 'sliding', resetForm = 'fraction', tls, now = Date.now } = {}) {
 	const messages = [];
 	/** Accepted messages by msgid, with when they were accepted on the sandbox's clock. */
 	const accepted = new Map();
 	/** The last 200 refused requests, with what the sandbox answered. */
 	const refused = [];
-	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, lookups: 0, lookupsRateLimited: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0 };
+	const stats = { received: 0, accepted: 0, rejected: 0, rateLimited: 0, unauthorized: 0, lookups: 0, lookupsRateLimited: 0, inFlight: 0, peakInFlight: 0, connections: 0, windowMs: 0, inFlightMs: 0, busiestSecond: 0 };
 	const traffic = trafficMeter(stats);
 	// What another sender on the account leaves of the limit; the headers still announce all of it.
 	const left = Math.max(1, Math.round(rateLimit * (1 - Math.min(Math.max(sharedShare, 0), 1))));
-	const withinLimit = rateLimit > 0 ? slidingWindow(left) : () => true;
+	const withinLimit = rateLimit > 0 ? rateWindow(left, windowKind) : () => true;
+	const arrivals = busiestSecond();
 
 	const json = (res, status, body, headers = {}) => {
 		res.writeHead(status, { 'content-type': 'application/json', ...headers });
 		res.end(JSON.stringify(body));
 	};
 	const error = (res, status, message, code, headers) => json(res, status, { success: false, errors: [{ message, code }] }, headers);
-	/** The provider's rate-limit headers, on every answer of the send endpoint when a limit is set. */
-	const rateHeaders = () => {
-		if (rateLimit <= 0) return {};
-		const { remaining, resetMs } = withinLimit.window(now());
-		return { 'x-ratelimit-limit': String(rateLimit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': (resetMs / 1000).toFixed(3) };
+	/** The provider's rate-limit headers as they stand at `at`, on every answer of the API when a limit is set. */
+	const rateHeaders = (at) => (rateLimit > 0 ? rateLimitHeaders(rateLimit, withinLimit.window(at), resetForm) : {});
+	/**
+	 * The limit counts a request when it arrives, as a provider's gateway does, before the latency of
+	 * its answer: `allowed`, and the headers as they stood then. Requests without the token are not counted.
+	 */
+	const admit = (req, arrivedAt) => {
+		if (req.headers.authorization !== token) return { allowed: true, headers: rateHeaders(arrivedAt) };
+		arrivals(arrivedAt);
+		stats.busiestSecond = arrivals.most();
+		const allowed = withinLimit(arrivedAt);
+		return { allowed, headers: rateHeaders(arrivedAt) };
 	};
 
-	const handleSend = (req, res, raw) => {
+	const handleSend = (req, res, raw, admission) => {
 		stats.received++;
 		const refuse = (status, message, code, kind = 'rejected', headers = {}) => {
 			stats[kind]++;
@@ -78,11 +91,11 @@ function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sh
 			const probe = code === 39 && (raw.trim() === '' || raw.trim() === '{}');
 			refused.push({ receivedAt: new Date().toISOString(), status, code, message, probe, request: raw.length > 2000 ? `${raw.slice(0, 2000)}…` : raw });
 			if (refused.length > 200) refused.shift();
-			return error(res, status, message, code, { ...rateHeaders(), ...headers });
+			return error(res, status, message, code, { ...admission.headers, ...headers });
 		};
 		if (!req.headers.authorization) return refuse(401, 'Token not supplied', 43, 'unauthorized');
 		if (req.headers.authorization !== token) return refuse(401, 'Token invalid', 45, 'unauthorized');
-		if (!withinLimit(now())) return refuse(429, `Too many requests: more than ${left === rateLimit ? rateLimit : `the ${left} left of ${rateLimit}`} per second`, 9, 'rateLimited', { 'retry-after': '1' });
+		if (!admission.allowed) return refuse(429, `Too many requests: more than ${left === rateLimit ? rateLimit : `the ${left} left of ${rateLimit}`} per second`, 9, 'rateLimited', { 'retry-after': '1' });
 		let body;
 		try {
 			body = JSON.parse(raw);
@@ -100,16 +113,16 @@ function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sh
 		stats.accepted++;
 		messages.push({ msgid, receivedAt: new Date().toISOString(), request: body });
 		accepted.set(msgid, { at: now(), phone: String(body.phone_number) });
-		return json(res, 200, { msgid, success: true }, rateHeaders());
+		return json(res, 200, { msgid, success: true }, admission.headers);
 	};
 
 	/** The status lookup: the same token and rate limit as a send; the lifecycle is the sandbox's clock's. */
-	const handleStatus = (req, res, encoded) => {
+	const handleStatus = (req, res, encoded, admission) => {
 		stats.lookups++;
-		const headers = rateHeaders;
+		const headers = () => admission.headers;
 		if (!req.headers.authorization) return error(res, 401, 'Token not supplied', 43, headers());
 		if (req.headers.authorization !== token) return error(res, 401, 'Token invalid', 45, headers());
-		if (!withinLimit(now())) {
+		if (!admission.allowed) {
 			stats.lookupsRateLimited++;
 			return error(res, 429, `Too many requests: more than ${rateLimit} per second`, 9, { ...headers(), 'retry-after': '1' });
 		}
@@ -128,16 +141,18 @@ function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sh
 	};
 
 	const handler = (req, res) => {
+		const path = (req.url || '/').split('?')[0];
+		const sending = req.method === 'POST' && path === '/api/v2/push/message';
+		const status = req.method === 'GET' ? /^\/api\/v2\/message\/([^/]+)\/status$/.exec(path) : null;
+		const admission = sending || status ? admit(req, now()) : undefined;
 		if ((req.url || '').startsWith('/api/v2/push/message')) traffic.send(req, res);
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
 			const raw = Buffer.concat(chunks).toString('utf8');
-			const path = (req.url || '/').split('?')[0];
 			const route = () => {
-				if (req.method === 'POST' && path === '/api/v2/push/message') return handleSend(req, res, raw);
-				const status = /^\/api\/v2\/message\/([^/]+)\/status$/.exec(path);
-				if (req.method === 'GET' && status) return handleStatus(req, res, status[1]);
+				if (sending) return handleSend(req, res, raw, admission);
+				if (status) return handleStatus(req, res, status[1], admission);
 				if (req.method === 'GET' && path === '/api/messages') return json(res, 200, { stats, messages, refused });
 				if (req.method === 'DELETE' && path === '/api/messages') {
 					messages.length = 0;
@@ -145,6 +160,13 @@ function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sh
 					refused.length = 0;
 					Object.keys(stats).forEach((key) => key !== 'inFlight' && (stats[key] = 0));
 					traffic.reset();
+					arrivals.reset();
+					return json(res, 200, { cleared: true });
+				}
+				// The benchmark's runs each read their own busiest second, the messages kept for its lookups.
+				if (req.method === 'DELETE' && path === '/api/busiest-second') {
+					arrivals.reset();
+					stats.busiestSecond = 0;
 					return json(res, 200, { cleared: true });
 				}
 				if (req.method === 'GET' && path === '/') {
@@ -155,7 +177,7 @@ function createSandbox({ token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sh
 				}
 				return error(res, 404, `No route ${req.method} ${path}`, 404);
 			};
-			if (latencyMs > 0 && path === '/api/v2/push/message') setTimeout(route, latencyMs);
+			if (latencyMs > 0 && admission) setTimeout(route, latencyMs);
 			else route();
 		});
 	};
@@ -283,6 +305,8 @@ if (require.main === module) {
 		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
 		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
 		sharedShare: Number(process.env.SANDBOX_SHARED_SHARE || 0),
+		rateWindow: process.env.SANDBOX_RATE_WINDOW || 'sliding',
+		resetForm: process.env.SANDBOX_RATE_RESET || 'fraction',
 		tls: keyFile && certFile ? { key: readFileSync(keyFile), cert: readFileSync(certFile) } : undefined,
 	});
 	const scheme = keyFile && certFile ? 'https' : 'http';

@@ -228,7 +228,7 @@ async function startSandbox({ port = 5680, token = DEFAULT_TOKEN, latencyMs = 0,
  * (root), so that on a busy machine it sees requests when they arrive rather than in bursts after
  * being descheduled. Its messages and counters are read over its JSON endpoint.
  */
-async function startSandboxProcess({ port, token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, tls }) {
+async function startSandboxProcess({ port, token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0, sharedShare = 0, rateWindow = 'sliding', resetForm = 'fraction', tls }) {
 	const server = path.join(ROOT, 'sandbox', 'server.js');
 	const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 	const [command, args] = isRoot ? ['nice', ['-n', '-10', process.execPath, server]] : [process.execPath, [server]];
@@ -240,6 +240,8 @@ async function startSandboxProcess({ port, token = DEFAULT_TOKEN, latencyMs = 0,
 			SANDBOX_LATENCY_MS: String(latencyMs),
 			SANDBOX_RATE_LIMIT: String(rateLimit),
 			SANDBOX_SHARED_SHARE: String(sharedShare),
+			SANDBOX_RATE_WINDOW: rateWindow,
+			SANDBOX_RATE_RESET: resetForm,
 			...(tls ? { SANDBOX_TLS_KEY: tls.keyFile, SANDBOX_TLS_CERT: tls.certFile } : {}),
 		},
 		stdio: ['ignore', 'pipe', 'pipe'],

@@ -114,7 +114,7 @@ afterAll(() => {
 		'',
 		'## A whole run\'s bad days',
 		'',
-		'Tested in `test/engine/stopEarly.engine.test.ts` (the node in n8n 2.41, 1.123 and 1.78, with *On Error: Continue*, against a local server), in `test/sandbox/sandbox.test.ts`, and, for every row that is about time (pauses, probes, waits, pace), in `test/send/flowControl.test.ts`: the send stage against a scripted API on a simulated clock, which moves only when every sender waits, so its timings are exact and never flake.',
+		'Tested in `test/engine/stopEarly.engine.test.ts` (the node in n8n 2.41, 1.123 and 1.78, with *On Error: Continue*, against a local server), in `test/sandbox/sandbox.test.ts`, and, for every row that is about time (pauses, probes, waits, pace), in `test/send/flowControl.test.ts` and `test/send/arrivals.test.ts`: the send stage against a scripted API on a simulated clock, which moves only when every sender waits, so its timings are exact and never flake.',
 		'',
 		'| What the API does | What the run does |',
 		'|---|---|',
@@ -135,7 +135,11 @@ afterAll(() => {
 		'| Asks for a wait of 5 s or more | One line in n8n\'s log and one hint in the output panel. |',
 		'| Announces `X-RateLimit-Limit: 2` in one execution | That execution goes at 2 a second; the next one starts at the setting again. |',
 		'| Lowers `X-RateLimit-Limit` to 5 mid-run, then raises it again | The pace follows it down, and back up to the setting. |',
-		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once | Every sender waits for the Reset, those already holding a slot too: the only 429s are requests that left while the answer saying Remaining 0 was on its way back (none with one sender). |',
+		'| `X-RateLimit-Remaining: 0` with 5 or 10 senders at once, while another sender uses the account | Every sender waits for the Reset, those already holding a slot too: the only 429s are requests that left while the answer saying Remaining 0 was on its way back (none with one sender). |',
+		'| `X-RateLimit-Remaining: 0` on every answer of a run exactly at the limit (a strict sliding or fixed window) | No pause and no 429: the pace\'s own record explains the zero and holds each request until a slot frees (`test/send/arrivals.test.ts`). |',
+		'| `X-RateLimit-Reset` in whole seconds (`1`), in milliseconds (`962`), or absent | Every row sent, no 429, within 2% of the ideal time: a Reset given as a delay is one window at most. |',
+		'| The first request reaching the API 60 ms late, or a few held up 35 ms now and then | No 429 against a strict window: the record learns each request\'s lateness from its answer\'s time. |',
+		'| One 429 at the window\'s edge (`Retry-After: 1`) while the pace alone fills the window | Only that request waits for the next free slot; the pace is not cut, the summary says the 429 came at the window\'s edge. |',
 		'',
 	].join('\n');
 	const file = path.join(PACKAGE_ROOT, 'docs', 'reliability.md');

@@ -50,6 +50,8 @@ export interface SimulatedSettings {
 	continueOnFail?: boolean;
 	/** How long each answer takes, in ms. */
 	latencyMs?: number;
+	/** How long after the pacer let it go each request reaches the API (n8n's helper connecting, a busy event loop), in ms; its answer is that much later too. */
+	arrivalLagMs?: (index: number) => number;
 	/** Cancel the run this many ms after it started (on the simulated clock), as n8n's Stop execution does. */
 	cancelAt?: number;
 }
@@ -123,9 +125,12 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 		tryKey: String(itemIndex),
 	}));
 	const requests: SimulatedRequest[] = [];
+	let sent = 0;
 	const post = async (request: PreparedMessage['request']) => {
 		const itemIndex = Number(request.phone_number);
 		const templateCodeId = request.message.template.template_code_id;
+		const lag = settings.arrivalLagMs?.(sent++) ?? 0;
+		if (lag > 0) await clock.sleep(lag);
 		const at = clock.now();
 		const answer = script({ itemIndex, templateCodeId, index: requests.length, now: at });
 		requests.push({ itemIndex, templateCodeId, at, answer: answer.status });

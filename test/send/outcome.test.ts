@@ -71,14 +71,17 @@ describe('retryAfterMs', () => {
 	test('seconds, HTTP date, X-RateLimit-Reset as delay or epoch', () => {
 		expect(retryAfterMs({ 'retry-after': '1.5' }, now)).toBe(1500);
 		expect(retryAfterMs({ 'retry-after': 'Sat, 21 Nov 2026 10:00:04 GMT' }, now)).toBe(4000);
-		expect(retryAfterMs({ 'x-ratelimit-reset': '2' }, now)).toBe(2000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': '0.4' }, now)).toBe(400);
+		// X-RateLimit-Reset's delay has no documented unit (whole seconds, or milliseconds read as seconds): one window at most.
+		expect(retryAfterMs({ 'x-ratelimit-reset': '2' }, now)).toBe(1000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': '962' }, now)).toBe(1000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 + 5) }, now)).toBe(5000);
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 2500) }, now)).toBe(2500);
 		// A reset time already past (the server's clock is behind) says nothing: the node's own wait applies.
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now / 1000 - 3600) }, now)).toBeUndefined();
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now - 1) }, now)).toBeUndefined();
 		expect(retryAfterMs({ 'x-ratelimit-reset': String(now + 1000) }, now)).toBe(1000);
-		expect(retryAfterMs({ 'x-ratelimit-reset': '3' }, now)).toBe(3000);
+		expect(retryAfterMs({ 'x-ratelimit-reset': '0.3' }, now)).toBe(300);
 		expect(retryAfterMs({}, now)).toBeUndefined();
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
 	});
@@ -150,7 +153,7 @@ describe('redirects and the API codes', () => {
 
 describe('readRateLimit', () => {
 	test('reads limit, remaining (both spellings the provider documents) and reset', () => {
-		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 2000 });
+		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0.2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 200 });
 		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
 		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
 		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
@@ -173,7 +176,7 @@ describe('code 9 (too many requests) is a throttle at any HTTP status', () => {
 	});
 
 	test('a 2xx with code 9 and no success field is a throttle too; code 9 as text counts; success: true with a msgid stays accepted', () => {
-		expect(classifyResponse(response(200, { errors: [{ message: 'Slow down', code: '9' }] }, { 'X-RateLimit-Reset': '3' }))).toMatchObject({ kind: 'rejected', transient: true, apiCode: 9, retryAfterMs: 3000 });
+		expect(classifyResponse(response(200, { errors: [{ message: 'Slow down', code: '9' }] }, { 'X-RateLimit-Reset': '0.3' }))).toMatchObject({ kind: 'rejected', transient: true, apiCode: 9, retryAfterMs: 300 });
 		expect(classifyResponse(response(200, { msgid: 'm-9', success: true, errors: [{ code: 9 }] }))).toEqual({ kind: 'accepted', msgid: 'm-9', statusCode: 200 });
 	});
 

@@ -5,6 +5,7 @@ import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/send/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
+import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 
 /** The retry policy of a run with no option set. */
 const defaults = readOptions({}, 'run', 2);
@@ -39,10 +40,10 @@ describe('Pacer', () => {
 		time.advance(250);
 		expect(pacer.tryDepart()).toBe(0);
 		// Slot 1000 has come, but four requests left since 100: the fifth waits until a window of
-		// one second and 10 ms of room has passed since the first, at 1110.
+		// one second and the room has passed since the first, at 1100 + ARRIVAL_ROOM_MS.
 		time.advance(250);
-		expect(pacer.tryDepart()).toBe(110);
-		time.advance(110);
+		expect(pacer.tryDepart()).toBe(100 + ARRIVAL_ROOM_MS);
+		time.advance(100 + ARRIVAL_ROOM_MS);
 		expect(pacer.tryDepart()).toBe(0);
 	});
 

@@ -18,7 +18,8 @@ export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: 
 	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.${throttled ? ` ${throttleSentence(throttled)}` : ''}`;
 }
 
-function throttleSentence({ answers, waitedMs }: Throttling): string {
-	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)`;
+function throttleSentence({ answers, atWindowEdge, waitedMs }: Throttling): string {
+	const edge = atWindowEdge === 0 ? '' : `, ${atWindowEdge === answers ? (answers === 1 ? 'at' : 'all at') : `${atWindowEdge} of them at`} the edge of the API's one-second window (only that request waited)`;
+	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)${edge}`;
 	return waitedMs > 0 ? `Waited ${Math.ceil(waitedMs / 1000)} s for the API's rate limit: ${said}.` : `${capitalised(said)}.`;
 }

@@ -6,7 +6,8 @@ import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import { seconds } from './duration';
 import type { RateLimitState } from './outcome';
-import type { Pacer, Pause, PauseCause } from './pacer';
+import { RATE_LIMIT_WINDOW_MS } from './outcome';
+import type { Departure, Pacer, Pause, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
 
 /** The system's time, or a simulated one in tests. */
@@ -45,6 +46,8 @@ const LONG_WAIT_MS = 5000;
 export class Turn {
 	/** Set while this message is the breaker's probe. */
 	probe: number | undefined;
+	/** Its last attempt's request, as the pacer recorded it leaving. */
+	departure: Departure | undefined;
 	waitedMs = 0;
 	private chargedUntil = 0;
 
@@ -81,7 +84,7 @@ export class FlowControl {
 	firstFailure: number | undefined;
 	private readonly stopEarly: StopEarly;
 	private readonly pauses: PauseLog;
-	private readonly throttling: Throttling = { answers: 0, waitedMs: 0 };
+	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, waitedMs: 0 };
 	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
 	private countedUntil = 0;
 
@@ -137,8 +140,10 @@ export class FlowControl {
 	 * its budget). A refusal: the wait is beyond its budget. undefined: the answer is for the sender.
 	 */
 	answered(turn: Turn, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
+		const { departure } = turn;
+		if (departure && (outcome.kind === 'accepted' || outcome.statusCode !== undefined)) this.pacer.answered(departure, this.clock.now() - departure.at);
 		if (rateLimit) {
-			const lowered = this.pacer.rateLimitHeaders(rateLimit);
+			const lowered = this.pacer.rateLimitHeaders(rateLimit, departure);
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
 		if (outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
@@ -154,7 +159,10 @@ export class FlowControl {
 			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${optionName('maxThrottleWait')} (${seconds(this.settings.maxThrottleWaitMs)})`;
 			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
-		turn.chargeOwn429(chargeMs, this.pacer.tooManyRequests(chargeMs));
+		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
+		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS);
+		if (kind === 'atWindowEdge') this.throttling.atWindowEdge++;
+		turn.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
 		return 'again';
 	}
 
@@ -226,6 +234,7 @@ export class FlowControl {
 				if (held) return held;
 				await this.clock.sleep(delay, this.signal);
 			}
+			turn.departure = pacer.lastDeparture;
 			const held = this.heldBack(turn);
 			sending = held === undefined;
 			return held;

@@ -171,12 +171,24 @@ function serverNow(headers: Record<string, unknown>, now: number): number {
 	return Number.isNaN(date) ? now : date;
 }
 
-/** A reset read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. */
-function resetMs(reset: string | undefined, headers: Record<string, unknown>, now: number): number | undefined {
+/**
+ * The window the provider's limit counts in: its documented limit is per second. An X-RateLimit-Reset
+ * given as a delay waits no longer: in whole seconds (`1`) or in milliseconds read as seconds (`962`) it
+ * comes to one window at most, and a 429 corrects a reading too short. A Reset as a moment (Unix
+ * time), the IETF draft's delta-seconds and Retry-After say their unit and are kept.
+ */
+export const RATE_LIMIT_WINDOW_MS = 1000;
+
+/**
+ * A reset read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. The IETF
+ * draft's forms are delta-seconds by definition; X-RateLimit-Reset's delay has no documented unit
+ * (`0.040`, `1` and `962` all occur), so it is read as one window at most.
+ */
+function resetMs(reset: string | undefined, headers: Record<string, unknown>, now: number, unitGuessed: boolean): number | undefined {
 	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
 	const value = Number(reset);
 	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
-	if (at === undefined) return Math.round(value * 1000);
+	if (at === undefined) return unitGuessed ? Math.min(Math.round(value * 1000), RATE_LIMIT_WINDOW_MS) : Math.round(value * 1000);
 	// A reset already past says nothing (read as "now", every 429 would be retried at once).
 	const from = serverNow(headers, now);
 	return at > from ? Math.round(at - from) : undefined;
@@ -210,11 +222,12 @@ function rateLimitState(headers: Record<string, unknown>, now: number): RateLimi
 	const combined = header(headers, 'ratelimit');
 	const older = combined === undefined ? undefined : olderRateLimit(combined);
 	const newest = combined === undefined || older !== undefined ? undefined : newestRateLimit(combined, header(headers, 'ratelimit-policy'));
-	const reset = header(headers, 'x-ratelimit-reset') ?? header(headers, 'ratelimit-reset') ?? older?.reset ?? newest?.reset;
+	const providers = header(headers, 'x-ratelimit-reset');
+	const reset = providers ?? header(headers, 'ratelimit-reset') ?? older?.reset ?? newest?.reset;
 	return {
 		limit: count(header(headers, 'x-ratelimit-limit')) ?? count(header(headers, 'ratelimit-limit')) ?? count(older?.limit) ?? newest?.limit,
 		remaining: count(header(headers, 'x-ratelimit-remaining')) ?? count(header(headers, 'x-ratelmit-remaining')) ?? count(header(headers, 'ratelimit-remaining')) ?? count(older?.remaining) ?? count(newest?.remaining),
-		resetMs: resetMs(reset, headers, now),
+		resetMs: resetMs(reset, headers, now, providers !== undefined),
 	};
 }
 

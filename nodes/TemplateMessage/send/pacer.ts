@@ -1,13 +1,16 @@
 /**
  * Spaces request starts evenly at a rate, shared by all concurrent senders of one account and rate
  * (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
- * concurrency. A 429 pauses every sender and lowers the rate; accepted messages raise it again. A
- * limit the provider announces holds for the runs sending when it is seen; the next run on an idle
- * pacer starts again from its setting.
+ * concurrency. The provider counts arrivals, so the pacer keeps a record of when each request may have
+ * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
+ * one second. A 429 it cannot explain by its own timing pauses every sender and lowers the rate;
+ * accepted messages raise it again. A limit the provider announces holds for the runs sending when it
+ * is seen; the next run on an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
-import { JITTER_ROOM_MS } from '../shared/flowLimits';
+import { ARRIVAL_ROOM_MS } from '../shared/flowLimits';
 import type { RateLimitState } from './outcome';
+import { RATE_LIMIT_WINDOW_MS } from './outcome';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 
@@ -17,9 +20,28 @@ export interface Pause {
 	until: number;
 }
 
+/**
+ * One request that left, on the pacer's clock, and how long its answer took (unknown until then).
+ * How much longer than the fastest answer bounds how much later than the fastest request it reached
+ * the API (n8n's helper connects, and may be held up, after the pacer counted it).
+ */
+export interface Departure {
+	at: number;
+	roundTripMs?: number;
+}
+
+/** What a 429 was: the pacer's own timing at the edge of the API's window, or more than this pace can explain. */
+export type TooManyKind = 'atWindowEdge' | 'overLimit';
+
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
 
+/** Answers remembered to learn from: the fastest of them is the yardstick of lateness. */
+const ANSWERS_KEPT = 50;
+
+/** Each 429 at a window's edge widens the room by this much, up to ROOM_LEARNED_MAX_MS. */
+const ROOM_STEP_MS = 2;
+const ROOM_LEARNED_MAX_MS = 50;
 
 export class Pacer {
 	private rate: number;
@@ -30,8 +52,12 @@ export class Pacer {
 	private pauseCause: PauseCause = 'tooManyRequests';
 	private runs = 0;
 	private acceptedSinceChange = 0;
-	/** When the last few requests really left, oldest first (at most ⌈rate⌉ of them). */
-	private readonly departures: number[] = [];
+	/** Requests that left in the last few seconds, oldest first. */
+	private readonly departures: Departure[] = [];
+	private readonly roundTrips: number[] = [];
+	private fastestMs = 0;
+	/** Room added by 429s at a window's edge: the record was too hopeful by about this much. */
+	private learnedRoomMs = 0;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -70,6 +96,11 @@ export class Pacer {
 		return this.rate;
 	}
 
+	/** The room kept past one second between arrivals `limit` apart, in ms. */
+	get roomMs(): number {
+		return ARRIVAL_ROOM_MS + this.learnedRoomMs;
+	}
+
 	/** Returns how many ms to wait for the reserved slot. */
 	reserve(): number {
 		const now = this.now();
@@ -79,29 +110,36 @@ export class Pacer {
 	}
 
 	/**
-	 * Records the departure and returns 0, or how long to wait first. A sender that woke up late could
-	 * leave closer than 1/rate after the previous one; this keeps every one-second window of real
-	 * departures at ⌈rate⌉ or fewer (the rate itself when whole), which is what a provider's
-	 * per-second limit counts.
+	 * Records the departure and returns 0 (see lastDeparture), or how long to wait first. A sender that
+	 * woke up late, or a request that reached the API late, could bring arrivals closer than 1/rate;
+	 * this keeps every one-second window of arrivals, as the record knows them, at ⌈rate⌉ or fewer (the
+	 * rate itself when whole), which is what a provider's per-second limit counts.
 	 */
 	tryDepart(): number {
 		const now = this.now();
 		// A pause that began after this sender reserved its slot holds it too.
 		if (now < this.pausedUntil) return this.pausedUntil - now;
-		if (this.rate <= 0) return 0;
-		// A fraction is rounded up here: the even spacing of reserve() keeps 2.5 a second at 5 every 2 s,
-		// and a window of ⌊2.5⌋ would hold it at 2. Never above a whole setting or an announced limit.
-		const perWindow = Math.max(1, Math.ceil(this.rate));
-		while (this.departures.length > perWindow) this.departures.shift();
-		// A request is counted here before n8n's HTTP helper sends it, so arrivals can be closer than
-		// departures. A whole gap of room cost a third of the rate at 2/s and half at 1/s; this, about 1%.
-		const window = 1000 + JITTER_ROOM_MS;
-		if (this.departures.length === perWindow) {
-			if (now - this.departures[0] < window) return Math.ceil(this.departures[0] + window - now);
-			this.departures.shift();
+		this.forget(now);
+		if (this.rate > 0) {
+			const freesAt = this.slotFreesAt(now);
+			if (freesAt > now) return Math.ceil(freesAt - now);
 		}
-		this.departures.push(now);
+		this.lastDeparture = { at: now };
+		this.departures.push(this.lastDeparture);
 		return 0;
+	}
+
+	/** The request tryDepart let go last: read at once, before anything else can depart. */
+	lastDeparture: Departure | undefined;
+
+	/**
+	 * A request's answer came `roundTripMs` after it left: how late it may have arrived is learned from
+	 * it, against the fastest answer yet (a process's first request is slow and answered first).
+	 */
+	answered(departure: Departure, roundTripMs: number): void {
+		departure.roundTripMs = Math.max(0, roundTripMs);
+		remember(this.roundTrips, departure.roundTripMs);
+		this.fastestMs = Math.min(...this.roundTrips);
 	}
 
 	/** A reserved slot will not be used: give it back so the next run on this account does not wait for it. */
@@ -109,21 +147,33 @@ export class Pacer {
 		if (this.rate > 0) this.nextStart = Math.max(this.now(), this.nextStart - 1000 / this.rate);
 	}
 
-	/** Everyone waits `waitMs`, and the pace slows down. Returns when this pause ends, on the pacer's clock. */
-	tooManyRequests(waitMs: number): number {
+	/**
+	 * A 429 (or code 9) for `departure`. When this pace alone filled the API's window as the record knows
+	 * it, the 429 came from timing at the window's edge: the record learns more room and only that
+	 * request waits (tryDepart holds it until a slot frees). Otherwise everyone waits `waitMs` and the
+	 * pace slows down. Returns the kind, and when the wait ends on the pacer's clock.
+	 */
+	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
+		const limit = Math.ceil(this.rate);
+		if (departure && !askedByServer && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1) {
+			this.learnedRoomMs = Math.min(ROOM_LEARNED_MAX_MS, this.learnedRoomMs + ROOM_STEP_MS);
+			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.slotFreesAt(this.now())) };
+		}
 		// The 429s of requests that left together are one event: the pace slows once for them.
 		const alreadyPaused = this.now() < this.pausedUntil;
 		const until = this.pauseFor(waitMs, 'tooManyRequests');
 		if (this.rate > 0 && !alreadyPaused) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
 		this.acceptedSinceChange = 0;
-		return until;
+		return { kind: 'overLimit', until };
 	}
 
 	/**
-	 * A window with nothing left pauses every sender until it resets, before anyone meets a 429; an
-	 * announced limit lower than the setting becomes the ceiling. Returns the new ceiling when lowered.
+	 * An announced limit lower than the setting becomes the ceiling (returned when lowered). Remaining
+	 * 0 says the next request may be refused: when this pace's own arrivals fill the window, tryDepart
+	 * already holds the next one until a slot frees; when they do not, others are sending and every
+	 * sender waits for the window to reset (a Reset given as a delay is one window at most, see outcome.ts).
 	 */
-	rateLimitHeaders(state: RateLimitState): number | undefined {
+	rateLimitHeaders(state: RateLimitState, departure?: Departure): number | undefined {
 		let lowered: number | undefined;
 		if (state.limit !== undefined && state.limit >= 1 && (this.ceiling === 0 || state.limit < this.ceiling)) {
 			this.ceiling = state.limit;
@@ -133,7 +183,11 @@ export class Pacer {
 			// A raised limit: the ceiling follows, never above the setting; accepted messages bring the pace up.
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
-		if (state.remaining === 0) this.pauseFor(state.resetMs ?? 1000, 'windowUsedUp');
+		if (state.remaining === 0) {
+			const limit = state.limit ?? Math.ceil(this.rate);
+			const ours = departure !== undefined && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1;
+			if (!ours) this.pauseFor(state.resetMs ?? RATE_LIMIT_WINDOW_MS, 'windowUsedUp');
+		}
 		return lowered;
 	}
 
@@ -157,6 +211,55 @@ export class Pacer {
 			this.acceptedSinceChange = 0;
 		}
 	}
+
+	/** When the API may have had it, as far as the record knows: an unanswered request is as late as most. */
+	private arrivalOf(departure: Departure): number {
+		const late = departure.roundTripMs === undefined ? this.usualLateness() : departure.roundTripMs - this.fastestMs;
+		return departure.at + Math.min(late, RATE_LIMIT_WINDOW_MS);
+	}
+
+	/** The 9th-tenth lateness of the last answers (0 before any). */
+	private usualLateness(): number {
+		if (this.roundTrips.length === 0) return 0;
+		const sorted = [...this.roundTrips].sort((a, b) => a - b);
+		return sorted[Math.floor(0.9 * (sorted.length - 1))] - this.fastestMs;
+	}
+
+	/**
+	 * When one more may arrive: a fraction is rounded up here (the even spacing of reserve() keeps 2.5
+	 * a second at 5 every 2 s, and a window of ⌊2.5⌋ would hold it at 2), never above a whole setting
+	 * or an announced limit.
+	 */
+	private slotFreesAt(now: number): number {
+		const perWindow = Math.max(1, Math.ceil(this.rate));
+		const window = RATE_LIMIT_WINDOW_MS + this.roomMs;
+		const arrivals = this.departures.map((departure) => this.arrivalOf(departure)).filter((at) => at > now - window);
+		if (arrivals.length < perWindow) return now;
+		arrivals.sort((a, b) => a - b);
+		return arrivals[arrivals.length - perWindow] + window;
+	}
+
+	/** How many of this pace's requests the API had in the window that ends with `departure`'s arrival, itself included. */
+	private arrivalsBefore(departure: Departure): number {
+		const arrived = this.arrivalOf(departure);
+		return this.departures.filter((other) => {
+			const at = this.arrivalOf(other);
+			return at <= arrived && at > arrived - RATE_LIMIT_WINDOW_MS;
+		}).length;
+	}
+
+	private forget(now: number): void {
+		const horizon = now - 3 * (RATE_LIMIT_WINDOW_MS + ROOM_LEARNED_MAX_MS + ARRIVAL_ROOM_MS);
+		while (this.departures.length > 0 && (this.departures[0].at < horizon || this.departures.length > DEPARTURES_KEPT)) this.departures.shift();
+	}
+}
+
+/** Enough for any window at any rate the options allow, without growing for ever without a limit. */
+const DEPARTURES_KEPT = 4096;
+
+function remember(list: number[], value: number): void {
+	list.push(value);
+	if (list.length > ANSWERS_KEPT) list.shift();
 }
 
 const IDLE_MS = 60_000;

@@ -248,6 +248,8 @@ export type SendResult = Exclude<ItemResult, { kind: 'invalid' } | { kind: 'dupl
 /** How the API's rate limit held a run up: its "too many requests" answers (429 or code 9), and the time every sender was paused. */
 export interface Throttling {
 	answers: number;
+	/** Of those answers, the ones that came from the pace's own timing at the edge of the API's window (each delayed only its own request). */
+	atWindowEdge: number;
 	waitedMs: number;
 }
 

@@ -9,5 +9,9 @@ export const FIRST_COOL_DOWN_MS = 1000;
 export const COOL_DOWN_GROWTH = 2;
 export const LAST_COOL_DOWN_MS = 30_000;
 
-/** Room past one second in the window the pacer counts departures in, for the jitter between leaving and arriving. */
-export const JITTER_ROOM_MS = 10;
+/**
+ * Room past one second between arrivals a limit apart, as the pacer's record knows them (each
+ * request's lateness learned from its answer): for the two clocks' whole milliseconds and the record's
+ * small error. A 429 at a window's edge widens it.
+ */
+export const ARRIVAL_ROOM_MS = 4;

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, JITTER_ROOM_MS, LAST_COOL_DOWN_MS } from './flowLimits';
+import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
@@ -132,7 +132,7 @@ export const OPTIONS = {
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
-				`Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) leave within one second and ${JITTER_ROOM_MS} ms, so that network jitter does not tip the provider's window over. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.`,
+				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) reach the API within one second: the node learns from each answer how late a request may have arrived. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further, unless it came from the node's own timing at the edge of the API's window. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own.",
 		},
 		{ min: 0, precision: 2 },
 	),

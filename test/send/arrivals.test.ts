@@ -1,0 +1,129 @@
+/**
+ * The provider counts arrivals, not departures: the pace against a strict window when requests reach
+ * the API late, the rate-limit headers read for what they can mean, and a 429 at a window's edge. On a
+ * simulated clock against the sandbox's own windows and headers: exact figures on any machine.
+ */
+import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
+import type { SimulatedAnswer } from '../helpers/simulatedRun';
+import { accepted, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
+
+interface RateWindow {
+	(now: number): boolean;
+	window(now: number): { remaining: number; resetMs: number };
+}
+const { rateWindow, rateLimitHeaders } = require('../../sandbox/rateLimit') as {
+	rateWindow: (perSecond: number, kind?: 'sliding' | 'fixed') => RateWindow;
+	rateLimitHeaders: (limit: number, state: { remaining: number; resetMs: number }, form?: string) => Record<string, string>;
+};
+
+/** The most requests that arrived in any one second. */
+function busiestSecond(times: number[]): number {
+	let most = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
+
+/** The sandbox's provider: `perSecond` counted at arrival in its window, its headers on every answer with Reset in `form`. */
+function provider(perSecond: number, { kind = 'sliding', form = 'fraction', others = 0 }: { kind?: 'sliding' | 'fixed'; form?: string; others?: number } = {}) {
+	const take = rateWindow(perSecond - others, kind);
+	return ({ itemIndex, now }: { itemIndex: number; now: number }): SimulatedAnswer => {
+		const allowed = take(now);
+		const state = take.window(now);
+		const headers = rateLimitHeaders(perSecond, { ...state, remaining: Math.max(0, state.remaining) }, form);
+		return allowed ? { ...accepted(itemIndex), headers } : tooManyRequests({ ...headers, 'Retry-After': '1' });
+	};
+}
+
+const ideal = (count: number, rate: number) => ((count - 1) * 1000) / rate;
+
+describe('arrivals, not departures', () => {
+	test('the first request reaches the API 60 ms late (a cold connection): the 26th still arrives a second after it, no 429', async () => {
+		const run = await simulateRun({ items: 75, maxPerSecond: 25, maxConcurrency: 10, script: provider(25), arrivalLagMs: (index) => (index === 0 ? 60 : 1) });
+		expect(run.requests.map((request) => request.answer)).toEqual(Array(75).fill(200));
+		expect(busiestSecond(run.requests.map((request) => request.at))).toBe(25);
+		// Learned from the first answer, not kept as a margin on every request: 75 messages within 1% of their ideal time.
+		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(75, 25) * 1.01 + 60 + 20);
+	});
+
+	test('one at a time, the slow first answer comes back before any faster one: its lateness is still learned once they do', async () => {
+		const run = await simulateRun({ items: 60, maxPerSecond: 25, maxConcurrency: 1, script: provider(25), arrivalLagMs: (index) => (index === 0 ? 60 : 1) });
+		expect(run.requests.map((request) => request.answer)).toEqual(Array(60).fill(200));
+		expect(busiestSecond(run.requests.map((request) => request.at))).toBe(25);
+	});
+
+	test('requests held up now and then (a busy event loop): no 429 against a strict window, the pace within 2%', async () => {
+		const stalls = new Set([3, 40, 41, 77, 120, 121, 122, 160]);
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, script: provider(25), arrivalLagMs: (index) => (stalls.has(index) ? 35 : 2) });
+		expect(run.requests.filter((request) => request.answer !== 200)).toEqual([]);
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(200, 25) * 1.02);
+	});
+
+	test.each(['sliding', 'fixed'] as const)('a %s window at the limit, Remaining 0 on every answer: no pause, no 429, within 1%% of the ideal time', async (kind) => {
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, script: provider(25, { kind }) });
+		expect(run.requests.filter((request) => request.answer !== 200)).toEqual([]);
+		expect(run.throttled).toBeUndefined();
+		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(200, 25) * 1.01 + 20);
+	});
+});
+
+describe('X-RateLimit-Reset in each form the provider may use', () => {
+	test.each(['fraction', 'seconds', 'ms', 'none'])('Reset as %s: every row sent, no 429, within 2%% of the ideal time', async (form) => {
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, script: provider(25, { form }) });
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		expect(run.requests.filter((request) => request.answer !== 200)).toEqual([]);
+		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(200, 25) * 1.02);
+	});
+
+	test('Reset in milliseconds (962) on a 429 from another sender is read as one second at most, not 962 s: every row still goes', async () => {
+		const run = await simulateRun({
+			items: 60,
+			maxPerSecond: 25,
+			script: ({ itemIndex, index }) => (index % 20 === 7 ? tooManyRequests({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '962' }) : accepted(itemIndex)),
+		});
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		expect(run.hints.join(' ')).not.toContain('beyond Max Wait When Throttled');
+	});
+});
+
+describe('Remaining 0 read against what this pace sent', () => {
+	test('others on the account leave it 5 of 25: Remaining 0 with few of ours pauses every sender for the window', async () => {
+		const run = await simulateRun({ items: 30, maxPerSecond: 25, script: provider(25, { others: 20 }) });
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		// The share left is 5 a second; 30 messages take about 6 s, not 1.2.
+		expect(run.elapsedMs).toBeGreaterThanOrEqual(5000);
+	});
+});
+
+describe('a 429 at the edge of the window', () => {
+	// One request the provider counts as the 26th, though the record has it a second after the 1st: its own timing.
+	const edgeOnce = (refused: number) => {
+		const take = rateWindow(25);
+		return ({ itemIndex, index, now }: { itemIndex: number; index: number; now: number }): SimulatedAnswer =>
+			index === refused || !take(now) ? tooManyRequests({ 'Retry-After': '1' }) : accepted(itemIndex);
+	};
+
+	test('delays only that request: the others keep the pace, which is not cut; the summary counts it apart', async () => {
+		const run = await simulateRun({ items: 100, maxPerSecond: 25, maxConcurrency: 10, script: edgeOnce(30) });
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		expect(run.throttled).toMatchObject({ answers: 1, atWindowEdge: 1, waitedMs: 0 });
+		const times = run.requests.map((request) => request.at);
+		// No request waited a pause: no gap beyond one slot and the room (and the one the edge taught).
+		const gaps = times.slice(1).map((at, i) => at - times[i]);
+		expect(Math.max(...gaps)).toBeLessThanOrEqual(40 + ARRIVAL_ROOM_MS + 2);
+		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(101, 25) * 1.02);
+	});
+
+	test('a 429 while others fill the window is an over-limit: every sender pauses and the pace slows', async () => {
+		const runs = await simulateRuns([
+			{ items: 40, maxPerSecond: 25, maxConcurrency: 5, script: provider(25, { others: 15 }) },
+		]);
+		const [run] = runs;
+		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
+		expect(run.throttled?.answers).toBeGreaterThan(0);
+		expect(run.throttled?.atWindowEdge).toBe(0);
+	});
+});
