@@ -71,12 +71,14 @@ export async function simulateRun(settings: SimulatedSettings) {
 /**
  * Runs started at the same moment on one simulated clock, sharing one pacer as the executions of one
  * account in one n8n process do (sharedPacer): the pace is the first run's Max Messages per Second.
+ * With `pacers: 'each'`, each run has its own, as executions on separate queue-mode workers do.
  */
-export async function simulateRuns(all: SimulatedSettings[]) {
+export async function simulateRuns(all: SimulatedSettings[], { pacers = 'shared' }: { pacers?: 'shared' | 'each' } = {}) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
 	const pacer = new Pacer(optionsOf(all[0]).maxPerSecond, clock.now);
-	const runs = all.map((settings) => startRun(settings, clock, pacer));
+	// 'each': a pacer per run, as queue-mode workers (separate processes) have.
+	const runs = all.map((settings) => startRun(settings, clock, pacers === 'shared' ? pacer : new Pacer(optionsOf(settings).maxPerSecond, clock.now)));
 	await clock.run(Promise.all(runs.map((run) => run.done)));
 	return runs.map(({ flow, results, error, requests, logs, hints, progress }) => {
 		flow.summarise();

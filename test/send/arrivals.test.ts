@@ -127,3 +127,21 @@ describe('a 429 at the edge of the window', () => {
 		expect(run.throttled?.atWindowEdge).toBe(0);
 	});
 });
+
+describe('queue mode: workers pace apart, each with its own pacer', () => {
+	// Each worker keeps to its own setting; a fraction is rounded up per second (12.5 lets 13 through
+	// in some seconds), so only whole shares add up to no more than the account's limit in every second.
+	test.each([2, 4, 8])('%p workers each set to ⌊25 ÷ workers⌋ against an account-wide 25 a second: no 429, within 5%% of the ideal time for the total', async (workers) => {
+		const shared = provider(25);
+		const each = Math.floor(25 / workers);
+		const total = 1200;
+		const runs = await simulateRuns(
+			Array.from({ length: workers }, () => ({ items: total / workers, maxPerSecond: each, maxConcurrency: 5, script: shared })),
+			{ pacers: 'each' },
+		);
+		const requests = runs.flatMap((run) => run.requests);
+		expect(requests.filter((request) => request.answer !== 200)).toEqual([]);
+		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
+		expect(Math.max(...runs.map((run) => run.elapsedMs))).toBeLessThanOrEqual(ideal(total, each * workers) * 1.05);
+	});
+});
