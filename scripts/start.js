@@ -5,9 +5,9 @@
  * n8n's data (SQLite, encryption key) stays in .n8n-data/, so a second start reuses it.
  *
  * `--queue` (`npm start -- --queue`): n8n in queue mode with this package, for trying scale-out:
- * Redis and PostgreSQL on 127.0.0.1 (throwaway, fresh each start), n8n main, two workers, the
- * sandbox API, and a webhook workflow whose rows each become a message, paced at 10 per second per
- * worker.
+ * Redis and PostgreSQL on 127.0.0.1 (throwaway, fresh each start), n8n main, two workers (`--workers
+ * N` for more), the sandbox API allowing 20 a second, and a webhook workflow whose rows each become a
+ * message, each worker paced at its whole share of the 20 (⌊20 ÷ workers⌋: 10 for two).
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -83,13 +83,27 @@ ${sandbox ? `  Sent messages:       ${sandbox.url}/\n  By hand:             cred
 	});
 }
 
+/** The queue-mode sandbox's limit, account-wide; each worker's pace is its whole share. */
+const SANDBOX_LIMIT = 20;
+
+/** `--workers N` (2 by default), 1 to 16. */
+function workerCount() {
+	const at = process.argv.indexOf('--workers');
+	if (at === -1) return 2;
+	const count = Number(process.argv[at + 1]);
+	if (!Number.isInteger(count) || count < 1 || count > 16) throw new Error(`--workers takes a whole number from 1 to 16, not ${process.argv[at + 1] ?? 'nothing'}`);
+	return count;
+}
+
 async function startQueueMode() {
+	const workers = workerCount();
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-demo-'));
 	const logDir = path.join(stack.ROOT, '.n8n-data', 'queue-logs');
 	fs.mkdirSync(logDir, { recursive: true });
-	const sandbox = await stack.startSandbox({ port: Number(process.env.SANDBOX_PORT || 5680), rateLimit: 20 });
-	console.log('Starting Redis, PostgreSQL, n8n main and two workers…');
-	const workflow = queue.bulkWorkflow(10);
+	const sandbox = await stack.startSandbox({ port: Number(process.env.SANDBOX_PORT || 5680), rateLimit: SANDBOX_LIMIT });
+	console.log(`Starting Redis, PostgreSQL, n8n main and ${workers} workers…`);
+	const perWorker = Math.floor(SANDBOX_LIMIT / workers);
+	const workflow = queue.bulkWorkflow(perWorker);
 	const handles = await queue.startQueueMode({
 		userFolder,
 		logDir,
@@ -97,12 +111,13 @@ async function startQueueMode() {
 		credential: { baseUrl: sandbox.url, token: sandbox.token },
 		workflows: [workflow],
 		publishIds: [workflow.id],
+		workers,
 	});
 	console.log(`
   n8n (queue mode):  ${handles.main.url}   (first visit: create the owner account)
   Send 100 rows:     curl -X POST ${handles.main.url}/webhook/queue-bulk -H 'content-type: application/json' \\
                        -d "{\\"rows\\":[$(seq -s, 1 100 | sed -E 's/([0-9]+)/{\\"phone\\":\\"62812000\\1\\",\\"name\\":\\"Row \\1\\"}/g')]}"
-  Sent messages:     ${sandbox.url}/   (the sandbox allows 20 per second: 10 per worker)
+  Sent messages:     ${sandbox.url}/   (the sandbox allows ${SANDBOX_LIMIT} per second: ${perWorker} per worker)
   Logs:              ${logDir}
   Stop with Ctrl-C.
 `);
