@@ -294,6 +294,8 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	note();
 	for (const line of statusReportLines(once.status)) note(line);
 	note();
+	note("Queue-mode workers sharing one account are measured apart, in the real n8n with PostgreSQL (`node bench/queuePace.js`, several minutes per worker count): their figures are in [sending.md](sending.md#queue-mode-scale-out).");
+	note();
 	note('## Which ceiling is whose');
 	note();
 	note(

@@ -1,4 +1,5 @@
 import { throttled } from '../shared/apiCodes';
+import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Outcome, Refusal, Throttling } from '../shared/contracts';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
@@ -6,7 +7,6 @@ import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import { seconds } from './duration';
 import type { RateLimitState } from './outcome';
-import { RATE_LIMIT_WINDOW_MS } from './outcome';
 import type { Departure, Pacer, Pause, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
 

@@ -1,5 +1,6 @@
 import { INTERNAL_ERROR_CODE, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
+import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 
 export interface HttpResponse {
 	statusCode: number;
@@ -170,14 +171,6 @@ function serverNow(headers: Record<string, unknown>, now: number): number {
 	const date = Date.parse(header(headers, 'date') ?? '');
 	return Number.isNaN(date) ? now : date;
 }
-
-/**
- * The window the provider's limit counts in: its documented limit is per second. An X-RateLimit-Reset
- * given as a delay waits no longer: in whole seconds (`1`) or in milliseconds read as seconds (`962`) it
- * comes to one window at most, and a 429 corrects a reading too short. A Reset as a moment (Unix
- * time), the IETF draft's delta-seconds and Retry-After say their unit and are kept.
- */
-export const RATE_LIMIT_WINDOW_MS = 1000;
 
 /**
  * A reset read by its size: Unix time in ms (13+ digits) or in s (10+), else a delay in s. The IETF

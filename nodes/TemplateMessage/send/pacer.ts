@@ -8,9 +8,8 @@
  * is seen; the next run on an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
-import { ARRIVAL_ROOM_MS } from '../shared/flowLimits';
+import { ARRIVAL_ROOM_MS, RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { RateLimitState } from './outcome';
-import { RATE_LIMIT_WINDOW_MS } from './outcome';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 
@@ -58,6 +57,8 @@ export class Pacer {
 	private fastestMs = 0;
 	/** Room added by 429s at a window's edge: the record was too hopeful by about this much. */
 	private learnedRoomMs = 0;
+	/** The request tryDepart let go last: read at once, before anything else can depart. */
+	lastDeparture: Departure | undefined;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -128,9 +129,6 @@ export class Pacer {
 		this.departures.push(this.lastDeparture);
 		return 0;
 	}
-
-	/** The request tryDepart let go last: read at once, before anything else can depart. */
-	lastDeparture: Departure | undefined;
 
 	/**
 	 * A request's answer came `roundTripMs` after it left: how late it may have arrived is learned from
