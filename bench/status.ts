@@ -52,8 +52,9 @@ export interface StatusRun {
 	busiestSecond: number;
 	/** The machine's one-minute load average at the run's end (others' work on it included). */
 	load: number;
-	/** Within this factor of its ideal time, with no 429. */
+	/** Within this factor of its ideal time, and 429s on at most this share of its requests. */
 	goal: number;
+	max429Share: number;
 }
 
 const node = (name: string, parameters: object) => ({
@@ -115,11 +116,28 @@ export async function measureStatus(port = 5817): Promise<StatusRun[]> {
 				await other.stop();
 			}
 		}
+		// Another system sending on the account: the headers announce 25, a fifth of it is left.
+		const shared = (await startSandbox(port, 20, RATE, false, OTHERS_SHARE)) as unknown as StatusSandbox;
+		try {
+			const start = (await shared.read()).stats;
+			const span = await send(shared, SHARED_ITEMS, 0);
+			const { stats } = await shared.read();
+			const left = Math.round(RATE * (1 - OTHERS_SHARE));
+			runs.push({ ...measured(`Send ${SHARED_ITEMS}, another sender using ${OTHERS_SHARE * 100}% of the account (the ${left} a second left)`, [span], SHARED_ITEMS, 0, start, stats), idealSeconds: (SHARED_ITEMS - 1) / left, goal: SHARED_GOAL, max429Share: SHARED_MAX_429 });
+		} finally {
+			await shared.stop();
+		}
 		return runs;
 	} finally {
 		await sandbox.stop();
 	}
 }
+
+/** Another sender's part of the account, the run's size, and its goals: time against the share left, and 429s. */
+const OTHERS_SHARE = 0.8;
+const SHARED_ITEMS = Math.max(20, Math.round(ITEMS / 2));
+const SHARED_GOAL = 1.1;
+const SHARED_MAX_429 = 0.02;
 
 const RESET_FORMS: Array<[string, string]> = [
 	['seconds', 'in whole seconds (`1`)'],
@@ -141,6 +159,7 @@ function measured(label: string, spans: Span[], sends: number, lookups: number, 
 		busiestSecond: after.busiestSecond,
 		load: os.loadavg()[0],
 		goal: GOAL,
+		max429Share: 0,
 	};
 }
 
@@ -150,16 +169,16 @@ export function statusReportLines(runs: StatusRun[]): string[] {
 		STATUS_HEADING,
 		'',
 		`bench/status.ts, in n8n-core's engine in this process, against the sandbox in a child process with 20 ms latency and a limit of ${RATE} requests a second that sends and lookups share (a strict sliding one-second window counting requests as they arrive, 429 past it), the node at its defaults (Max Messages per Second and Max Requests per Second ${RATE}). ` +
-			`The first three runs follow each other against one sandbox, whose X-RateLimit-Reset is in seconds with a fraction (\`0.040\`); the third runs a Get Status and a Send as two executions at once on the same credential, which share one pace. The last three each send against a sandbox of their own that writes X-RateLimit-Reset in another form. ` +
+			`The first three runs follow each other against one sandbox, whose X-RateLimit-Reset is in seconds with a fraction (\`0.040\`); the third runs a Get Status and a Send as two executions at once on the same credential, which share one pace. The next three each send against a sandbox of their own that writes X-RateLimit-Reset in another form; the last against one where another sender uses ${OTHERS_SHARE * 100}% of the account (the headers still announce ${RATE}), its ideal time at the ${Math.round(RATE * (1 - OTHERS_SHARE))} a second left. ` +
 			"Time is from the first execution's start to the last one's end, as the engine records them; the ideal is n requests in n - 1 gaps of 1/25 s. 429s and the most arrivals in one second are the sandbox's counts.",
 		'',
 		`| Run | Sends | Lookups | Time ÷ ideal time (goal) | 429 answers (sends, lookups) | Most arrivals in one second | Rows not as asked | Load average at its end (${os.cpus().length} CPUs) |`,
 		'|---|---|---|---|---|---|---|---|',
-		...runs.map((run) => `| ${run.label} | ${run.sends} | ${run.lookups} | ${fixed(run.seconds / run.idealSeconds, 3)} (≤ ${run.goal}) | ${run.sendRateLimited}, ${run.lookupRateLimited} | ${run.busiestSecond} | ${run.wrong} | ${fixed(run.load, 1)} |`),
+		...runs.map((run) => `| ${run.label} | ${run.sends} | ${run.lookups} | ${fixed(run.seconds / run.idealSeconds, 3)} (≤ ${run.goal}${run.max429Share > 0 ? `, 429s ≤ ${run.max429Share * 100}%` : ''}) | ${run.sendRateLimited}, ${run.lookupRateLimited} | ${run.busiestSecond} | ${run.wrong} | ${fixed(run.load, 1)} |`),
 		'',
-		`Goal: each run within its factor of its ideal time, with no 429: ${met ? 'met' : `not met by ${runs.filter((run) => !withinGoal(run)).map((run) => `"${run.label}"`).join(', ')}`}.`,
+		`Goal: each run within its factor of its ideal time, with no 429 (or at most the share named): ${met ? 'met' : `not met by ${runs.filter((run) => !withinGoal(run)).map((run) => `"${run.label}"`).join(', ')}`}.`,
 		'',
-		"How: the pacer spaces starts 1/25 s apart and keeps a record of when each request may have reached the API: n8n's helper connects after the pacer counts a request, and the first requests of a process, or any the event loop holds up, arrive tens of milliseconds late. Each answer's time beyond the fastest answer bounds how late its request arrived; no more than 25 of the record's arrivals fall in any second and 4 ms (send/pacer.ts). X-RateLimit-Remaining 0, which an exact pace meets on every answer, pauses no one while the record explains it; a delay in X-RateLimit-Reset is read as one window at most, whatever its unit.",
+		"How: the pacer spaces starts 1/25 s apart and keeps a record of when each request may have reached the API: n8n's helper connects after the pacer counts a request, and the first requests of a process, or any the event loop holds up, arrive tens of milliseconds late. Each answer's time beyond the fastest answer bounds how late its request arrived; no more than 25 of the record's arrivals fall in any second and 4 ms (send/pacer.ts). X-RateLimit-Remaining 0, which an exact pace meets on every answer, pauses no one while the record explains it; a delay in X-RateLimit-Reset is read as one window at most, whatever its unit. What the API counted (Limit less Remaining) less what the record had in the window is what others use: the pace takes a whole number of what they leave.",
 	];
 }
 
@@ -191,6 +210,7 @@ if (require.main === module) {
 	);
 }
 function withinGoal(run: StatusRun): boolean {
-	return run.seconds / run.idealSeconds <= run.goal && run.sendRateLimited + run.lookupRateLimited === 0 && run.wrong === 0;
+	const refused = run.sendRateLimited + run.lookupRateLimited;
+	return run.seconds / run.idealSeconds <= run.goal && refused <= run.max429Share * (run.sends + run.lookups + refused) && run.wrong === 0;
 }
 

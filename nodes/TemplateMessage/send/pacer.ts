@@ -27,6 +27,8 @@ export interface Pause {
 export interface Departure {
 	at: number;
 	roundTripMs?: number;
+	/** Answered 429: not counted as what this pace used of the window (a provider counts what it takes). */
+	refused?: boolean;
 }
 
 /** What a 429 was: the pacer's own timing at the edge of the API's window, or more than this pace can explain. */
@@ -41,6 +43,11 @@ const ANSWERS_KEPT = 50;
 /** Each 429 at a window's edge widens the room by this much, up to ROOM_LEARNED_MAX_MS. */
 const ROOM_STEP_MS = 2;
 const ROOM_LEARNED_MAX_MS = 50;
+
+/** How far each answer moves the estimate of what others use of the account's window. */
+const SHARE_SMOOTHING = 0.15;
+/** An estimate of others this close above a whole number still leaves that share: the headers count whole requests. */
+const SHARE_TOLERANCE = 0.25;
 
 export class Pacer {
 	private rate: number;
@@ -59,6 +66,10 @@ export class Pacer {
 	private learnedRoomMs = 0;
 	/** The request tryDepart let go last: read at once, before anything else can depart. */
 	lastDeparture: Departure | undefined;
+	/** How many of the account's window others use (other workers, other systems), as the headers show it. */
+	private othersPerWindow = 0;
+	/** While sharing: the whole number this pace takes of what others leave. */
+	private shareRate = 0;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -153,6 +164,7 @@ export class Pacer {
 	 */
 	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
 		const limit = Math.ceil(this.rate);
+		if (departure) departure.refused = true;
 		if (departure && !askedByServer && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1) {
 			this.learnedRoomMs = Math.min(ROOM_LEARNED_MAX_MS, this.learnedRoomMs + ROOM_STEP_MS);
 			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.slotFreesAt(this.now())) };
@@ -181,12 +193,37 @@ export class Pacer {
 			// A raised limit: the ceiling follows, never above the setting; accepted messages bring the pace up.
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
+		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) this.shareWithOthers(state.limit, state.remaining, departure);
 		if (state.remaining === 0) {
 			const limit = state.limit ?? Math.ceil(this.rate);
 			const ours = departure !== undefined && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1;
 			if (!ours) this.pauseFor(state.resetMs ?? RATE_LIMIT_WINDOW_MS, 'windowUsedUp');
 		}
 		return lowered;
+	}
+
+	/** While others use the account: what they use of its window, to the nearest request; else 0. */
+	get othersShare(): number {
+		return this.sharing ? Math.round(this.othersPerWindow) : 0;
+	}
+
+	/** Others use a whole request of the window or more: less is the record's and the API's counts differing by one now and then. */
+	private get sharing(): boolean {
+		return this.othersPerWindow >= 1;
+	}
+
+	/**
+	 * The headers are the counter every sender on the account shares: what the API counted in the
+	 * window, less what this pace had in it, is what others use. While they use some, this pace takes a
+	 * whole number of what they leave, never more than it had: a fraction would let one more through in
+	 * some seconds, and everyone's rounded up overfills the window.
+	 */
+	private shareWithOthers(limit: number, remaining: number, departure: Departure): void {
+		const others = Math.max(0, limit - remaining - this.arrivalsBefore(departure, true));
+		this.othersPerWindow += SHARE_SMOOTHING * (others - this.othersPerWindow);
+		if (!this.sharing) return;
+		this.shareRate = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
+		this.rate = Math.min(this.rate, this.shareRate);
 	}
 
 	/** Returns when this pause ends (the pause may already run longer). */
@@ -202,10 +239,12 @@ export class Pacer {
 
 	/** After about a second's worth of accepted messages at the current pace, speed up again. */
 	accepted(): void {
-		if (this.rate === this.ceiling) return;
+		const top = this.sharing ? Math.min(this.ceiling, this.shareRate) : this.ceiling;
+		if (this.rate >= top) return;
 		this.acceptedSinceChange++;
 		if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
-			this.rate = Math.min(this.ceiling, this.rate + this.ceiling * 0.1);
+			// While sharing, a whole step: a fraction would let one more through in some seconds.
+			this.rate = Math.min(top, this.sharing ? Math.floor(this.rate) + 1 : this.rate + this.ceiling * 0.1);
 			this.acceptedSinceChange = 0;
 		}
 	}
@@ -229,7 +268,7 @@ export class Pacer {
 	 * or an announced limit.
 	 */
 	private slotFreesAt(now: number): number {
-		const perWindow = Math.max(1, Math.ceil(this.rate));
+		const perWindow = Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 		const window = RATE_LIMIT_WINDOW_MS + this.roomMs;
 		const arrivals = this.departures.map((departure) => this.arrivalOf(departure)).filter((at) => at > now - window);
 		if (arrivals.length < perWindow) return now;
@@ -237,12 +276,18 @@ export class Pacer {
 		return arrivals[arrivals.length - perWindow] + window;
 	}
 
-	/** How many of this pace's requests the API had in the window that ends with `departure`'s arrival, itself included. */
-	private arrivalsBefore(departure: Departure): number {
+	/**
+	 * How many of this pace's requests the API had in the window that ends with `departure`'s arrival,
+	 * itself included; `counted`: only those it did not refuse.
+	 */
+	private arrivalsBefore(departure: Departure, counted = false): number {
 		const arrived = this.arrivalOf(departure);
-		return this.departures.filter((other) => {
+		// Requests that arrived in the same millisecond: the API counted them in the order they left.
+		const order = this.departures.indexOf(departure);
+		return this.departures.filter((other, index) => {
+			if (counted && other.refused && other !== departure) return false;
 			const at = this.arrivalOf(other);
-			return at <= arrived && at > arrived - RATE_LIMIT_WINDOW_MS;
+			return (at < arrived || (at === arrived && index <= order)) && at > arrived - RATE_LIMIT_WINDOW_MS;
 		}).length;
 	}
 
