@@ -7,7 +7,8 @@ import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import { seconds } from './duration';
 import type { RateLimitState } from './outcome';
-import type { Departure, Pacer, Pause, PauseCause } from './pacer';
+import type { Departure } from './arrivalRecord';
+import type { Pacer, Pause, PauseCause } from './pacer';
 import { StopEarly } from './stopEarly';
 
 /** The system's time, or a simulated one in tests. */

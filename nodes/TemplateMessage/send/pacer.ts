@@ -8,7 +8,9 @@
  * is seen; the next run on an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
-import { ARRIVAL_ROOM_MS, RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
+import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
+import type { Departure } from './arrivalRecord';
+import { ArrivalRecord } from './arrivalRecord';
 import type { RateLimitState } from './outcome';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
@@ -19,30 +21,11 @@ export interface Pause {
 	until: number;
 }
 
-/**
- * One request that left, on the pacer's clock, and how long its answer took (unknown until then).
- * How much longer than the fastest answer bounds how much later than the fastest request it reached
- * the API (n8n's helper connects, and may be held up, after the pacer counted it).
- */
-export interface Departure {
-	at: number;
-	roundTripMs?: number;
-	/** Answered 429: not counted as what this pace used of the window (a provider counts what it takes). */
-	refused?: boolean;
-}
-
 /** What a 429 was: the pacer's own timing at the edge of the API's window, or more than this pace can explain. */
 export type TooManyKind = 'atWindowEdge' | 'overLimit';
 
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
-
-/** Answers remembered to learn from: the fastest of them is the yardstick of lateness. */
-const ANSWERS_KEPT = 50;
-
-/** Each 429 at a window's edge widens the room by this much, up to ROOM_LEARNED_MAX_MS. */
-const ROOM_STEP_MS = 2;
-const ROOM_LEARNED_MAX_MS = 50;
 
 /** How far each answer moves the estimate of what others use of the account's window. */
 const SHARE_SMOOTHING = 0.15;
@@ -58,12 +41,7 @@ export class Pacer {
 	private pauseCause: PauseCause = 'tooManyRequests';
 	private runs = 0;
 	private acceptedSinceChange = 0;
-	/** Requests that left in the last few seconds, oldest first. */
-	private readonly departures: Departure[] = [];
-	private readonly roundTrips: number[] = [];
-	private fastestMs = 0;
-	/** Room added by 429s at a window's edge: the record was too hopeful by about this much. */
-	private learnedRoomMs = 0;
+	private readonly record = new ArrivalRecord();
 	/** The request tryDepart let go last: read at once, before anything else can depart. */
 	lastDeparture: Departure | undefined;
 	/** How many of the account's window others use (other workers, other systems), as the headers show it. */
@@ -108,11 +86,6 @@ export class Pacer {
 		return this.rate;
 	}
 
-	/** The room kept past one second between arrivals `limit` apart, in ms. */
-	get roomMs(): number {
-		return ARRIVAL_ROOM_MS + this.learnedRoomMs;
-	}
-
 	/** Returns how many ms to wait for the reserved slot. */
 	reserve(): number {
 		const now = this.now();
@@ -131,24 +104,17 @@ export class Pacer {
 		const now = this.now();
 		// A pause that began after this sender reserved its slot holds it too.
 		if (now < this.pausedUntil) return this.pausedUntil - now;
-		this.forget(now);
 		if (this.rate > 0) {
-			const freesAt = this.slotFreesAt(now);
+			const freesAt = this.record.slotFreesAt(now, this.perWindow);
 			if (freesAt > now) return Math.ceil(freesAt - now);
 		}
-		this.lastDeparture = { at: now };
-		this.departures.push(this.lastDeparture);
+		this.lastDeparture = this.record.depart(now);
 		return 0;
 	}
 
-	/**
-	 * A request's answer came `roundTripMs` after it left: how late it may have arrived is learned from
-	 * it, against the fastest answer yet (a process's first request is slow and answered first).
-	 */
+	/** A request's answer came `roundTripMs` after it left: the record learns how late it may have arrived. */
 	answered(departure: Departure, roundTripMs: number): void {
-		departure.roundTripMs = Math.max(0, roundTripMs);
-		remember(this.roundTrips, departure.roundTripMs);
-		this.fastestMs = Math.min(...this.roundTrips);
+		this.record.answered(departure, roundTripMs);
 	}
 
 	/** A reserved slot will not be used: give it back so the next run on this account does not wait for it. */
@@ -165,9 +131,9 @@ export class Pacer {
 	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
 		const limit = Math.ceil(this.rate);
 		if (departure) departure.refused = true;
-		if (departure && !askedByServer && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1) {
-			this.learnedRoomMs = Math.min(ROOM_LEARNED_MAX_MS, this.learnedRoomMs + ROOM_STEP_MS);
-			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.slotFreesAt(this.now())) };
+		if (departure && !askedByServer && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1) {
+			this.record.widenRoom();
+			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
 		}
 		// The 429s of requests that left together are one event: the pace slows once for them.
 		const alreadyPaused = this.now() < this.pausedUntil;
@@ -196,7 +162,7 @@ export class Pacer {
 		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) this.shareWithOthers(state.limit, state.remaining, departure);
 		if (state.remaining === 0) {
 			const limit = state.limit ?? Math.ceil(this.rate);
-			const ours = departure !== undefined && this.rate > 0 && this.arrivalsBefore(departure) >= limit - 1;
+			const ours = departure !== undefined && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1;
 			if (!ours) this.pauseFor(state.resetMs ?? RATE_LIMIT_WINDOW_MS, 'windowUsedUp');
 		}
 		return lowered;
@@ -219,7 +185,7 @@ export class Pacer {
 	 * some seconds, and everyone's rounded up overfills the window.
 	 */
 	private shareWithOthers(limit: number, remaining: number, departure: Departure): void {
-		const others = Math.max(0, limit - remaining - this.arrivalsBefore(departure, true));
+		const others = Math.max(0, limit - remaining - this.record.arrivalsBefore(departure, true));
 		this.othersPerWindow += SHARE_SMOOTHING * (others - this.othersPerWindow);
 		if (!this.sharing) return;
 		this.shareRate = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
@@ -249,60 +215,14 @@ export class Pacer {
 		}
 	}
 
-	/** When the API may have had it, as far as the record knows: an unanswered request is as late as most. */
-	private arrivalOf(departure: Departure): number {
-		const late = departure.roundTripMs === undefined ? this.usualLateness() : departure.roundTripMs - this.fastestMs;
-		return departure.at + Math.min(late, RATE_LIMIT_WINDOW_MS);
-	}
-
-	/** The 9th-tenth lateness of the last answers (0 before any). */
-	private usualLateness(): number {
-		if (this.roundTrips.length === 0) return 0;
-		const sorted = [...this.roundTrips].sort((a, b) => a - b);
-		return sorted[Math.floor(0.9 * (sorted.length - 1))] - this.fastestMs;
-	}
-
 	/**
-	 * When one more may arrive: a fraction is rounded up here (the even spacing of reserve() keeps 2.5
-	 * a second at 5 every 2 s, and a window of ⌊2.5⌋ would hold it at 2), never above a whole setting
-	 * or an announced limit.
+	 * How many of the record's arrivals one second may hold. A fraction is rounded up (the even spacing
+	 * of reserve() keeps 2.5 a second at 5 every 2 s, and a window of ⌊2.5⌋ would hold it at 2), never
+	 * above a whole setting or an announced limit; while sharing, down (everyone's rounded up overfills).
 	 */
-	private slotFreesAt(now: number): number {
-		const perWindow = Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
-		const window = RATE_LIMIT_WINDOW_MS + this.roomMs;
-		const arrivals = this.departures.map((departure) => this.arrivalOf(departure)).filter((at) => at > now - window);
-		if (arrivals.length < perWindow) return now;
-		arrivals.sort((a, b) => a - b);
-		return arrivals[arrivals.length - perWindow] + window;
+	private get perWindow(): number {
+		return Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 	}
-
-	/**
-	 * How many of this pace's requests the API had in the window that ends with `departure`'s arrival,
-	 * itself included; `counted`: only those it did not refuse.
-	 */
-	private arrivalsBefore(departure: Departure, counted = false): number {
-		const arrived = this.arrivalOf(departure);
-		// Requests that arrived in the same millisecond: the API counted them in the order they left.
-		const order = this.departures.indexOf(departure);
-		return this.departures.filter((other, index) => {
-			if (counted && other.refused && other !== departure) return false;
-			const at = this.arrivalOf(other);
-			return (at < arrived || (at === arrived && index <= order)) && at > arrived - RATE_LIMIT_WINDOW_MS;
-		}).length;
-	}
-
-	private forget(now: number): void {
-		const horizon = now - 3 * (RATE_LIMIT_WINDOW_MS + ROOM_LEARNED_MAX_MS + ARRIVAL_ROOM_MS);
-		while (this.departures.length > 0 && (this.departures[0].at < horizon || this.departures.length > DEPARTURES_KEPT)) this.departures.shift();
-	}
-}
-
-/** Enough for any window at any rate the options allow, without growing for ever without a limit. */
-const DEPARTURES_KEPT = 4096;
-
-function remember(list: number[], value: number): void {
-	list.push(value);
-	if (list.length > ANSWERS_KEPT) list.shift();
 }
 
 const IDLE_MS = 60_000;

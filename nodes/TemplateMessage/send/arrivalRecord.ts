@@ -1,0 +1,108 @@
+/**
+ * When this pace's requests may have reached the API, which counts arrivals, not departures: each
+ * departure, and how late it may have arrived, learned from its answer. n8n's helper connects after
+ * the pacer counts a request: most arrive 1 to 3 ms later, a process's first ones 30 to 65 ms later.
+ */
+import { ARRIVAL_ROOM_MS, RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
+
+/**
+ * One request that left, on the pacer's clock, and how long its answer took (unknown until then).
+ * How much longer than the fastest answer bounds how much later than the fastest request it reached
+ * the API.
+ */
+export interface Departure {
+	at: number;
+	roundTripMs?: number;
+	/** Answered 429: not counted as what this pace used of the window (a provider counts what it takes). */
+	refused?: boolean;
+}
+
+/** Answers remembered to learn from: the fastest of them is the yardstick of lateness. */
+const ANSWERS_KEPT = 50;
+
+/** Each 429 at a window's edge widens the room by this much, up to ROOM_LEARNED_MAX_MS. */
+const ROOM_STEP_MS = 2;
+const ROOM_LEARNED_MAX_MS = 50;
+
+/** Enough for any window at any rate the options allow, without growing for ever without a limit. */
+const DEPARTURES_KEPT = 4096;
+
+export class ArrivalRecord {
+	/** Requests that left in the last few seconds, oldest first. */
+	private readonly departures: Departure[] = [];
+	private readonly roundTrips: number[] = [];
+	private fastestMs = 0;
+	/** Room added by 429s at a window's edge: the record was too hopeful by about this much. */
+	private learnedRoomMs = 0;
+
+	/** The room kept past one second between arrivals a limit apart, in ms. */
+	get roomMs(): number {
+		return ARRIVAL_ROOM_MS + this.learnedRoomMs;
+	}
+
+	depart(now: number): Departure {
+		this.forget(now);
+		const departure = { at: now };
+		this.departures.push(departure);
+		return departure;
+	}
+
+	/**
+	 * A request's answer came `roundTripMs` after it left: how late it may have arrived is learned from
+	 * it, against the fastest answer yet (a process's first request is slow and answered first).
+	 */
+	answered(departure: Departure, roundTripMs: number): void {
+		departure.roundTripMs = Math.max(0, roundTripMs);
+		this.roundTrips.push(departure.roundTripMs);
+		if (this.roundTrips.length > ANSWERS_KEPT) this.roundTrips.shift();
+		this.fastestMs = Math.min(...this.roundTrips);
+	}
+
+	/** A 429 at the window's edge: the record was too hopeful. */
+	widenRoom(): void {
+		this.learnedRoomMs = Math.min(ROOM_LEARNED_MAX_MS, this.learnedRoomMs + ROOM_STEP_MS);
+	}
+
+	/** When one more may arrive with no more than `perWindow` of the record's arrivals in any second and the room. */
+	slotFreesAt(now: number, perWindow: number): number {
+		this.forget(now);
+		const window = RATE_LIMIT_WINDOW_MS + this.roomMs;
+		const arrivals = this.departures.map((departure) => this.arrivalOf(departure)).filter((at) => at > now - window);
+		if (arrivals.length < perWindow) return now;
+		arrivals.sort((a, b) => a - b);
+		return arrivals[arrivals.length - perWindow] + window;
+	}
+
+	/**
+	 * How many of this pace's requests the API had in the window that ends with `departure`'s arrival,
+	 * itself included; `counted`: only those it did not refuse.
+	 */
+	arrivalsBefore(departure: Departure, counted = false): number {
+		const arrived = this.arrivalOf(departure);
+		// Requests that arrived in the same millisecond: the API counted them in the order they left.
+		const order = this.departures.indexOf(departure);
+		return this.departures.filter((other, index) => {
+			if (counted && other.refused && other !== departure) return false;
+			const at = this.arrivalOf(other);
+			return (at < arrived || (at === arrived && index <= order)) && at > arrived - RATE_LIMIT_WINDOW_MS;
+		}).length;
+	}
+
+	/** When the API may have had it, as far as the record knows: an unanswered request is as late as most. */
+	private arrivalOf(departure: Departure): number {
+		const late = departure.roundTripMs === undefined ? this.usualLateness() : departure.roundTripMs - this.fastestMs;
+		return departure.at + Math.min(late, RATE_LIMIT_WINDOW_MS);
+	}
+
+	/** The 9th-tenth lateness of the last answers (0 before any). */
+	private usualLateness(): number {
+		if (this.roundTrips.length === 0) return 0;
+		const sorted = [...this.roundTrips].sort((a, b) => a - b);
+		return sorted[Math.floor(0.9 * (sorted.length - 1))] - this.fastestMs;
+	}
+
+	private forget(now: number): void {
+		const horizon = now - 3 * (RATE_LIMIT_WINDOW_MS + ROOM_LEARNED_MAX_MS + ARRIVAL_ROOM_MS);
+		while (this.departures.length > 0 && (this.departures[0].at < horizon || this.departures.length > DEPARTURES_KEPT)) this.departures.shift();
+	}
+}
