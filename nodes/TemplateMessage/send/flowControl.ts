@@ -9,6 +9,7 @@ import { seconds } from './duration';
 import type { RateLimitState } from './outcome';
 import type { Departure } from './arrivalRecord';
 import type { Pacer, Pause, PauseCause } from './pacer';
+import { PauseLog } from './pauseLog';
 import { StopEarly } from './stopEarly';
 
 /** The system's time, or a simulated one in tests. */
@@ -34,9 +35,6 @@ const THROTTLE_PAUSE_MS = 1000;
 
 /** However short a wait a 429 asks for, it costs the message at least this much of its budget. */
 const MIN_THROTTLE_CHARGE_MS = 250;
-
-/** Waits this long or longer are told: the run would otherwise seem to hang. */
-const LONG_WAIT_MS = 5000;
 
 /**
  * One message's passage through the flow. Its throttle budget counts how long the API has kept it
@@ -99,7 +97,7 @@ export class FlowControl {
 		private readonly signal?: AbortSignal,
 	) {
 		this.stopEarly = new StopEarly(settings.maxOutageWaitMs, () => clock.now());
-		this.pauses = new PauseLog(notices, clock);
+		this.pauses = new PauseLog(notices, () => clock.now());
 	}
 
 	get stopping(): boolean {
@@ -275,39 +273,3 @@ export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: n
 		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${optionName('maxThrottleWait')} (${seconds(budgetMs)})`,
 	};
 }
-
-/** One log line when a long pause begins (overlapping pauses are the same one), one hint at the end. */
-class PauseLog {
-	private count = 0;
-	private longestMs = 0;
-	private lastCause: PauseCause = 'tooManyRequests';
-	private toldUntil = 0;
-
-	constructor(
-		private readonly notices: Notices,
-		private readonly clock: Clock,
-	) {}
-
-	pausing(waitMs: number, cause: PauseCause): void {
-		if (waitMs < LONG_WAIT_MS) return;
-		const now = this.clock.now();
-		if (now < this.toldUntil) return;
-		this.toldUntil = now + waitMs;
-		this.count++;
-		this.longestMs = Math.max(this.longestMs, waitMs);
-		this.lastCause = cause;
-		this.notices.log(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`);
-	}
-
-	summarise(): void {
-		if (this.count === 0) return;
-		this.notices.hint(
-			`The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`,
-		);
-	}
-}
-
-const PAUSE_TEXT: Record<PauseCause, string> = {
-	tooManyRequests: 'the API answered 429 (too many requests) and asked to wait',
-	windowUsedUp: "the API's rate-limit window has nothing left (X-RateLimit-Remaining: 0) until X-RateLimit-Reset",
-};

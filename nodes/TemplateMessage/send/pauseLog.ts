@@ -1,0 +1,42 @@
+import type { Notices } from '../shared/notice';
+import { optionPath } from '../shared/options';
+import type { PauseCause } from './pacer';
+
+/** Waits this long or longer are told: the run would otherwise seem to hang. */
+const LONG_WAIT_MS = 5000;
+
+/** One log line when a long pause begins (overlapping pauses are the same one), one hint at the end. */
+export class PauseLog {
+	private count = 0;
+	private longestMs = 0;
+	private lastCause: PauseCause = 'tooManyRequests';
+	private toldUntil = 0;
+
+	constructor(
+		private readonly notices: Notices,
+		private readonly now: () => number,
+	) {}
+
+	pausing(waitMs: number, cause: PauseCause): void {
+		if (waitMs < LONG_WAIT_MS) return;
+		const now = this.now();
+		if (now < this.toldUntil) return;
+		this.toldUntil = now + waitMs;
+		this.count++;
+		this.longestMs = Math.max(this.longestMs, waitMs);
+		this.lastCause = cause;
+		this.notices.log(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`);
+	}
+
+	summarise(): void {
+		if (this.count === 0) return;
+		this.notices.hint(
+			`The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`,
+		);
+	}
+}
+
+const PAUSE_TEXT: Record<PauseCause, string> = {
+	tooManyRequests: 'the API answered 429 (too many requests) and asked to wait',
+	windowUsedUp: "the API's rate-limit window has nothing left (X-RateLimit-Remaining: 0) until X-RateLimit-Reset",
+};
