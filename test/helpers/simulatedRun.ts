@@ -1,7 +1,8 @@
 import type { INode } from 'n8n-workflow';
 
 import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
-import { classifyResponse, readRateLimit } from '../../nodes/TemplateMessage/send/outcome';
+import { readRateLimit } from '../../nodes/TemplateMessage/send/headers';
+import { classifyResponse } from '../../nodes/TemplateMessage/send/outcome';
 import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import { Progress } from '../../nodes/TemplateMessage/send/progress';
 import { Redactor } from '../../nodes/TemplateMessage/send/redact';

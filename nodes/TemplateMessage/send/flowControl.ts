@@ -6,7 +6,7 @@ import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
 import { wait } from './deadline';
 import { seconds } from './duration';
-import type { RateLimitState } from './outcome';
+import type { RateLimitState } from './headers';
 import type { Departure } from './arrivalRecord';
 import type { Pacer, Pause, PauseCause } from './pacer';
 import { PauseLog } from './pauseLog';

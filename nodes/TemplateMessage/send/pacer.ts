@@ -11,7 +11,7 @@ import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Departure } from './arrivalRecord';
 import { ArrivalRecord } from './arrivalRecord';
-import type { RateLimitState } from './outcome';
+import type { RateLimitState } from './headers';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 

@@ -4,10 +4,11 @@ import type { Answer } from './answer';
 import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
 import { boundedCopy, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
-import type { RateLimitState } from './outcome';
+import type { RateLimitState } from './headers';
+import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
-import { classifyResponse, classifyTransportError, header, readRateLimit, requestWritten } from './outcome';
+import { classifyResponse, classifyTransportError, requestWritten } from './outcome';
 import type { Redactor } from './redact';
 
 export interface Attempt {
