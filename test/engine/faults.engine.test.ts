@@ -127,7 +127,7 @@ afterAll(() => {
 		'| Fails throughout | After 5 failures in a row, probes after 1, 2, 4… s (up to 30 s), the last one when the API has failed for *Max Wait for the API to Recover* (120 s; tested at 3 s: probes at 1.16 s and 3 s); then the run stops, and says for how long. |',
 		'| 429s for 4 s (`Retry-After: 1`) over 40 items | All 40 sent once: a 429 pauses and slows the run, never stops it. |',
 		'| An account whose limit another sender mostly uses (85% of each second) | Every message sent, at the rate left. |',
-		'| Another sender uses 80% of the account, and `X-RateLimit-Remaining` shows it | The pace takes the whole 5 a second left: 1,000 rows within 1.1 × their ideal time at that rate, 429s on under 2% of requests, and the run says at its end how much others used. |',
+		'| Another sender uses 80% of the account, and `X-RateLimit-Remaining` shows it | The pace takes the whole 5 a second left: 1,000 rows within 1.1 × their ideal time at that rate, 429s on under 2% of requests. |',
 		'| Keeps throttling one recipient | That item alone comes out `notSent` after *Max Wait When Throttled*, with the reason; the others go. |',
 		'| `X-RateLimit-Remaining: 0` with a Reset 600 s ahead | The waiting items come out `notSent` at once, with the reason, instead of holding silently. |',
 		'| A 429 asking for longer than *Max Wait When Throttled* (`Retry-After: 300` with 5 s; a Reset two hours away with the default 120 s), 200 items at concurrency 10 | Every item comes out `notSent`, with the reason; no request leaves but those already on their way (at most 10): the 429 holds every sender, and one that may not wait that long gives up before sending. |',

@@ -84,8 +84,6 @@ export class FlowControl {
 	private readonly stopEarly: StopEarly;
 	private readonly pauses: PauseLog;
 	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, waitedMs: 0 };
-	/** The account's limit as the API last announced it (X-RateLimit-Limit). */
-	private announcedLimit: number | undefined;
 	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
 	private countedUntil = 0;
 
@@ -114,10 +112,6 @@ export class FlowControl {
 
 	summarise(): void {
 		this.pauses.summarise();
-		const others = this.pacer.othersShare;
-		if (others > 0 && this.announcedLimit !== undefined) {
-			notice(this.notices, `Others used the same account during this run: about ${others} of its ${this.announcedLimit} requests a second at the end, by the API's X-RateLimit-Remaining. The run kept to what they left.`);
-		}
 		const { recoveries, probes } = this.stopEarly.breaker;
 		if (recoveries > 0) {
 			notice(this.notices, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
@@ -150,7 +144,6 @@ export class FlowControl {
 		if (rateLimit) {
 			const lowered = this.pacer.rateLimitHeaders(rateLimit, departure);
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
-			this.announcedLimit = rateLimit.limit ?? this.announcedLimit;
 		}
 		if (outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
 		this.throttling.answers++;

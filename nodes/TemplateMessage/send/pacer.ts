@@ -168,11 +168,6 @@ export class Pacer {
 		return lowered;
 	}
 
-	/** While others use the account: what they use of its window, to the nearest request; else 0. */
-	get othersShare(): number {
-		return this.sharing ? Math.round(this.othersPerWindow) : 0;
-	}
-
 	/** Others use a whole request of the window or more: less is the record's and the API's counts differing by one now and then. */
 	private get sharing(): boolean {
 		return this.othersPerWindow >= 1;
