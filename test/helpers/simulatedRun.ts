@@ -158,3 +158,13 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 	);
 	return run;
 }
+
+/** The most requests that arrived in any one second. */
+export function busiestSecond(times: number[]): number {
+	let most = 0;
+	for (let first = 0, last = 0; last < times.length; last++) {
+		while (times[last] - times[first] >= 1000) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}

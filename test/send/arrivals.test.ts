@@ -5,7 +5,7 @@
  */
 import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
-import { accepted, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
+import { accepted, busiestSecond, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
 
 interface RateWindow {
 	(now: number): boolean;
@@ -15,16 +15,6 @@ const { rateWindow, rateLimitHeaders } = require('../../sandbox/rateLimit') as {
 	rateWindow: (perSecond: number, kind?: 'sliding' | 'fixed') => RateWindow;
 	rateLimitHeaders: (limit: number, state: { remaining: number; resetMs: number }, form?: string) => Record<string, string>;
 };
-
-/** The most requests that arrived in any one second. */
-function busiestSecond(times: number[]): number {
-	let most = 0;
-	for (let first = 0, last = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= 1000) first++;
-		most = Math.max(most, last - first + 1);
-	}
-	return most;
-}
 
 /** The sandbox's provider: `perSecond` counted at arrival in its window, its headers on every answer with Reset in `form`. */
 function provider(perSecond: number, { kind = 'sliding', form = 'fraction', others = 0 }: { kind?: 'sliding' | 'fixed'; form?: string; others?: number } = {}) {

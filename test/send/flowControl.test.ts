@@ -6,21 +6,11 @@ import { ARRIVAL_ROOM_MS, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage
 import { Turn } from '../../nodes/TemplateMessage/send/flowControl';
 import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
-import { accepted, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
+import { accepted, busiestSecond, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
 
 const { slidingWindow } = require('../../sandbox/rateLimit') as { slidingWindow: (perSecond: number) => (now: number) => boolean };
 
 const all = (count: number, status: string) => Array.from({ length: count }, () => status);
-
-/** The most requests that arrived in any one second. */
-function busiestSecond(times: number[]): number {
-	let most = 0;
-	for (let first = 0, last = 0; last < times.length; last++) {
-		while (times[last] - times[first] >= 1000) first++;
-		most = Math.max(most, last - first + 1);
-	}
-	return most;
-}
 
 describe('the pace', () => {
 	test('25 a second: starts 40 ms apart, never 26 in a second, whatever the concurrency', async () => {
