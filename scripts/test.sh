@@ -113,7 +113,7 @@ together "npm run lint" "npm run lint:package" "node_modules/.bin/tsc --noEmit -
 # Arguments come before --selectProjects, which would take them as more project names. Four workers
 # on two cores: the engine suites spend most of their time waiting on local servers and timers (a
 # run of one engine on one worker keeps a third of a core busy). Their timing scenarios run on a
-# simulated clock (test/send/flowControl.test.ts), and the real-clock ones that are left have
+# simulated clock (test/flow/flowControl.test.ts), and the real-clock ones that are left have
 # bounds that hold under load.
 "${jest[@]}" "$@" --maxWorkers=4 --selectProjects unit
 # The engine suite again on the older n8n, on two workers beside n8n's install and then the queue-mode

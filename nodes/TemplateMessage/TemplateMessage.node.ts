@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties, router, subtitle } from './actions/router';
-import { testCredential } from './send/credentialTest';
+import { testCredential } from './api/credentialTest';
 import { CREDENTIAL_TYPE } from './shared/contracts';
 
 // n8n-workflow exports NodeConnectionTypes from 1.83 on; without the fallback an older n8n could not load the node.

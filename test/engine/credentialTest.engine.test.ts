@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { probe } from '../../nodes/TemplateMessage/send/credentialTest';
+import { probe } from '../../nodes/TemplateMessage/api/credentialTest';
 import { startApiServer, type ApiServer } from '../helpers/apiServer';
 import { PACKAGE_ROOT } from '../helpers/engine';
 

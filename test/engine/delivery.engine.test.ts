@@ -99,7 +99,7 @@ test('a connection closed before the request was sent is never a duplicate', asy
 });
 
 // How many 429s a real-clock run meets depends on the machine: the pace against a provider's limit
-// is on the simulated clock (test/send/flowControl.test.ts, "the pace"); here, that nothing is lost.
+// is on the simulated clock (test/flow/flowControl.test.ts, "the pace"); here, that nothing is lost.
 describe('against a provider limited to 10 messages a second', () => {
 	test('paced at the limit: nothing lost, nothing twice', async () => {
 		api.respondWith(rateLimited(10, 1));
@@ -122,7 +122,7 @@ describe('against a provider limited to 10 messages a second', () => {
 			for (const result of results) expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 			expect(Object.values(perRecipient(api.requests)).map((count) => count.accepted)).toEqual([1, 1, 1, 1]);
 			// All four left through one pacer at 2 a second, whose spacing is on the simulated clock
-			// (test/send/flowControl.test.ts). Paced separately, the two executions would use two.
+			// (test/flow/flowControl.test.ts). Paced separately, the two executions would use two.
 			expect(pace.departures.map((departure) => departure.rate)).toEqual([2, 2, 2, 2]);
 			expect(pacersUsed(pace)).toBe(1);
 		} finally {
@@ -241,7 +241,7 @@ test('without Continue On Fail, the first failure stops new sends and says what 
 	expect(api.requests).toHaveLength(1);
 });
 
-// Senders waiting for their paced slot when the first failure comes back: test/send/flowControl.test.ts ("stopping").
+// Senders waiting for their paced slot when the first failure comes back: test/flow/flowControl.test.ts ("stopping").
 
 test('cancelling the execution stops the run: no message is sent after it', async () => {
 	// Cancelled when the second message arrives; ten senders at 2 a second wait for slots 1 to 5 s ahead.

@@ -252,7 +252,7 @@ describe('the same care as a send', () => {
 			expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
 			expect(lookups(api)).toHaveLength(count);
 			// Every request of both kinds left through one pacer at the rate set: one pace for the account,
-			// whose spacing is on the simulated clock (test/send/flowControl.test.ts). A pace each would be two.
+			// whose spacing is on the simulated clock (test/flow/flowControl.test.ts). A pace each would be two.
 			expect(pace.departures).toHaveLength(2 * count);
 			expect(pacersUsed(pace)).toBe(1);
 			expect(new Set(pace.departures.map((departure) => departure.rate))).toEqual(new Set([perSecond]));

@@ -101,7 +101,7 @@ test('connection refused on every attempt trips the breaker too', async () => {
 	api = await startApiServer();
 });
 
-// A template that does not exist, at the pace: test/send/flowControl.test.ts ("stopping"); here, its 404 form.
+// A template that does not exist, at the pace: test/flow/flowControl.test.ts ("stopping"); here, its 404 form.
 
 test.each([
 	['404 and code 33 (the recipient does not exist)', 404, { errors: [{ message: 'Data does not exist', code: 33 }] }],
@@ -144,7 +144,7 @@ test('a later run starts fresh', async () => {
 });
 
 // A failing API's pause and probes, and waits the run cannot afford (Retry-After, X-RateLimit-Reset):
-// on the simulated clock, test/send/flowControl.test.ts.
+// on the simulated clock, test/flow/flowControl.test.ts.
 
 describe("a recipient's code under an account's status", () => {
 	const refusedWith = (status: number) => () => ({ status, body: { errors: [{ message: 'Recipient not found', code: 33 }] } });
@@ -258,7 +258,7 @@ describe('the provider\'s rate-limit headers', () => {
 		const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
 		expect(infos).toContain(said);
 		// n8n before 1.80 has no execution hints: only the log says it there.
-		// A 429 met on the way adds what it cost to the summary (test/send/throttling.test.ts).
+		// A 429 met on the way adds what it cost to the summary (test/flow/throttling.test.ts).
 		expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [said, expect.stringMatching(/^Sent 30 of 30 item\(s\)\.( [^.]*"too many requests" \(HTTP 429 or code 9\)\.)?$/)] : []);
 	});
 });

@@ -3,12 +3,12 @@
  * node uses): which pacer each request left through, at what rate, each slot's wait as the pacer
  * computed it, and each wait the flow asked its clock for. What the engine tests check of timing,
  * without reading the wall clock: the timings themselves are on the simulated clock
- * (test/send/flowControl.test.ts).
+ * (test/flow/flowControl.test.ts).
  */
 import path from 'node:path';
 
-import type { Clock } from '../../nodes/TemplateMessage/send/flowControl';
-import type { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import type { Clock } from '../../nodes/TemplateMessage/flow/flowControl';
+import type { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { PACKAGE_ROOT } from './engine';
 
 export interface Departure {

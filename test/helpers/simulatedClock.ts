@@ -1,4 +1,4 @@
-import type { Clock } from '../../nodes/TemplateMessage/send/flowControl';
+import type { Clock } from '../../nodes/TemplateMessage/flow/flowControl';
 
 /** More timer wake-ups than any scenario needs: a run that gets this far is looping, not waiting. */
 const MAX_WAKE_UPS = 1_000_000;

@@ -1,11 +1,11 @@
 import type { INode } from 'n8n-workflow';
 
-import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
-import { readRateLimit } from '../../nodes/TemplateMessage/send/headers';
-import { classifyResponse } from '../../nodes/TemplateMessage/send/outcome';
-import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import { FlowControl } from '../../nodes/TemplateMessage/flow/flowControl';
+import { readRateLimit } from '../../nodes/TemplateMessage/api/headers';
+import { classifyResponse } from '../../nodes/TemplateMessage/api/outcome';
+import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { Progress } from '../../nodes/TemplateMessage/send/progress';
-import { Redactor } from '../../nodes/TemplateMessage/send/redact';
+import { Redactor } from '../../nodes/TemplateMessage/api/redact';
 import { sendEach } from '../../nodes/TemplateMessage/send/sendAll';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';

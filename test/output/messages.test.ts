@@ -16,11 +16,11 @@ import { readCredentials } from '../../nodes/TemplateMessage/request/credentials
 import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
-import { throttledByPause } from '../../nodes/TemplateMessage/send/flowControl';
-import { credentialTestVerdict } from '../../nodes/TemplateMessage/send/credentialTest';
-import type { Probe } from '../../nodes/TemplateMessage/send/credentialTest';
+import { throttledByPause } from '../../nodes/TemplateMessage/flow/flowControl';
+import { credentialTestVerdict } from '../../nodes/TemplateMessage/api/credentialTest';
+import type { Probe } from '../../nodes/TemplateMessage/api/credentialTest';
 import { lookupError, statusRows } from '../../nodes/TemplateMessage/output/statusRows';
-import { readStatusAnswer } from '../../nodes/TemplateMessage/send/statusAnswer';
+import { readStatusAnswer } from '../../nodes/TemplateMessage/lookup/statusAnswer';
 import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
 import { PACKAGE_ROOT } from '../helpers/engine';
 

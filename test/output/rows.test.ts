@@ -43,7 +43,7 @@ const CASES: Cases = {
 	sentBefore: { sample: { kind: 'sentBefore', by: 'earlier' }, change: { by: (by) => (by === 'earlier' ? 'concurrent' : 'earlier') } },
 	inDoubt: { sample: { kind: 'inDoubt' }, change: {} },
 	invalid: {
-		sample: { kind: 'invalid', invalid: { invalid: new NodeOperationError(node, 'Phone Number: is empty [item 0]', { itemIndex: 0 }), field: 'Phone Number', given: { phone_number: '' } } },
+		sample: { kind: 'invalid', invalid: { invalid: new NodeOperationError(node, 'Phone Number: is empty [item 0]', { itemIndex: 0 }), field: 'Phone Number', identifiedBy: { phone_number: '' } } },
 		change: { invalid: (invalid) => ({ ...invalid, invalid: new NodeOperationError(node, 'Phone Number: is too short [item 0]', { itemIndex: 0 }) }) },
 	},
 };

@@ -3,14 +3,25 @@ import path from 'node:path';
 
 /**
  * The node's code runs one way: the node class hands execute to the router (actions/), each
- * operation module there wires the stages (description/, request/, send/, output/), each stage
- * imports only from itself and from shared/ (the contracts and the helpers more than one stage
- * needs), and shared/ only from itself. The credential may use shared/ too. Outside code, only
- * n8n-workflow (n8n's rule for community nodes).
+ * operation module there wires the rooms below it. Sending (send/) and Get Status's lookups
+ * (lookup/) go through the account's flow control (flow/), which reads the API's answers (api/);
+ * Send Once's record (sendOnce/) is send/'s alone. Every room may import from shared/ (the
+ * contracts and the helpers more than one room needs), and shared/ only from itself. The
+ * credential may use shared/ too. Outside code, only n8n-workflow (n8n's rule for community nodes).
  */
 const ROOT = path.join(__dirname, '..', '..');
 const NODE_DIR = path.join(ROOT, 'nodes', 'TemplateMessage');
-const STAGES = ['description', 'request', 'send', 'output'];
+const ROOMS: Record<string, string[]> = {
+	description: [],
+	request: [],
+	output: [],
+	api: [],
+	flow: ['api'],
+	sendOnce: [],
+	send: ['sendOnce', 'flow', 'api'],
+	lookup: ['flow', 'api'],
+};
+const ROOM_NAMES = Object.keys(ROOMS);
 
 function sources(dir: string): string[] {
 	return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,7 +37,7 @@ function importsOf(file: string): string[] {
 	return [...text.matchAll(/(?:import|export)\s[^'";]*?from\s+['"]([^'"]+)['"]/g)].map((match) => match[1]);
 }
 
-/** Where a file sits: 'node' (the node's own folder), 'actions', a stage, 'shared' or 'credentials'. */
+/** Where a file sits: 'node' (the node's own folder), 'actions', a room, 'shared' or 'credentials'. */
 function layerOf(file: string): string {
 	const relative = path.relative(NODE_DIR, file);
 	if (relative.startsWith('..')) return path.relative(ROOT, file).split(path.sep)[0];
@@ -36,9 +47,9 @@ function layerOf(file: string): string {
 
 const ALLOWED: Record<string, string[]> = {
 	// The credential test is the node's method, so the class names it beside the router.
-	node: ['node', 'actions', 'send', 'shared'],
-	actions: ['actions', ...STAGES, 'shared'],
-	...Object.fromEntries(STAGES.map((stage) => [stage, [stage, 'shared']])),
+	node: ['node', 'actions', 'api', 'shared'],
+	actions: ['actions', ...ROOM_NAMES, 'shared'],
+	...Object.fromEntries(ROOM_NAMES.map((room) => [room, [room, ...ROOMS[room], 'shared']])),
 	shared: ['shared'],
 	credentials: ['credentials', 'shared'],
 };
@@ -54,7 +65,7 @@ const edges = new Map<string, string[]>(
 );
 
 test('the layers are the ones this test knows', () => {
-	expect([...new Set(files.map(layerOf))].sort()).toEqual(['actions', 'credentials', 'node', ...STAGES, 'shared'].sort());
+	expect([...new Set(files.map(layerOf))].sort()).toEqual(['actions', 'credentials', 'node', ...ROOM_NAMES, 'shared'].sort());
 });
 
 test.each(files.map((file) => [path.relative(ROOT, file), file]))('%s imports only downwards, and from outside only n8n-workflow', (_, file) => {
@@ -82,4 +93,13 @@ test('every relative import names a file that exists, and no file imports itself
 	};
 	for (const file of files) visit(file, [file]);
 	expect(cycles).toEqual([]);
+});
+
+test("the unit tests' folders are the code's rooms", () => {
+	const beyondRooms = ['browser', 'e2e', 'engine', 'helpers', 'package', 'sandbox'];
+	const testFolders = readdirSync(path.join(ROOT, 'test'), { withFileTypes: true })
+		.filter((entry) => entry.isDirectory() && !beyondRooms.includes(entry.name))
+		.map((entry) => entry.name);
+	const rooms = ['actions', ...ROOM_NAMES, 'shared'];
+	expect(testFolders.filter((folder) => !rooms.includes(folder))).toEqual([]);
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
-import { countryCodeOf, normalisePhoneNumber } from '../../nodes/TemplateMessage/request/phone';
+import { countryCodeOf } from '../../nodes/TemplateMessage/request/countryCodes';
+import { normalisePhoneNumber } from '../../nodes/TemplateMessage/request/phone';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { messageKey } from '../../nodes/TemplateMessage/request/messageKey';
 

@@ -141,7 +141,7 @@ describe('the sandbox server', () => {
 			expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 			expect(limited.stats.accepted).toBe(1 + 12);
 			// Whether a request meets a 429 on the way depends on the machine (each is waited out); that the
-			// node took the sandbox's limit as its pace does not. The pace at a limit: test/send/flowControl.test.ts.
+			// node took the sandbox's limit as its pace does not. The pace at a limit: test/flow/flowControl.test.ts.
 			expect((result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message)).toContain(
 				'The API announced a limit of 5 messages per second (X-RateLimit-Limit), lower than the 20 set in Options → Max Messages per Second: messages are sent at 5 per second.',
 			);

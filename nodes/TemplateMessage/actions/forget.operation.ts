@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 
 import { invalidItemError } from '../output/errors';
 import { readForgetAll, readForgetKey } from '../request/parameters';
-import { MessageRecord } from '../send/sendOnce/record';
+import { MessageRecord } from '../sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
 import { FIELD, OPERATION, SEND_ONCE_CHOICE } from '../shared/fieldNames';
 

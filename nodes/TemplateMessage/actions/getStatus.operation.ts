@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { readCredentials } from '../request/credentials';
-import { lookupAll } from '../send/lookupAll';
+import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { truncate } from '../shared/bounded';
 import { notice } from '../shared/notice';

@@ -47,7 +47,7 @@ const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(OPTIONS).map((opt
 
 export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput, runIndex = 0): InvalidMessage {
 	const field = error instanceof InvalidFieldError ? (FIELD_NAMES.find((name) => error.field === name || error.field.startsWith(`${name} → `)) ?? error.field) : undefined;
-	return { invalid: invalidItemError(node, error, itemIndex, runIndex, input?.phoneNumber), field, given: given(input) };
+	return { invalid: invalidItemError(node, error, itemIndex, runIndex, input?.phoneNumber), field, identifiedBy: identifiersOf(input) };
 }
 
 /**
@@ -61,7 +61,7 @@ export function nothingSentText(runIndex: number, sentByEarlierRuns: number): st
 	return `Nothing of this batch was sent. ${runs} in this execution (the earlier batches) ${sent}.`;
 }
 
-function given(input: MessageInput | undefined): IDataObject {
+function identifiersOf(input: MessageInput | undefined): IDataObject {
 	const values: IDataObject = {};
 	for (const [column, value] of [['phone_number', input?.phoneNumber], ['template_code_id', input?.templateCodeId]] as const) {
 		if (typeof value === 'string' || typeof value === 'number') values[column] = truncate(String(value), 100);

@@ -39,7 +39,7 @@ interface Said {
 	/** The node could not finish handling it, or not record it: its row says no more than who and what. */
 	unfinished: boolean;
 	/** Fields of an invalid item as given, where its message could not be built. */
-	given?: IDataObject;
+	identifiedBy?: IDataObject;
 }
 
 function said(result: ItemResult | DryRunResult): Said {
@@ -62,7 +62,7 @@ function said(result: ItemResult | DryRunResult): Said {
 		case 'inDoubt':
 			return { status: statusOf(result), hasRequest: false, unfinished: false };
 		case 'invalid':
-			return { status: statusOf(result), given: result.invalid.given, hasRequest: false, unfinished: false };
+			return { status: statusOf(result), identifiedBy: result.invalid.identifiedBy, hasRequest: false, unfinished: false };
 		case 'dryRun':
 			return { status: 'dryRun', duplicate: result.duplicateOf === undefined ? undefined : { duplicateOf: result.duplicateOf }, hasRequest: true, unfinished: false };
 		default:
@@ -94,7 +94,7 @@ const IN_DOUBT =
 	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 
 const outcomeOf = ({ said }: Facts): Partial<FailedOutcome> => said.outcome ?? {};
-const given = ({ said }: Facts): IDataObject => said.given ?? {};
+const identifiedBy = ({ said }: Facts): IDataObject => said.identifiedBy ?? {};
 const onlyTrue = (condition: boolean) => (condition ? true : undefined);
 
 /**
@@ -108,8 +108,8 @@ const FIELDS: Field[] = [
 	{ column: 'itemIndex', from: ({ itemIndex, error }) => (error ? itemIndex : undefined), detail: true },
 	{ column: 'description', from: ({ error }) => error?.description ?? undefined, detail: true },
 	{ column: 'msgid', from: ({ said }) => said.msgid },
-	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? given(facts).phone_number, failedRow: 'both' },
-	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? given(facts).template_code_id, failedRow: 'both' },
+	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? identifiedBy(facts).phone_number, failedRow: 'both' },
+	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? identifiedBy(facts).template_code_id, failedRow: 'both' },
 	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top' },
 	{
 		column: 'reason',

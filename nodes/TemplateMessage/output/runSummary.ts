@@ -13,7 +13,7 @@ const WORDS: Array<[ItemStatus, string]> = [
 /** An item a stopped run never reached (undefined) was not sent. */
 export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: Throttling): string {
 	const counts = new Map<ItemStatus, number>();
-	for (const status of statuses.map((given) => given ?? 'notSent')) counts.set(status, (counts.get(status) ?? 0) + 1);
+	for (const status of statuses.map((status) => status ?? 'notSent')) counts.set(status, (counts.get(status) ?? 0) + 1);
 	const rest = WORDS.filter(([status]) => counts.has(status)).map(([status, word]) => `${counts.get(status)} ${word}`);
 	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.${throttled ? ` ${throttleSentence(throttled)}` : ''}`;
 }

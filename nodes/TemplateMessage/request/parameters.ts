@@ -107,14 +107,14 @@ const buttonValue = (button: IDataObject): unknown => {
 /** The buttons from the template's list when they carry their values there, so that they are entered once. */
 function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 	const takesValue = (button: IDataObject) => buttonValueOf(button.kind) !== undefined;
-	const given = (button: IDataObject) => {
+	const hasValue = (button: IDataObject) => {
 		const value = buttonValue(button);
 		return value !== undefined && value !== null && value !== '';
 	};
-	if (!list.some((button) => takesValue(button) && given(button))) return undefined;
+	if (!list.some((button) => takesValue(button) && hasValue(button))) return undefined;
 	return list.flatMap((button, index) => {
 		if (!takesValue(button)) return [];
-		if (!given(button)) {
+		if (!hasValue(button)) {
 			const what = buttonValueOf(button.kind)!.inText;
 			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each ${buttonKindsInText(VALUE_BUTTON_KINDS, 'and')} button of the template needs one`);
 		}

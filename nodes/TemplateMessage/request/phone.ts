@@ -1,6 +1,8 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { describeValue, HIDDEN_MARKS, quote, refuseLostDigits, visible } from './text';
-import { optionPath, optionName } from '../shared/options';
+import { optionPath } from '../shared/options';
+import type { ZeroAfterCountryCode } from './countryCodes';
+import { countryCodeIn, countryCodeOf, readDefaultCountryCode, zeroAfterCountryCode } from './countryCodes';
 import { FIELD } from '../shared/fieldNames';
 
 // E.164: at most 15 digits with the country code; the shortest real numbers (small countries) have about 7.
@@ -21,75 +23,6 @@ const CHAT_LINK = /(?:wa\.me\/|[?&]phone=)\+?(\d+)/i;
 const LINK = /^(?:[a-z][a-z\d+.-]*:\/\/|www\.|(?:api\.)?wa\.me\/|api\.whatsapp\.com\/)/i;
 // "6,281,234,567,890": a number cell shown with digit grouping, copied as text.
 const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
-
-/**
- * E.164 country codes are prefix-free and 1 to 3 digits long: these are all the 1- and 2-digit ones
- * (ITU-T, List of ITU-T Recommendation E.164 assigned country codes, https://www.itu.int/pub/T-SP-E.164D);
- * every other code is 3 digits.
- */
-const SHORT_COUNTRY_CODES = new Set([
-	'1', '7',
-	'20', '27', '30', '31', '32', '33', '34', '36', '39', '40', '41', '43', '44', '45', '46', '47', '48', '49',
-	'51', '52', '53', '54', '55', '56', '57', '58', '60', '61', '62', '63', '64', '65', '66', '81', '82', '84', '86',
-	'90', '91', '92', '93', '94', '95', '98',
-]);
-
-/**
- * What a 0 right after the country code is, from each country's national numbering plan (ITU-T E.164
- * national numbering plans, https://www.itu.int/oth/T0202): a country not listed here is refused,
- * as the node cannot tell. Left out on purpose: Brazil (55), whose national prefix is 0 followed by a
- * two-digit carrier code, and Mexico (52), whose former prefixes were 01, 044 and 045 (dropping one 0
- * there sends the rest of the prefix); Vatican City (379), a code not in use (the Vatican is reached
- * through +39 06 698…).
- */
-const ZERO_AFTER_COUNTRY_CODE: Readonly<Record<string, 'trunk prefix' | 'part of the number'>> = {
-	// The trunk prefix, dialled within the country only: no national number there starts with 0.
-	'20': 'trunk prefix', // Egypt
-	'27': 'trunk prefix', // South Africa
-	'31': 'trunk prefix', // Netherlands
-	'32': 'trunk prefix', // Belgium
-	'33': 'trunk prefix', // France
-	'40': 'trunk prefix', // Romania
-	'41': 'trunk prefix', // Switzerland
-	'43': 'trunk prefix', // Austria
-	'44': 'trunk prefix', // United Kingdom
-	'46': 'trunk prefix', // Sweden
-	'49': 'trunk prefix', // Germany
-	'60': 'trunk prefix', // Malaysia
-	'61': 'trunk prefix', // Australia
-	'62': 'trunk prefix', // Indonesia
-	'63': 'trunk prefix', // Philippines
-	'64': 'trunk prefix', // New Zealand
-	'66': 'trunk prefix', // Thailand
-	'81': 'trunk prefix', // Japan
-	'82': 'trunk prefix', // South Korea
-	'84': 'trunk prefix', // Vietnam
-	'86': 'trunk prefix', // China
-	'90': 'trunk prefix', // Turkey
-	'91': 'trunk prefix', // India
-	'92': 'trunk prefix', // Pakistan
-	'94': 'trunk prefix', // Sri Lanka
-	'98': 'trunk prefix', // Iran
-	'212': 'trunk prefix', // Morocco
-	'233': 'trunk prefix', // Ghana
-	'234': 'trunk prefix', // Nigeria
-	'254': 'trunk prefix', // Kenya
-	'255': 'trunk prefix', // Tanzania
-	'256': 'trunk prefix', // Uganda
-	'353': 'trunk prefix', // Ireland
-	'358': 'trunk prefix', // Finland
-	'380': 'trunk prefix', // Ukraine
-	'880': 'trunk prefix', // Bangladesh
-	'886': 'trunk prefix', // Taiwan
-	'966': 'trunk prefix', // Saudi Arabia
-	'971': 'trunk prefix', // United Arab Emirates
-	'972': 'trunk prefix', // Israel
-	// Dialled from abroad too: the country has no trunk prefix, and its numbers start with 0.
-	'39': 'part of the number', // Italy (landlines: +39 06…)
-	'225': 'part of the number', // Côte d'Ivoire (10-digit numbers since 2021: +225 07…)
-	'242': 'part of the number', // Republic of the Congo (+242 06…)
-	'378': 'part of the number', // San Marino (+378 0549…)
-};
 
 /**
  * Country code and number, no "+" (the spec accepts both; one form keeps outputs comparable). The cell's own digits, changed
@@ -124,7 +57,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	} else if (first === 48) {
 		// 0: a local number, Default Country Code in front of it by its country's rule.
 		const code = countryCodeIn(defaultCountryCode);
-		const zero = code === undefined ? undefined : ZERO_AFTER_COUNTRY_CODE[code];
+		const zero = code === undefined ? undefined : zeroAfterCountryCode(code);
 		if (zero === undefined) return undefined;
 		const local = text.replace(CLEAN_SEPARATORS, '');
 		digits = code + (zero === 'part of the number' ? local : local.slice(1));
@@ -138,24 +71,17 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	return digits;
 }
 
-/** Default Country Code as written (1 to 3 digits, a + in front allowed), without its +; undefined for anything else. */
-function countryCodeIn(raw: unknown): string | undefined {
-	if (typeof raw !== 'string' && typeof raw !== 'number') return undefined;
-	const code = String(raw).trim().replace(/^\+/, '');
-	return /^[1-9]\d{0,2}$/.test(code) ? code : undefined;
-}
-
 /** The whole reading, every refusal included. */
 export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
-	const given = phoneText(raw);
+	const asWritten = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
-	const text = given.replace(INVISIBLE, '').trim().replace(/^'/, '');
-	refuseLink(text, given);
+	const text = asWritten.replace(INVISIBLE, '').trim().replace(/^'/, '');
+	refuseLink(text, asWritten);
 	if (text.length > MAX_TEXT_LENGTH) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is too long for a phone number`, 'Map the column that holds the phone number');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
-	refuseWhatIsNotANumber(text, given);
-	const whole = wholeNumber(text, given);
+	refuseWhatIsNotANumber(text, asWritten);
+	const whole = wholeNumber(text, asWritten);
 	const bracketedAfter = TRUNK_ZERO.exec(whole)?.[2];
 	const compact = whole.replace(TRUNK_ZERO, '$1$2 0').replace(SEPARATORS, '');
 	if (compact === '') {
@@ -173,20 +99,20 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 	} else if (compact.startsWith('00')) {
 		digits = compact.slice(2);
 	} else if (compact.startsWith('0')) {
-		const countryCode = normaliseCountryCode(defaultCountryCode);
+		const countryCode = readDefaultCountryCode(defaultCountryCode);
 		if (countryCode === undefined) {
 			throw new InvalidFieldError(
 				FIELD.phoneNumber,
-				`${shown(given)} starts with 0, a local number without country code`,
+				`${shown(asWritten)} starts with 0, a local number without country code`,
 				`Write it with its country code (e.g. +62 812…), or set ${optionPath('defaultCountryCode')} so that a leading 0 is replaced by it`,
 			);
 		}
-		const zero = ZERO_AFTER_COUNTRY_CODE[countryCode];
+		const zero = zeroAfterCountryCode(countryCode);
 		if (zero === undefined) {
 			// Brazil's 0 comes with a carrier code, Mexico's prefixes were 01, 044 and 045: dropping one 0 could make another number.
 			throw new InvalidFieldError(
 				FIELD.phoneNumber,
-				`${shown(given)} starts with 0, and the node has no rule for what a leading 0 means in country code ${countryCode} (${optionPath('defaultCountryCode')})`,
+				`${shown(asWritten)} starts with 0, and the node has no rule for what a leading 0 means in country code ${countryCode} (${optionPath('defaultCountryCode')})`,
 				`Write the number with its country code and without the 0 or any prefix before it, e.g. +${countryCode} …`,
 			);
 		}
@@ -198,18 +124,18 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 	}
 
 	if (!/^\d+$/.test(digits)) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
 	}
 	if (digits.startsWith('0')) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}
 	// Too few digits for a number at all: the length check below says so.
-	if (local && digits.length >= MIN_DIGITS) refuseLocalWithoutZero(digits, defaultCountryCode, given);
-	digits = withoutTrunkZero(digits, bracketedAfter, given);
+	if (local && digits.length >= MIN_DIGITS) refuseLocalWithoutZero(digits, defaultCountryCode, asWritten);
+	digits = withoutTrunkZero(digits, bracketedAfter, asWritten);
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
-			`${shown(given)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
+			`${shown(asWritten)} has ${digits.length} digits; a number with its country code has ${MIN_DIGITS} to ${MAX_DIGITS}`,
 			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
 	}
@@ -217,56 +143,48 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 }
 
 /** Country code first; the country's 0 rule decides a 0 right after it (a bracketed "(0)" is one the writer marked as a trunk prefix). */
-function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, given: string): string {
+function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, asWritten: string): string {
 	const countryCode = countryCodeOf(digits);
 	if (bracketedAfter !== undefined && bracketedAfter !== countryCode) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has (0) after ${bracketedAfter}, which is not a country code`, 'Write the country code, then the number, e.g. +62 (0)812 3456 7890 or +62 812 3456 7890');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has (0) after ${bracketedAfter}, which is not a country code`, 'Write the country code, then the number, e.g. +62 (0)812 3456 7890 or +62 812 3456 7890');
 	}
 	const rest = digits.slice(countryCode.length);
 	if (!rest.startsWith('0')) return digits;
-	const zero = ZERO_AFTER_COUNTRY_CODE[countryCode];
+	const zero = zeroAfterCountryCode(countryCode);
 	if (zero === 'part of the number') return digits;
 	if (zero === undefined && bracketedAfter !== countryCode) {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
-			`${shown(given)} has a 0 right after country code ${countryCode}, which may be a trunk prefix dialled only within the country or part of the number; for this country the node cannot tell`,
+			`${shown(asWritten)} has a 0 right after country code ${countryCode}, which may be a trunk prefix dialled only within the country or part of the number; for this country the node cannot tell`,
 			`Write the number as it is dialled from abroad: +${countryCode} then the number without the 0 if it is a trunk prefix, with it if the number starts with 0`,
 		);
 	}
 	if (rest.startsWith('00')) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number without its leading 0`);
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number without its leading 0`);
 	}
 	return countryCode + rest.slice(1);
-}
-
-/** The assigned country codes are prefix-free: the 1- or 2-digit code a number starts with, else its first 3 digits. */
-export function countryCodeOf(digits: string): string {
-	const one = digits.slice(0, 1);
-	if (SHORT_COUNTRY_CODES.has(one)) return one;
-	const two = digits.slice(0, 2);
-	return SHORT_COUNTRY_CODES.has(two) ? two : digits.slice(0, 3);
 }
 
 /** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
 /** A number after its country code has this many digits at least wherever local numbers can start with the code's digits (India's 91…, Italy's 39…). */
 const SHORTEST_NUMBER_AFTER_COUNTRY_CODE_WITHOUT_PLUS = 9;
 
-function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, given: string): void {
-	const countryCode = normaliseCountryCode(defaultCountryCode);
+function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, asWritten: string): void {
+	const countryCode = readDefaultCountryCode(defaultCountryCode);
 	if (countryCode === undefined) return;
 	if (digits.startsWith(countryCode)) {
 		// India's 9123456789 is a local mobile; read as 91 23456789 it would go to another number.
 		if (digits.length - countryCode.length >= SHORTEST_NUMBER_AFTER_COUNTRY_CODE_WITHOUT_PLUS) return;
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
-			`${shown(given)} has no + or 00, starts with ${countryCode} (${optionPath('defaultCountryCode')}) and is short: it may be a local number that begins with those digits, or the country code and a short number`,
+			`${shown(asWritten)} has no + or 00, starts with ${countryCode} (${optionPath('defaultCountryCode')}) and is short: it may be a local number that begins with those digits, or the country code and a short number`,
 			`Write it with + and its country code, e.g. +${countryCode} …, so that the node cannot mistake it`,
 		);
 	}
-	const likely = LIKELY_CAUSE[ZERO_AFTER_COUNTRY_CODE[countryCode] ?? 'unknown'];
+	const likely = LIKELY_CAUSE[zeroAfterCountryCode(countryCode) ?? 'unknown'];
 	throw new InvalidFieldError(
 		FIELD.phoneNumber,
-		`${shown(given)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): ${likely.cause(countryCode)} (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
+		`${shown(asWritten)} has no + or 00 and does not start with ${countryCode} (${optionPath('defaultCountryCode')}): ${likely.cause(countryCode)} (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
 		`${likely.fix(countryCode)}, and write numbers of other countries with + or 00, e.g. +44 20 7946 0958`,
 	);
 }
@@ -277,7 +195,7 @@ function refuseLocalWithoutZero(digits: string, defaultCountryCode: unknown, giv
  * trunk prefix: Italy's mobiles start with 3, written without the code), or unknown (Singapore's
  * numbers have no trunk 0 at all, other countries' do).
  */
-const LIKELY_CAUSE: Record<'trunk prefix' | 'part of the number' | 'unknown', { cause: (code: string) => string; fix: (code: string) => string }> = {
+const LIKELY_CAUSE: Record<ZeroAfterCountryCode | 'unknown', { cause: (code: string) => string; fix: (code: string) => string }> = {
 	'trunk prefix': {
 		cause: () => 'most likely a local number whose leading 0 the sheet dropped',
 		fix: () => 'Format the column as text in the sheet so that the leading 0 stays',
@@ -305,32 +223,32 @@ function phoneText(raw: unknown): string {
 }
 
 /** A spreadsheet's "6281234567890.0" is the whole number; scientific notation has lost digits; other fractions are no number. */
-function wholeNumber(text: string, given: string): string {
+function wholeNumber(text: string, asWritten: string): string {
 	if (/^\+?\d+(\.\d+)?e\+?\d+$/i.test(text)) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
 	const decimal = /^(\+?\d+)\.(\d{1,2})$/.exec(text);
 	if (!decimal) return text;
 	if (/^0+$/.test(decimal[2])) return decimal[1];
-	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 }
 
 /** A link is refused even when it holds a number: what it opens is not certainly that number. */
-function refuseLink(text: string, given: string): void {
+function refuseLink(text: string, asWritten: string): void {
 	if (!LINK.test(text)) return;
 	const number = CHAT_LINK.exec(text)?.[1];
 	throw new InvalidFieldError(
 		FIELD.phoneNumber,
-		`${shown(given)} is a link, not a phone number${number === undefined ? '' : ` (the number in it reads +${number})`}`,
+		`${shown(asWritten)} is a link, not a phone number${number === undefined ? '' : ` (the number in it reads +${number})`}`,
 		number === undefined ? 'Map the column that holds the phone number' : `Map the column that holds the number itself, e.g. +${number}`,
 	);
 }
 
-function refuseWhatIsNotANumber(text: string, given: string): void {
+function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 	if (COMMA_GROUPED.test(text)) {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
-			`${shown(given)} is one number separated by commas (digit grouping, as a sheet shows a number), not a phone number as written`,
+			`${shown(asWritten)} is one number separated by commas (digit grouping, as a sheet shows a number), not a phone number as written`,
 			'Format the column as plain text (or as a number without thousands separators) in the sheet, then read it again',
 		);
 	}
@@ -339,11 +257,11 @@ function refuseWhatIsNotANumber(text: string, given: string): void {
 		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
 		slashedNumbers(text);
 	if (twoNumbers) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
 	}
 	const extension = /(?:ext\.?|extension|x|#)\s*\d+$/i.exec(text);
 	if (extension && /\d/.test(text.slice(0, extension.index))) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(given)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
 	}
 }
 
@@ -362,13 +280,7 @@ function describeOthers(digits: string, text: string): string {
 	return `characters other than digits (${visible([...new Set(others)].join(''))})`;
 }
 
-function shown(given: string): string {
-	return quote(visible(given));
+function shown(asWritten: string): string {
+	return quote(visible(asWritten));
 }
 
-function normaliseCountryCode(raw: unknown): string | undefined {
-	if (raw === undefined || raw === null || raw === '') return undefined;
-	const code = countryCodeIn(raw);
-	if (code === undefined) throw new InvalidFieldError(optionName('defaultCountryCode'), `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
-	return code;
-}

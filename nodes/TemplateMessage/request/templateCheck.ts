@@ -55,25 +55,25 @@ function checkBody(values: Array<Record<string, unknown>>, expected: number, fie
 }
 
 function checkHeader(values: Array<Record<string, unknown>>, header: NonNullable<TemplateShape['header']>, field: string): void {
-	const given = values[0];
-	const givenKind = typeof given?.type === 'string' ? given.type : undefined;
+	const headerValue = values[0];
+	const valueKind = typeof headerValue?.type === 'string' ? headerValue.type : undefined;
 	const takesValue = header.kind === 'text' ? header.placeholders > 0 : header.kind !== 'none';
 	if (!takesValue) {
-		if (given === undefined) return;
+		if (headerValue === undefined) return;
 		const template = header.kind === 'none' ? 'the template has no header' : 'the template\'s header text has no placeholder';
-		throw new InvalidFieldError(field, `is ${givenKind ?? 'set'}, but ${template}`, 'Set Header Type to None: a fixed header needs no value');
+		throw new InvalidFieldError(field, `is ${valueKind ?? 'set'}, but ${template}`, 'Set Header Type to None: a fixed header needs no value');
 	}
-	if (given === undefined) {
+	if (headerValue === undefined) {
 		const what = header.kind === 'text' ? 'a header text with a placeholder, {{1}}' : `a ${header.kind} header`;
 		throw new InvalidFieldError(field, `is None, but the template has ${what}`, `Set Header Type to ${header.kind === 'text' ? 'Text' : capitalised(header.kind)} and give its ${header.kind === 'text' ? 'value' : 'media URL'}`);
 	}
-	if (givenKind !== header.kind) {
-		throw new InvalidFieldError(field, `is ${givenKind}, but the template's header is ${header.kind === 'text' ? 'a text' : `a ${header.kind}`}`, `Set Header Type to ${capitalised(header.kind)}`);
+	if (valueKind !== header.kind) {
+		throw new InvalidFieldError(field, `is ${valueKind}, but the template's header is ${header.kind === 'text' ? 'a text' : `a ${header.kind}`}`, `Set Header Type to ${capitalised(header.kind)}`);
 	}
 }
 
 function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullable<TemplateShape['buttons']>, field: string): void {
-	const given = new Set<number>();
+	const valued = new Set<number>();
 	values.forEach((value, position) => {
 		const index = Number(value.index);
 		const name = `${field} → button ${position + 1}`;
@@ -88,10 +88,10 @@ function checkButtons(values: Array<Record<string, unknown>>, buttons: NonNullab
 		if (kind !== template.kind) {
 			throw new InvalidFieldError(`${name} → Type`, `is ${kind ? TEMPLATE_BUTTON_KINDS[kind].inText : 'unknown'}, but the template's button ${index} is a ${describeButton(template)} button`, `Set its Type to ${TEMPLATE_BUTTON_KINDS[template.kind].inText}`);
 		}
-		given.add(index);
+		valued.add(index);
 	});
 	buttons.forEach((button, index) => {
-		if (TEMPLATE_BUTTON_KINDS[button.kind].value !== undefined && !given.has(index)) {
+		if (TEMPLATE_BUTTON_KINDS[button.kind].value !== undefined && !valued.has(index)) {
 			const { inText, value } = TEMPLATE_BUTTON_KINDS[button.kind];
 			throw new InvalidFieldError(field, `has no value for button ${index}, the template's ${describeButton(button)} button`, `Add a ${inText} button with Index ${index} and ${value!.described}`);
 		}

@@ -1,12 +1,12 @@
 import { truncate } from '../shared/bounded';
-import type { Claim, Claims } from './sendOnce/claims';
+import type { Claim, Claims } from '../sendOnce/claims';
 import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
-import type { FlowControl, Held } from './flowControl';
+import type { FlowControl, Held } from '../flow/flowControl';
 import type { Progress } from './progress';
-import type { Redactor } from './redact';
-import { decideRetry } from './retry';
+import type { Redactor } from '../api/redact';
+import { decideRetry } from '../flow/retry';
 import type { SentMemory } from './sentMemory';
-import type { Attempt } from './transport';
+import type { Attempt } from '../api/transport';
 
 export interface DeliveryContext {
 	/** One POST of a request (see transport.ts); never throws. */

@@ -3,20 +3,20 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
 import { FIELD, OPERATION } from '../shared/fieldNames';
-import { Claims } from './sendOnce/claims';
+import { Claims } from '../sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
 import { optionPath } from '../shared/options';
-import { FlowControl, SYSTEM_CLOCK } from './flowControl';
-import { accountPacer } from './pacer';
-import { runPool } from './pool';
+import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
+import { accountPacer } from '../flow/pacer';
+import { runPool } from '../flow/pool';
 import { Progress } from './progress';
-import { Redactor } from './redact';
+import { Redactor } from '../api/redact';
 import { notice, noticesOf } from '../shared/notice';
-import { MessageRecord } from './sendOnce/record';
+import { MessageRecord } from '../sendOnce/record';
 import { SentMemory } from './sentMemory';
-import { postMessage } from './transport';
+import { postMessage } from '../api/transport';
 
 /**
  * Sends the messages (undefined: an item not to send). Without Continue On Fail the first failure stops further

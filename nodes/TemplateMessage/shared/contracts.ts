@@ -3,8 +3,9 @@ import type { ICredentialsDecrypted, IDataObject, NodeOperationError } from 'n8n
 import type { ItemOptionValues, RunOptionValues } from './options';
 import { capitalised } from './words';
 
-// What passes between the node's stages (description/, request/, send/, output/). The stages import
-// from here and the other files of shared/, never from each other (test/package/architecture.test.ts).
+// What passes between the node's rooms (request/, send/, lookup/, output/, …). The rooms import
+// from here and the other files of shared/, and from each other only downwards
+// (test/package/architecture.test.ts).
 
 /** The request body of `POST /api/v2/push/message`, as the spec describes it. */
 export interface SendRequestBody {
@@ -124,8 +125,8 @@ export interface InvalidMessage {
 	invalid: NodeOperationError;
 	/** As the editor names it, for the dry run's count by field. */
 	field: string | undefined;
-	/** The phone number and template code id as given. */
-	given: IDataObject;
+	/** The phone number and template code id as the item gave them (bounded), for its row. */
+	identifiedBy: IDataObject;
 }
 
 export type ReadMessage = PreparedMessage | InvalidMessage;

@@ -1,4 +1,4 @@
-// The numbers send/breaker.ts and send/pacer.ts work by, here so that the options' descriptions
+// The numbers flow/breaker.ts and flow/pacer.ts work by, here so that the options' descriptions
 // (shared/options.ts, which may not import from send/) state them from the same place.
 
 /** Consecutive failures on the API's side (5xx, no connection, no answer) after which sending pauses. */
@@ -11,7 +11,7 @@ export const LAST_COOL_DOWN_MS = 30_000;
 
 /**
  * The window the provider's limit counts in: its documented limit is per second. An X-RateLimit-Reset
- * given as a delay waits no longer (send/outcome.ts): in whole seconds (`1`) or in milliseconds read as
+ * given as a delay waits no longer (api/outcome.ts): in whole seconds (`1`) or in milliseconds read as
  * seconds (`962`) it comes to one window at most, and a 429 corrects a reading too short. A Reset as a
  * moment (Unix time), the IETF draft's delta-seconds and Retry-After say their unit and are kept.
  */

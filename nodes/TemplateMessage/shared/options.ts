@@ -2,53 +2,13 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
-
-/** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
-export const MAX_TIMEOUT_MS = 300_000;
-
-interface ReadContext {
-	/** Every option as given, for the one whose reading depends on another. */
-	given: IDataObject;
-	typeVersion: number;
-}
-
-type Scope = 'run' | 'item';
-
-export interface OptionSpec<T, S extends Scope = Scope> {
-	/** The editor's field, but its name, which is the spec's key. */
-	property: Omit<INodeProperties, 'name'>;
-	/** What the node works with: the value as given (undefined when not added) made sure of. */
-	read(value: unknown, context: ReadContext): T;
-	/** Read once for the run from the first item, or for each item (what shapes one message). */
-	scope: S;
-}
-
-export const option = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
+import type { OptionSpec, Scope } from './optionSpec';
+import { choiceOption, numberOption, optionSpec, optionsCollection } from './optionSpec';
 
 const isOn = (value: unknown) => value === true;
 
-/**
- * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given, held
- * within `min` to `max` and rounded to `precision` decimals (0: whole), else its default; `seconds`: read in
- * milliseconds.
- */
-export function numberOption(
-	property: Omit<INodeProperties, 'name' | 'type' | 'typeOptions'>,
-	{ min, max, precision = 0, seconds = false }: { min: number; max?: number; precision?: number; seconds?: boolean },
-): OptionSpec<number, 'run'> {
-	const typeOptions = max === undefined ? { minValue: min, numberPrecision: precision } : { minValue: min, maxValue: max, numberPrecision: precision };
-	return option('run', { ...property, type: 'number', typeOptions }, (value) => {
-		const given = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max ?? Infinity);
-		const number = precision === 0 ? Math.floor(given) : given;
-		return seconds ? number * 1000 : number;
-	});
-}
-
-/** A choice among the field's own values, else its default. */
-export function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
-	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
-	return option('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
-}
+/** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
+export const MAX_TIMEOUT_MS = 300_000;
 
 /** The display names of the options another option's description names; each option's own field reads its name here. */
 const NAME = {
@@ -64,7 +24,7 @@ const NAME = {
  * alternative spellings, rarely needed, start with "Spelling in the API" and come last.
  */
 export const OPTIONS = {
-	defaultCountryCode: option(
+	defaultCountryCode: optionSpec(
 		'item',
 		{
 			displayName: 'Default Country Code',
@@ -76,7 +36,7 @@ export const OPTIONS = {
 		},
 		(value) => value,
 	),
-	dryRun: option(
+	dryRun: optionSpec(
 		'run',
 		{
 			displayName: 'Dry Run (Send Nothing)',
@@ -87,7 +47,7 @@ export const OPTIONS = {
 		},
 		isOn,
 	),
-	includeInputFields: option(
+	includeInputFields: optionSpec(
 		'run',
 		{
 			displayName: 'Include Input Fields',
@@ -98,7 +58,7 @@ export const OPTIONS = {
 		},
 		isOn,
 	),
-	includeRequestPayload: option(
+	includeRequestPayload: optionSpec(
 		'run',
 		{
 			displayName: NAME.includeRequestPayload,
@@ -107,7 +67,7 @@ export const OPTIONS = {
 			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
 		},
 		// Version 1 (saved with 0.1.0) put the request on every row of a dry run.
-		(value, { given, typeVersion }) => isOn(value) || (isOn(given.dryRun) && typeVersion < 2),
+		(value, { allOptions, typeVersion }) => isOn(value) || (isOn(allOptions.dryRun) && typeVersion < 2),
 	),
 	maxAttempts: numberOption(
 		{
@@ -175,7 +135,7 @@ export const OPTIONS = {
 		},
 		{ min: 0, max: 86400, seconds: true },
 	),
-	retryUnknownDelivery: option(
+	retryUnknownDelivery: optionSpec(
 		'run',
 		{
 			displayName: NAME.retryUnknownDelivery,
@@ -186,7 +146,7 @@ export const OPTIONS = {
 		},
 		isOn,
 	),
-	sendInDoubt: option(
+	sendInDoubt: optionSpec(
 		'run',
 		{
 			displayName: 'Send Messages in Doubt',
@@ -197,7 +157,7 @@ export const OPTIONS = {
 		},
 		isOn,
 	),
-	skipDuplicates: option(
+	skipDuplicates: optionSpec(
 		'run',
 		{
 			displayName: 'Skip Duplicate Messages',
@@ -274,40 +234,13 @@ export function optionPath(name: OptionName): string {
 	return `Options → ${optionName(name)}`;
 }
 
-/** The same option offered by another operation, in its words (its name, its description). */
-export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Partial<Pick<INodeProperties, 'displayName' | 'description'>>): OptionSpec<T, S> {
-	return { ...spec, property: { ...spec.property, ...words } };
-}
-
-/** An operation's Options collection, from its table of options: the one builder of every operation's. */
-export function optionsCollection(name: string, table: Record<string, OptionSpec<unknown>>): INodeProperties {
-	return {
-		displayName: 'Options',
-		name,
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: Object.entries(table).map(([optionName, { property }]) => {
-			const { displayName, ...rest } = property;
-			return { displayName, name: optionName, ...rest } as INodeProperties;
-		}),
-	};
-}
-
-/** Every option of a table, read from its Options collection as n8n gave it. */
-export function readTable<Table extends Record<string, OptionSpec<unknown>>>(table: Table, given: IDataObject, typeVersion: number): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
-	const values: IDataObject = {};
-	for (const [name, spec] of Object.entries(table)) values[name] = spec.read(given[name], { given, typeVersion }) as IDataObject[string];
-	return values as { [Name in keyof Table]: ReturnType<Table[Name]['read']> };
-}
-
 export const optionsProperty: INodeProperties = optionsCollection('options', OPTIONS);
 
 /** Reads the options of one scope from the Options collection as n8n gave it. */
-export function readOptions<S extends Scope>(given: IDataObject, scope: S, typeVersion: number): ValuesOf<NamesOf<S>> {
+export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number): ValuesOf<NamesOf<S>> {
 	const values: IDataObject = {};
 	for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec<unknown>]>) {
-		if (spec.scope === scope) values[name] = spec.read(given[name], { given, typeVersion }) as IDataObject[string];
+		if (spec.scope === scope) values[name] = spec.read(collection[name], { allOptions: collection, typeVersion }) as IDataObject[string];
 	}
 	return values as ValuesOf<NamesOf<S>>;
 }

@@ -1,7 +1,7 @@
 import type { FailedOutcome, Refusal } from './contracts';
 import type { WaitTarget } from './statusOptions';
 
-// What passes between the stages of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
+// What passes between the parts of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
 
 /** One entry of a message's status history, as the node keeps it. */
 export interface HistoryEntry {
@@ -10,7 +10,7 @@ export interface HistoryEntry {
 	at: string | null;
 }
 
-/** What a readable 2xx answer says (see send/statusAnswer.ts). */
+/** What a readable 2xx answer says (see lookup/statusAnswer.ts). */
 export interface StatusReading {
 	/** The latest status, as the provider spells it (trimmed, lower-cased, bounded); null when there is none. */
 	deliveryStatus: string | null;

@@ -1,8 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { BREAKER_THRESHOLD } from './flowLimits';
-import type { OptionSpec } from './options';
-import { choiceOption, MAX_TIMEOUT_MS, numberOption, OPTIONS, optionsCollection, readTable, reworded } from './options';
+import { MAX_TIMEOUT_MS, OPTIONS } from './options';
+import type { OptionSpec } from './optionSpec';
+import { choiceOption, numberOption, optionsCollection, readTable, reworded } from './optionSpec';
 
 /** The status Get Status may keep asking for: delivered (read counts too), or read. */
 export type WaitTarget = 'delivered' | 'read';
@@ -82,8 +83,8 @@ export type StatusOptionValues = Omit<ReturnType<typeof readTable<typeof STATUS_
 };
 
 /** The Options collection as n8n gave it, read as a Send reads its own. */
-export function readStatusOptions(given: IDataObject, typeVersion: number): StatusOptionValues {
-	const { waitLimit, waitUntil, ...settings } = readTable(STATUS_OPTIONS, given, typeVersion);
+export function readStatusOptions(collection: IDataObject, typeVersion: number): StatusOptionValues {
+	const { waitLimit, waitUntil, ...settings } = readTable(STATUS_OPTIONS, collection, typeVersion);
 	if (waitUntil === 'once') return settings;
 	return { ...settings, wait: { until: waitUntil, limitMs: Math.round(waitLimit * 60_000) } };
 }

@@ -1,6 +1,6 @@
 import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import type { HistoryEntry, StatusReading } from '../shared/status';
-import { apiReason, isObject } from './outcome';
+import { apiReason, isObject } from '../api/outcome';
 
 /** The newest entries kept of a message's history; the rest are counted. */
 export const MAX_HISTORY = 50;

@@ -1,5 +1,5 @@
 /** What an answer's headers say: Retry-After and the rate-limit headers in each form. */
-import { readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/send/headers';
+import { readRateLimit, retryAfterMs } from '../../nodes/TemplateMessage/api/headers';
 
 describe('retryAfterMs', () => {
 	const now = Date.parse('2026-11-21T10:00:00Z');

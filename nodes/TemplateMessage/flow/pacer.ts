@@ -11,7 +11,7 @@ import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Departure } from './arrivalRecord';
 import { ArrivalRecord } from './arrivalRecord';
-import type { RateLimitState } from './headers';
+import type { RateLimitState } from '../api/headers';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 

@@ -1,7 +1,7 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { FIELD } from '../../shared/fieldNames';
+import { FIELD } from '../shared/fieldNames';
 
 /**
  * The record of messages sent by earlier executions, in the deduplication store n8n gives nodes (as Remove Duplicates):
@@ -17,8 +17,8 @@ export class MessageRecord {
 	/** Tells this run's block markers from any other run's (see claim). */
 	private readonly runId = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 	private markers = 0;
-	/** The keys this run recorded (see liveKeys). */
-	private readonly live: string[] = [];
+	/** The keys this run recorded (see heldMarks). */
+	private readonly marksHeld: string[] = [];
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
@@ -48,7 +48,7 @@ export class MessageRecord {
 	}
 
 	/**
-	 * Tidies what earlier blocks left (see Tidy), records the keys about to be sent, each with its pending
+	 * Does what earlier blocks left (see LeftForNextWrite), records the keys about to be sent, each with its pending
 	 * mark, and tells what others left: settled (`sentBefore`), marked (`inDoubt`), recorded by another
 	 * execution at the same moment (`raced`). The rest are this run's to send.
 	 * The store reads, then writes back the record with no lock: two queue-mode workers can both find a key
@@ -57,28 +57,28 @@ export class MessageRecord {
 	 * whole). Marker gone, key there: another execution recorded it at the same moment: left to it.
 	 * Both gone: a write about other keys replaced this one; the lookup recorded them again, so look once more.
 	 */
-	async claim(keys: string[], tidy: Tidy): Promise<BlockClaim> {
+	async claim(keys: string[], leftOver: LeftForNextWrite): Promise<BlockClaim> {
 		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set() };
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const started = Date.now();
-		const live = liveKeys(this.workflowId);
+		const held = heldMarks(this.workflowId);
 		const found = await this.serialized(async () => {
-			await this.remove([...tidy.refresh, ...tidy.settled.map(pending)]);
-			const recorded = new Set(await this.record([...tidy.refresh, ...keys, ...keys.map(pending), marker]));
+			await this.remove([...leftOver.moveToNewest, ...leftOver.dropMarks.map(pending)]);
+			const recorded = new Set(await this.record([...leftOver.moveToNewest, ...keys, ...keys.map(pending), marker]));
 			for (const key of keys) {
-				const holder = live.get(key);
+				const holder = held.get(key);
 				if (recorded.has(pending(key))) {
 					// A mark another run of this process holds: that run is sending the message right now, or
-					// found it sent before and is moving its key to the newest end (see Tidy).
+					// found it sent before and is moving its key to the newest end (see LeftForNextWrite).
 					if (holder) (holder.sentBefore ? claim.sentBefore : claim.raced).add(key);
 					else claim.inDoubt.add(key);
 					continue;
 				}
 				const sentBefore = recorded.has(key);
 				if (sentBefore) claim.sentBefore.add(key);
-				// This claim's write just marked the key (see Tidy): until this run settles, the mark is its own.
-				live.set(key, { runId: this.runId, sentBefore });
-				this.live.push(key);
+				// This claim's write just marked the key (see LeftForNextWrite): until this run settles, the mark is its own.
+				held.set(key, { runId: this.runId, sentBefore });
+				this.marksHeld.push(key);
 			}
 			return recorded;
 		});
@@ -98,24 +98,24 @@ export class MessageRecord {
 
 	/**
 	 * Three writes. 1: forget the keys that surely did not go out (each with its mark), the run's markers,
-	 * settled marks and the keys to refresh. 2: record again keys that may have gone out or were sent before
-	 * (another worker's write may have replaced them), marks still in doubt and the refreshed keys at the
-	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the refreshed keys' marks.
+	 * marks to drop and the keys to move to the newest end. 2: record again keys that may have gone out or were sent before
+	 * (another worker's write may have replaced them), marks still in doubt and the moved keys at the
+	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the moved keys' marks.
 	 * A crash between writes leaves marks, never a key without its mark: in doubt, never sent twice.
 	 */
-	async settleRun({ forget, keep, inDoubt, tidy }: { forget: string[]; keep: string[]; inDoubt: string[]; tidy: Tidy }): Promise<{ pushedOut: number }> {
+	async settleRun({ forget, keep, inDoubt, leftOver }: { forget: string[]; keep: string[]; inDoubt: string[]; leftOver: LeftForNextWrite }): Promise<{ pushedOut: number }> {
 		return await this.serialized(async () => {
-			const live = liveKeys(this.workflowId);
-			for (const key of this.live.splice(0)) if (live.get(key)?.runId === this.runId) live.delete(key);
-			if (live.size === 0) liveByWorkflow.delete(this.workflowId);
+			const held = heldMarks(this.workflowId);
+			for (const key of this.marksHeld.splice(0)) if (held.get(key)?.runId === this.runId) held.delete(key);
+			if (held.size === 0) heldMarksByWorkflow.delete(this.workflowId);
 
-			const refreshing = new Set(tidy.refresh);
-			const marksLeft = tidy.settled.filter((key) => refreshing.has(key));
+			const moving = new Set(leftOver.moveToNewest);
+			const marksLeft = leftOver.dropMarks.filter((key) => moving.has(key));
 			const markers = Array.from({ length: this.markers }, (_, block) => `${MARKER}${this.runId}:${block}`);
-			const settledNow = tidy.settled.filter((key) => !refreshing.has(key));
-			await this.remove([...markers, ...forget, ...forget.map(pending), ...tidy.refresh, ...settledNow.map(pending)]);
+			const settledNow = leftOver.dropMarks.filter((key) => !moving.has(key));
+			await this.remove([...markers, ...forget, ...forget.map(pending), ...leftOver.moveToNewest, ...settledNow.map(pending)]);
 			let pushedOut = 0;
-			const toRecord = [...new Set([...tidy.refresh, ...keep, ...inDoubt.map(pending)])];
+			const toRecord = [...new Set([...leftOver.moveToNewest, ...keep, ...inDoubt.map(pending)])];
 			if (toRecord.length > 0) {
 				// Room for the marks that go right after, so that they push out no key.
 				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length;
@@ -187,14 +187,14 @@ export interface BlockClaim {
 }
 
 /**
- * What a run's earlier blocks leave for a later write. `refresh`: keys sent before and seen again, removed and
+ * What a run's earlier blocks leave for a later write. `moveToNewest`: keys sent before and seen again, removed and
  * recorded again to move to the newest end (a key seen again is as recent as its last run); their marks, made by
- * the claim that saw them, stay meanwhile, so another execution finds them in doubt, never new. `settled`: keys
- * whose marks can go (accepted by the API, or refreshed by an earlier write).
+ * the claim that saw them, stay meanwhile, so another execution finds them in doubt, never new. `dropMarks`: keys
+ * whose marks can go (accepted by the API, or moved to the newest end by an earlier write).
  */
-export interface Tidy {
-	refresh: string[];
-	settled: string[];
+export interface LeftForNextWrite {
+	moveToNewest: string[];
+	dropMarks: string[];
 }
 
 const SCOPE = 'workflow';
@@ -207,9 +207,9 @@ const LOOKUPS = 5;
 const MARKER = '\u0000run:';
 const PREFIX = 'template-message:';
 const queues = new Map<string, Promise<void>>();
-const liveByWorkflow = new Map<string, Map<string, LiveKey>>();
+const heldMarksByWorkflow = new Map<string, Map<string, HeldMark>>();
 
-interface LiveKey {
+interface HeldMark {
 	runId: string;
 	/** Found sent before: the mark only covers the key's move to the newest end. */
 	sentBefore: boolean;
@@ -221,10 +221,10 @@ const ignore = (): undefined => undefined;
  * A run holds a key's mark from its claim until it settles: while it sends the message, or, found sent
  * before, while it moves the key to the newest end.
  */
-function liveKeys(workflowId: string): Map<string, LiveKey> {
-	let live = liveByWorkflow.get(workflowId);
-	if (!live) liveByWorkflow.set(workflowId, (live = new Map()));
-	return live;
+function heldMarks(workflowId: string): Map<string, HeldMark> {
+	let held = heldMarksByWorkflow.get(workflowId);
+	if (!held) heldMarksByWorkflow.set(workflowId, (held = new Map()));
+	return held;
 }
 
 function stored(value: string): string {

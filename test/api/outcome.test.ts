@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 
-import { parseAnswer, readAnswer } from '../../nodes/TemplateMessage/send/answer';
-import { apiReason, classifyResponse, classifyTransportError } from '../../nodes/TemplateMessage/send/outcome';
+import { parseAnswer, readAnswer } from '../../nodes/TemplateMessage/api/answer';
+import { apiReason, classifyResponse, classifyTransportError } from '../../nodes/TemplateMessage/api/outcome';
 import { isThrottle, throttled } from '../../nodes/TemplateMessage/shared/apiCodes';
 
 const response = (statusCode: number, body: unknown, headers: Record<string, unknown> = {}) => ({ statusCode, headers, body });

@@ -1,4 +1,4 @@
-import { credentialTestVerdict, testCredential } from '../../nodes/TemplateMessage/send/credentialTest';
+import { credentialTestVerdict, testCredential } from '../../nodes/TemplateMessage/api/credentialTest';
 import { baseUrlProblem } from '../../nodes/TemplateMessage/shared/baseUrl';
 import { authorization, credentialProblem, tokenProblem } from '../../nodes/TemplateMessage/shared/credentialValues';
 

@@ -6,11 +6,11 @@
 import type { INode } from 'n8n-workflow';
 
 import { statusSummary } from '../../nodes/TemplateMessage/output/statusRows';
-import { FlowControl } from '../../nodes/TemplateMessage/send/flowControl';
-import { askAgainAfterMs, lookEach } from '../../nodes/TemplateMessage/send/lookupAll';
-import { classifyResponse } from '../../nodes/TemplateMessage/send/outcome';
-import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
-import type { StatusAttempt } from '../../nodes/TemplateMessage/send/transport';
+import { FlowControl } from '../../nodes/TemplateMessage/flow/flowControl';
+import { askAgainAfterMs, lookEach } from '../../nodes/TemplateMessage/lookup/lookupAll';
+import { classifyResponse } from '../../nodes/TemplateMessage/api/outcome';
+import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
+import type { StatusAttempt } from '../../nodes/TemplateMessage/api/transport';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
 import type { WaitSettings } from '../../nodes/TemplateMessage/shared/statusOptions';

@@ -1,5 +1,5 @@
 import { boundedCopy } from '../../nodes/TemplateMessage/shared/bounded';
-import { Redactor } from '../../nodes/TemplateMessage/send/redact';
+import { Redactor } from '../../nodes/TemplateMessage/api/redact';
 
 const JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhY2NvdW50LTQyIn0.c2lnbmF0dXJlLWhlcmU';
 const b64 = (text: string) => Buffer.from(text).toString('base64');

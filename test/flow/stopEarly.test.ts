@@ -1,8 +1,8 @@
 import { refusalScope } from '../../nodes/TemplateMessage/shared/apiCodes';
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
-import { Breaker } from '../../nodes/TemplateMessage/send/breaker';
+import { Breaker } from '../../nodes/TemplateMessage/flow/breaker';
 import { BREAKER_THRESHOLD, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
-import { StopEarly } from '../../nodes/TemplateMessage/send/stopEarly';
+import { StopEarly } from '../../nodes/TemplateMessage/flow/stopEarly';
 
 const refused = (statusCode: number, apiCode?: number, extra: Partial<Extract<Outcome, { kind: 'rejected' }>> = {}): Outcome => ({
 	kind: 'rejected',

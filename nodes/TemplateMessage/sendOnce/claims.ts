@@ -1,4 +1,4 @@
-import type { BlockClaim, MessageRecord, Tidy } from './record';
+import type { BlockClaim, MessageRecord, LeftForNextWrite } from './record';
 
 /**
  * 'send': this run recorded it (or sends one in doubt, when asked to); 'sentBefore': an earlier execution recorded
@@ -33,10 +33,10 @@ export class Claims {
 	private readonly mayHaveGone = new Set<number>();
 	private readonly acceptedItems = new Set<number>();
 	private readonly sentBefore = new Set<number>();
-	private tidy: Tidy = { refresh: [], settled: [] };
-	/** Keys sent before that an earlier write refreshed: their marks can go. */
-	private refreshed: string[] = [];
-	/** Each block's claim runs after the one before: the tidying goes with the block that carries it. */
+	private leftOver: LeftForNextWrite = { moveToNewest: [], dropMarks: [] };
+	/** Keys sent before that an earlier write moved to the newest end: their marks can go. */
+	private movedToNewest: string[] = [];
+	/** Each block's claim runs after the one before: what is left over goes with the block that carries it. */
 	private chain: Promise<unknown> = Promise.resolve();
 	private readonly departures: number[] = [];
 	private recordSize = 0;
@@ -86,7 +86,7 @@ export class Claims {
 		const key = this.keys.get(itemIndex);
 		if (key === undefined) return;
 		this.acceptedItems.add(itemIndex);
-		this.tidy.settled.push(key);
+		this.leftOver.dropMarks.push(key);
 	}
 
 	/** At the end of the run (see MessageRecord.settleRun). */
@@ -95,14 +95,14 @@ export class Claims {
 		const keysOf = (items: Iterable<number>) => [...items].map((itemIndex) => this.keys.get(itemIndex)!);
 		const recorded = [...this.recorded];
 		const gone = recorded.filter((itemIndex) => this.mayHaveGone.has(itemIndex));
-		// settleRun removes marks last, after the refreshed keys are back.
-		const tidy = this.takeTidy();
-		tidy.settled.push(...this.refreshed.splice(0), ...tidy.refresh);
+		// settleRun removes marks last, after the keys moved to the newest end are back.
+		const leftOver = this.takeLeftOver();
+		leftOver.dropMarks.push(...this.movedToNewest.splice(0), ...leftOver.moveToNewest);
 		return await this.record.settleRun({
 			forget: keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))),
 			keep: keysOf([...gone, ...this.sentBefore]),
 			inDoubt: keysOf([...gone, ...this.resent].filter((itemIndex) => !this.acceptedItems.has(itemIndex))),
-			tidy,
+			leftOver,
 		});
 	}
 
@@ -115,22 +115,22 @@ export class Claims {
 		const items = this.order.slice(start, start + this.nextBlockSize());
 		const keys = items.map((itemIndex) => this.keys.get(itemIndex)!);
 		const claim = this.chain.then(async () => {
-			const tidy = this.takeTidy();
-			tidy.settled.push(...this.refreshed.splice(0));
+			const leftOver = this.takeLeftOver();
+			leftOver.dropMarks.push(...this.movedToNewest.splice(0));
 			let found: BlockClaim | undefined;
 			try {
-				found = await this.record.claim(keys, tidy);
+				found = await this.record.claim(keys, leftOver);
 			} finally {
 				if (!found) {
-					// Left for the next write: a key half-refreshed keeps its mark, so it reads in doubt meanwhile.
-					this.tidy.refresh.push(...tidy.refresh);
-					this.tidy.settled.push(...tidy.settled);
+					// Left for the next write: a key half moved keeps its mark, so it reads in doubt meanwhile.
+					this.leftOver.moveToNewest.push(...leftOver.moveToNewest);
+					this.leftOver.dropMarks.push(...leftOver.dropMarks);
 				}
 			}
-			this.refreshed.push(...tidy.refresh);
+			this.movedToNewest.push(...leftOver.moveToNewest);
 			// Each key went in with its pending mark.
 			this.recordSize += 2 * keys.length;
-			for (const itemIndex of items) this.sort(itemIndex, found);
+			for (const itemIndex of items) this.classify(itemIndex, found);
 			return found;
 		});
 		// A block claimed ahead may be reached by no sender (the run stopped): this catch keeps its failure handled.
@@ -138,23 +138,23 @@ export class Claims {
 		this.blocks.push({ end: start + items.length, claim });
 	}
 
-	private sort(itemIndex: number, found: BlockClaim): void {
+	private classify(itemIndex: number, found: BlockClaim): void {
 		const key = this.keys.get(itemIndex)!;
 		if (found.raced.has(key)) return;
 		if (found.sentBefore.has(key)) {
 			this.sentBefore.add(itemIndex);
 			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
-			this.tidy.refresh.push(key);
+			this.leftOver.moveToNewest.push(key);
 		} else if (found.inDoubt.has(key)) {
 			// Its mark alone says it is in doubt: both stay where they are.
 			if (this.sizing.sendInDoubt) this.resent.add(itemIndex);
 		} else this.recorded.add(itemIndex);
 	}
 
-	private takeTidy(): Tidy {
-		const tidy = this.tidy;
-		this.tidy = { refresh: [], settled: [] };
-		return tidy;
+	private takeLeftOver(): LeftForNextWrite {
+		const leftOver = this.leftOver;
+		this.leftOver = { moveToNewest: [], dropMarks: [] };
+		return leftOver;
 	}
 
 	private nextBlockSize(): number {

@@ -3,8 +3,8 @@
  * pause and probes, stopping. Exact figures, every time: the clock moves only when every sender waits.
  */
 import { ARRIVAL_ROOM_MS, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
-import { Turn } from '../../nodes/TemplateMessage/send/flowControl';
-import { Pacer } from '../../nodes/TemplateMessage/send/pacer';
+import { Turn } from '../../nodes/TemplateMessage/flow/flowControl';
+import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
 import { accepted, busiestSecond, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
 

@@ -1,5 +1,5 @@
 /** The pacer's record of when its requests may have reached the API. */
-import { ArrivalRecord } from '../../nodes/TemplateMessage/send/arrivalRecord';
+import { ArrivalRecord } from '../../nodes/TemplateMessage/flow/arrivalRecord';
 import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 
 describe('ArrivalRecord', () => {

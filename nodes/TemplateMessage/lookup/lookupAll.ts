@@ -8,16 +8,16 @@ import { MAX_REASON_LENGTH } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
-import type { Clock, Turn } from './flowControl';
-import { FlowControl, SYSTEM_CLOCK } from './flowControl';
-import { accountPacer } from './pacer';
-import { runPool } from './pool';
-import { Redactor } from './redact';
-import { apiCode, apiReason, isObject } from './outcome';
-import { decideRetry } from './retry';
+import type { Clock, Turn } from '../flow/flowControl';
+import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
+import { accountPacer } from '../flow/pacer';
+import { runPool } from '../flow/pool';
+import { Redactor } from '../api/redact';
+import { apiCode, apiReason, isObject } from '../api/outcome';
+import { decideRetry } from '../flow/retry';
 import { readStatusAnswer } from './statusAnswer';
-import type { StatusAttempt } from './transport';
-import { getStatus } from './transport';
+import type { StatusAttempt } from '../api/transport';
+import { getStatus } from '../api/transport';
 
 /**
  * Get Status's options, read as a Send reads its own (shared/statusOptions.ts, in milliseconds): maxPerSecond

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 
-import { isFinalStatus, MAX_HISTORY, readStatusAnswer, timeOf } from '../../nodes/TemplateMessage/send/statusAnswer';
+import { isFinalStatus, MAX_HISTORY, readStatusAnswer, timeOf } from '../../nodes/TemplateMessage/lookup/statusAnswer';
 
 const PACKAGE_ROOT = path.join(__dirname, '..', '..');
 const same = (text: string) => text;

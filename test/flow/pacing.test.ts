@@ -1,8 +1,8 @@
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
-import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/send/pacer';
-import { runPool } from '../../nodes/TemplateMessage/send/pool';
+import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/flow/pacer';
+import { runPool } from '../../nodes/TemplateMessage/flow/pool';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
-import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/send/retry';
+import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/flow/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';

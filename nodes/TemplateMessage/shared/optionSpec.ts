@@ -1,0 +1,74 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+// How an option is declared once (its field, its reading, its scope) and how a table of them
+// becomes an operation's Options collection and its reader: Send's table is in options.ts, Get
+// Status's in statusOptions.ts.
+
+export interface ReadContext {
+	/** Every option of the collection as n8n gave it, for the one whose reading depends on another. */
+	allOptions: IDataObject;
+	typeVersion: number;
+}
+
+export type Scope = 'run' | 'item';
+
+export interface OptionSpec<T, S extends Scope = Scope> {
+	/** The editor's field, but its name, which is the spec's key. */
+	property: Omit<INodeProperties, 'name'>;
+	/** What the node works with: the value as given (undefined when not added) made sure of. */
+	read(value: unknown, context: ReadContext): T;
+	/** Read once for the run from the first item, or for each item (what shapes one message). */
+	scope: S;
+}
+
+export const optionSpec = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
+
+/**
+ * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given, held
+ * within `min` to `max` and rounded to `precision` decimals (0: whole), else its default; `seconds`: read in
+ * milliseconds.
+ */
+export function numberOption(
+	property: Omit<INodeProperties, 'name' | 'type' | 'typeOptions'>,
+	{ min, max, precision = 0, seconds = false }: { min: number; max?: number; precision?: number; seconds?: boolean },
+): OptionSpec<number, 'run'> {
+	const typeOptions = max === undefined ? { minValue: min, numberPrecision: precision } : { minValue: min, maxValue: max, numberPrecision: precision };
+	return optionSpec('run', { ...property, type: 'number', typeOptions }, (value) => {
+		const held = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max ?? Infinity);
+		const number = precision === 0 ? Math.floor(held) : held;
+		return seconds ? number * 1000 : number;
+	});
+}
+
+/** A choice among the field's own values, else its default. */
+export function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
+	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
+	return optionSpec('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
+}
+
+/** The same option offered by another operation, in its words (its name, its description). */
+export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Partial<Pick<INodeProperties, 'displayName' | 'description'>>): OptionSpec<T, S> {
+	return { ...spec, property: { ...spec.property, ...words } };
+}
+
+/** An operation's Options collection, from its table of options: the one builder of every operation's. */
+export function optionsCollection(name: string, table: Record<string, OptionSpec<unknown>>): INodeProperties {
+	return {
+		displayName: 'Options',
+		name,
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: Object.entries(table).map(([optionName, { property }]) => {
+			const { displayName, ...rest } = property;
+			return { displayName, name: optionName, ...rest } as INodeProperties;
+		}),
+	};
+}
+
+/** Every option of a table, read from its Options collection as n8n gave it. */
+export function readTable<Table extends Record<string, OptionSpec<unknown>>>(table: Table, collection: IDataObject, typeVersion: number): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
+	const values: IDataObject = {};
+	for (const [name, spec] of Object.entries(table)) values[name] = spec.read(collection[name], { allOptions: collection, typeVersion }) as IDataObject[string];
+	return values as { [Name in keyof Table]: ReturnType<Table[Name]['read']> };
+}
