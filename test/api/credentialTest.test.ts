@@ -3,7 +3,7 @@ import { baseUrlProblem } from '../../nodes/TemplateMessage/shared/baseUrl';
 import { authorization, credentialProblem, tokenProblem } from '../../nodes/TemplateMessage/shared/credentialValues';
 
 const BASE_URL = 'https://api.example.com';
-const verdict = (probe: Parameters<typeof credentialTestVerdict>[1]) => credentialTestVerdict(` ${BASE_URL}/ `, probe);
+const verdict = (answer: Parameters<typeof credentialTestVerdict>[1]) => credentialTestVerdict(` ${BASE_URL}/ `, answer);
 
 describe('what the credential dialog says about one test request', () => {
 	test('an answer other than 401, 403 and 404 from the send endpoint means the token was accepted', () => {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-import { probe } from '../../nodes/TemplateMessage/api/credentialTest';
+import { askWithToken } from '../../nodes/TemplateMessage/api/credentialTest';
 import { startApiServer, type ApiServer } from '../helpers/apiServer';
 import { PACKAGE_ROOT } from '../helpers/engine';
 
@@ -109,7 +109,7 @@ test('a server that never answers is a timeout, and a redirect is reported, not 
 	const moved = http.createServer((_, res) => res.writeHead(301, { Location: `${api.baseUrl}/api/v2/push/message` }).end());
 	try {
 		const hangingPort = await serve(hanging);
-		expect(await probe(context(), `http://127.0.0.1:${hangingPort}`, TOKEN, 300)).toEqual({ code: expect.stringMatching(/^(ECONNABORTED|ETIMEDOUT)$/), reason: expect.any(String) });
+		expect(await askWithToken(context(), `http://127.0.0.1:${hangingPort}`, TOKEN, 300)).toEqual({ code: expect.stringMatching(/^(ECONNABORTED|ETIMEDOUT)$/), reason: expect.any(String) });
 		const movedPort = await serve(moved);
 		expect(await test$(`http://127.0.0.1:${movedPort}`)).toEqual({ status: 'Error', message: 'The Base URL redirects (HTTP 301): enter the address the API answers at, often its https:// form' });
 		expect(api.requests).toHaveLength(0);

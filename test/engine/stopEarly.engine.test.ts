@@ -221,7 +221,7 @@ describe('the provider\'s rate-limit headers', () => {
 		expect(flow.waits.filter((ms) => ms > 0)).toEqual([]);
 		const output = result.output(SEND_NODE);
 		expect(output.map(delivery)).toEqual(['sent', 'notSent', 'notSent']);
-		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in (599|600) s, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
+		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in 10 min, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
 		expect(api.requests).toHaveLength(1);
 		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
 		expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 1 of 3 item(s): 2 not sent (held back or throttled).'] : []);

@@ -3,7 +3,7 @@
  * pause and probes, stopping. Exact figures, every time: the clock moves only when every sender waits.
  */
 import { ARRIVAL_ROOM_MS, FIRST_COOL_DOWN_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
-import { Turn } from '../../nodes/TemplateMessage/flow/flowControl';
+import { Passage } from '../../nodes/TemplateMessage/flow/flowControl';
 import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
 import { accepted, busiestSecond, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
@@ -293,27 +293,27 @@ describe("a message's throttle budget", () => {
 	test("an item's own 429 and the pause it causes are one wait, even on a clock that moves between calls", () => {
 		let now = 1_000_000;
 		const pacer = new Pacer(20, () => now++);
-		const turn = new Turn(0, 'tpl', 2000);
-		turn.chargeOwn429(1000, pacer.tooManyRequests(1000).until);
-		turn.chargeOwn429(1000, pacer.tooManyRequests(1000).until);
-		expect(turn.chargePause(pacer.pause())).toBe(true);
-		expect(turn.waitedMs).toBe(2000);
+		const passage = new Passage(0, 'tpl', 2000);
+		passage.chargeOwn429(1000, pacer.tooManyRequests(1000).until);
+		passage.chargeOwn429(1000, pacer.tooManyRequests(1000).until);
+		expect(passage.chargePause(pacer.pause())).toBe(true);
+		expect(passage.waitedMs).toBe(2000);
 	});
 
 	test('a pause beyond what was charged costs only the part beyond it', () => {
-		const turn = new Turn(0, 'tpl', 5000);
-		turn.chargeOwn429(1000, 11_000);
-		expect(turn.chargePause({ ms: 3000, until: 13_000 })).toBe(true);
-		expect(turn.waitedMs).toBe(3000);
-		expect(turn.chargePause({ ms: 2000, until: 13_000 })).toBe(true);
-		expect(turn.waitedMs).toBe(3000);
+		const passage = new Passage(0, 'tpl', 5000);
+		passage.chargeOwn429(1000, 11_000);
+		expect(passage.chargePause({ ms: 3000, until: 13_000 })).toBe(true);
+		expect(passage.waitedMs).toBe(3000);
+		expect(passage.chargePause({ ms: 2000, until: 13_000 })).toBe(true);
+		expect(passage.waitedMs).toBe(3000);
 	});
 
 	test('a pause the budget cannot cover is refused and charges nothing', () => {
-		const turn = new Turn(0, 'tpl', 2000);
-		turn.chargeOwn429(1500, 11_500);
-		expect(turn.chargePause({ ms: 1000, until: 12_100 })).toBe(false);
-		expect(turn.waitedMs).toBe(1500);
+		const passage = new Passage(0, 'tpl', 2000);
+		passage.chargeOwn429(1500, 11_500);
+		expect(passage.chargePause({ ms: 1000, until: 12_100 })).toBe(false);
+		expect(passage.waitedMs).toBe(1500);
 	});
 });
 

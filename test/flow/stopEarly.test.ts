@@ -128,7 +128,7 @@ describe('Breaker', () => {
 		}
 		expect(pauses).toEqual([1000, 2000, 4000, 8000, 16000, 29000]);
 		expect(time.now()).toBe(60_000);
-		expect(breaker.gate()).toEqual({ gaveUp: expect.stringMatching(/^11 messages in a row failed on the API's side over 60 s, 6 of them after pauses to let it recover, the last one with: Internal error$/) });
+		expect(breaker.gate()).toEqual({ gaveUp: expect.stringMatching(/^11 messages in a row failed on the API's side over 1 min, 6 of them after pauses to let it recover, the last one with: Internal error$/) });
 	});
 
 	test('a probe that was not sent lets the next sender probe', () => {

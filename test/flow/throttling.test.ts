@@ -35,9 +35,9 @@ describe('a throttled run counts what the limit cost it', () => {
 });
 
 describe('the run summary says it', () => {
-	test('the waited seconds rounded up, and the answers', () => {
+	test('how long it waited, to two figures, and the answers', () => {
 		expect(runSummary(['sent', 'sent'], { answers: 112, atWindowEdge: 0, waitedMs: 40_200 })).toBe(
-			'Sent 2 of 2 item(s). Waited 41 s for the API\'s rate limit: 112 answers were "too many requests" (HTTP 429 or code 9).',
+			'Sent 2 of 2 item(s). Waited 40 s for the API\'s rate limit: 112 answers were "too many requests" (HTTP 429 or code 9).',
 		);
 		expect(runSummary(['sent'], { answers: 1, atWindowEdge: 0, waitedMs: 0 })).toBe('Sent 1 of 1 item(s). 1 answer was "too many requests" (HTTP 429 or code 9).');
 	});

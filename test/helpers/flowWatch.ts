@@ -24,9 +24,9 @@ export interface PaceWatch {
 	stop(): void;
 }
 
-/** A module of the built send stage, as the node loaded it. */
+/** A module of the built flow control, as the node loaded it. */
 function built<T>(file: string): T {
-	return require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'send', file)) as T;
+	return require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'flow', file)) as T;
 }
 
 export function watchPace(): PaceWatch {

@@ -49,7 +49,7 @@ async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, 
 	await clock.run(
 		lookEach(
 			lifecycles.map((_, itemIndex) => ({ msgid: String(itemIndex) })),
-			{ flow, get, clock, clean: (text) => text, node: NODE, signal: cancel?.signal },
+			{ flow, get, clock, redact: (text) => text, node: NODE, signal: cancel?.signal },
 			{ ...options, continueOnFail: true, wait },
 		).then(
 			(done) => void (results = done),

@@ -37,7 +37,7 @@ describe('timeOf', () => {
 
 	// jest gives each test file its own copy of process.env, so the zone is set on a process of its own (the build's code).
 	test.each(['UTC', 'Asia/Jakarta', 'America/Los_Angeles'])('the same in time zone %s', (zone) => {
-		const module = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'send', 'statusAnswer.js');
+		const module = path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'lookup', 'statusAnswer.js');
 		const script = `const { timeOf } = require(${JSON.stringify(module)}); process.stdout.write(JSON.stringify(JSON.parse(process.argv[1]).map(timeOf)));`;
 		const output = execFileSync(process.execPath, ['-e', script, JSON.stringify(TIME_CASES.map(([, value]) => value))], { env: { ...process.env, TZ: zone }, encoding: 'utf8' });
 		expect(JSON.parse(output)).toEqual(TIME_CASES.map(([, , expected]) => expected));

@@ -18,7 +18,7 @@ import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 import { throttledByPause } from '../../nodes/TemplateMessage/flow/flowControl';
 import { credentialTestVerdict } from '../../nodes/TemplateMessage/api/credentialTest';
-import type { Probe } from '../../nodes/TemplateMessage/api/credentialTest';
+import type { TestAnswer } from '../../nodes/TemplateMessage/api/credentialTest';
 import { lookupError, statusRows } from '../../nodes/TemplateMessage/output/statusRows';
 import { readStatusAnswer } from '../../nodes/TemplateMessage/lookup/statusAnswer';
 import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
@@ -123,7 +123,7 @@ const STOP_CASES: Array<[string, Refusal]> = [
 	['After a template-wide refusal (code 59)', { scope: 'template', itemIndex: 0, templateCodeId: 'tpl-a', statusCode: 406, apiCode: 59, reason: 'Template does not exist (code 59)' }],
 	[
 		"After the API kept failing for Max Wait for the API to Recover",
-		{ scope: 'server', itemIndex: 6, templateCodeId: 'tpl', statusCode: 500, reason: "7 messages in a row failed on the API's side over 120 s, 2 of them after pauses to let it recover, the last one with: Internal error (code 13)" },
+		{ scope: 'server', itemIndex: 6, templateCodeId: 'tpl', statusCode: 500, reason: "7 messages in a row failed on the API's side over 2 min, 2 of them after pauses to let it recover, the last one with: Internal error (code 13)" },
 	],
 	[
 		'After the API kept one message waiting beyond Max Wait When Throttled',
@@ -151,7 +151,7 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 	['A JWT as "Bearer Bearer …"', { baseUrl: 'https://api.example.com', token: 'Bearer Bearer eyJhbGciOiJIUzI1NiJ9.abc' }],
 ];
 
-const CREDENTIAL_TEST_CASES: Array<[string, Probe]> = [
+const CREDENTIAL_TEST_CASES: Array<[string, TestAnswer]> = [
 	['Accepted: any answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
 	['Token rejected', { status: 401 }],
 	['Token rejected by the API\'s code, whatever the status (codes 17, 19, 43, 45)', { status: 200, apiCode: 45 }],
@@ -184,7 +184,7 @@ const LOOKUP_CASES: Array<[string, StatusResult]> = [
 		{ kind: 'failed', outcome: { kind: 'rejected', statusCode: 404, transient: false, reason: "the server answered HTTP 404 with an HTML page, not the API's error" }, attempts: 1, noEndpoint: true },
 	],
 	['After a refused token', { kind: 'heldBack', heldBy: { scope: 'account', itemIndex: 0, templateCodeId: '', statusCode: 401, reason: 'Token invalid (code 45)' }, attempts: 0 }],
-	['After the API kept failing', { kind: 'heldBack', heldBy: { scope: 'server', itemIndex: 2, templateCodeId: '', statusCode: 500, reason: "7 messages in a row failed on the API's side over 120 s" }, attempts: 0 }],
+	['After the API kept failing', { kind: 'heldBack', heldBy: { scope: 'server', itemIndex: 2, templateCodeId: '', statusCode: 500, reason: "7 messages in a row failed on the API's side over 2 min" }, attempts: 0 }],
 	[
 		"After a 404 not in the API's error shape",
 		{ kind: 'heldBack', heldBy: { scope: 'account', itemIndex: 0, templateCodeId: '', statusCode: 404, reason: "the server answered HTTP 404 with an HTML page, not the API's error" }, attempts: 0 },

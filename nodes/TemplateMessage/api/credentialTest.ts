@@ -12,7 +12,7 @@ import { credentialTestSender, exchange } from './transport';
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 
 /** `apiCode`: the provider's code in the answer's body (errors[0].code), when it has one. */
-export type Probe = { status: number; apiCode?: number | string } | { code: string; reason: string };
+export type TestAnswer = { status: number; apiCode?: number | string } | { code: string; reason: string };
 
 /** Enough for the provider's error shape; the rest of a larger answer is never read. */
 const CREDENTIAL_TEST_ANSWER_BYTES = 16 * 1024;
@@ -34,11 +34,11 @@ const TLS_FIXES: Record<string, string> = {
  * The API has only the send endpoint: an empty body has no recipient, so nothing is sent. A server
  * checks the token first: 401/403 for a bad one, another 4xx (missing content) means it was accepted.
  */
-export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCredentialTestResult {
+export function credentialTestVerdict(baseUrl: string, answer: TestAnswer): INodeCredentialTestResult {
 	const at = baseUrl.trim();
 	const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
-	if ('code' in probe) {
-		const { code, reason } = probe;
+	if ('code' in answer) {
+		const { code, reason } = answer;
 		if (code === 'ECONNREFUSED') return error(`Nothing answers at ${at} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`);
 		if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return error(`The host of ${at} could not be found (DNS: ${code}): check the Base URL's spelling, and that n8n's host can resolve it`);
 		if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || code.startsWith('UND_ERR_') && code.endsWith('TIMEOUT'))
@@ -49,10 +49,10 @@ export function credentialTestVerdict(baseUrl: string, probe: Probe): INodeCrede
 		if (code === 'ECONNRESET') return error(`${at} closed the connection before answering (ECONNRESET): check the Base URL, and that it is the API's address`);
 		return error(`Could not reach ${at} (${code}: ${reason}): check the Base URL`);
 	}
-	const { status } = probe;
+	const { status } = answer;
 	// What the API said decides before the status: a 200 or 406 with code 45 is a refused token too.
-	const code = apiCodeInfo(probe.apiCode);
-	if (code?.tokenRefused) return error(`Token rejected (HTTP ${status}, code ${String(probe.apiCode)}: ${code.meaning}): check the JWT`);
+	const code = apiCodeInfo(answer.apiCode);
+	if (code?.tokenRefused) return error(`Token rejected (HTTP ${status}, code ${String(answer.apiCode)}: ${code.meaning}): check the JWT`);
 	if (status >= 300 && status < 400) return error(`The Base URL redirects (HTTP ${status}): enter the address the API answers at, often its https:// form`);
 	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): check the JWT`);
 	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, which ${BASE_URL_ENDS}`);
@@ -66,7 +66,7 @@ export async function testCredential(this: ICredentialTestFunctions, credential:
 	const wrong = credentialProblem(baseUrl, credential.data?.token);
 	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${credentialFix(wrong)}` };
 	const token = authorization(credential.data?.token);
-	const found = await probe(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
+	const found = await askWithToken(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
 	// An unknown code shows the error's own text: the token is redacted from it, and only from it
 	// (a short token would match pieces of the node's own words).
 	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
@@ -78,14 +78,14 @@ function credentialFix({ field, fix }: CredentialProblem): string {
 }
 
 /** Through the sends' transport, leaving by `helpers.request`; at most CREDENTIAL_TEST_ANSWER_BYTES of the body are read. */
-export async function probe(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<Probe> {
+export async function askWithToken(ctx: ICredentialTestFunctions, baseUrl: string, token: string, timeoutMs: number): Promise<TestAnswer> {
 	return await exchange(
 		credentialTestSender(ctx, token, timeoutMs),
 		{ method: 'POST', url: sendEndpoint(baseUrl), body: {}, json: true },
 		{ timeoutMs, maxBytes: CREDENTIAL_TEST_ANSWER_BYTES },
-		({ statusCode, answer }): Probe => ({ status: statusCode, apiCode: 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined }),
+		({ statusCode, answer }): TestAnswer => ({ status: statusCode, apiCode: 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined }),
 		// An answer that began but was not read in time still has its status, which decides the verdict.
-		(_outcome, error, statusCode): Probe =>
+		(_outcome, error, statusCode): TestAnswer =>
 			statusCode !== undefined ? { status: statusCode } : { code: networkCode(error) ?? 'unknown', reason: typeof (error as Error | undefined)?.message === 'string' ? (error as Error).message : String(error) },
 	);
 }

@@ -1,5 +1,5 @@
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from '../shared/flowLimits';
-import { seconds } from './duration';
+import { duration } from '../shared/duration';
 
 const PROBE_POLL_MS = 100;
 
@@ -76,7 +76,7 @@ export class Breaker {
 		const failingFor = now - this.failingSince;
 		// Within a poll of the bound counts as reaching it: timers may wake a millisecond early.
 		if (failingFor + PROBE_POLL_MS > this.giveUpAfterMs) {
-			const over = this.probes > 0 ? ` over ${seconds(failingFor)}, ${this.probes} of them after pauses to let it recover` : '';
+			const over = this.probes > 0 ? ` over ${duration(failingFor)}, ${this.probes} of them after pauses to let it recover` : '';
 			this.gaveUp = `${this.failuresInARow} messages in a row failed on the API's side${over}, the last one with: ${reason}`;
 			return this.gaveUp;
 		}

@@ -1,11 +1,11 @@
 import { throttled } from '../shared/apiCodes';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Outcome, Refusal, Throttling } from '../shared/contracts';
+import { duration, secondsSetting } from '../shared/duration';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
 import { notice } from '../shared/notice';
 import { wait } from '../api/deadline';
-import { seconds } from './duration';
 import type { RateLimitState } from '../api/headers';
 import type { Departure } from './arrivalRecord';
 import type { Pacer, Pause, PauseCause } from './pacer';
@@ -28,7 +28,7 @@ export interface FlowSettings {
 }
 
 /** Why a message does not leave; 'stop' once the run is stopping. */
-export type Held = Refusal | 'stop';
+export type HeldBack = Refusal | 'stop';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 const THROTTLE_PAUSE_MS = 1000;
@@ -42,9 +42,9 @@ const MIN_THROTTLE_CHARGE_MS = 250;
  * time already charged for its own 429 costs only the part beyond it; all times are on the pacer's
  * clock, so a pause and its 429 end at the same instant.
  */
-export class Turn {
+export class Passage {
 	/** Set while this message is the breaker's probe. */
-	probe: number | undefined;
+	probeToken: number | undefined;
 	/** Its last attempt's request, as the pacer recorded it leaving. */
 	departure: Departure | undefined;
 	waitedMs = 0;
@@ -123,23 +123,23 @@ export class FlowControl {
 		return this.throttling.answers > 0 || this.throttling.waitedMs > 0 ? { ...this.throttling } : undefined;
 	}
 
-	start(itemIndex: number, templateCodeId: string): Turn {
-		return new Turn(itemIndex, templateCodeId, this.settings.maxThrottleWaitMs);
+	start(itemIndex: number, templateCodeId: string): Passage {
+		return new Passage(itemIndex, templateCodeId, this.settings.maxThrottleWaitMs);
 	}
 
 	/** Waits until this message may leave; resolves to undefined to send now, or to why not. */
-	async slot(turn: Turn): Promise<Held | undefined> {
+	async slot(passage: Passage): Promise<HeldBack | undefined> {
 		// A probe keeps its pass through its own retries; any other sender waits while the API is failing.
-		const held = this.heldBack(turn) ?? (turn.probe === undefined ? await this.passBreaker(turn) : undefined);
-		return held ?? (await this.waitForSlot(turn));
+		const held = this.heldBack(passage) ?? (passage.probeToken === undefined ? await this.passBreaker(passage) : undefined);
+		return held ?? (await this.waitForSlot(passage));
 	}
 
 	/**
 	 * What one attempt's answer says to every sender. 'again': a 429 or code 9 this message waits out (charged to
 	 * its budget). A refusal: the wait is beyond its budget. undefined: the answer is for the sender.
 	 */
-	answered(turn: Turn, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
-		const { departure } = turn;
+	answered(passage: Passage, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
+		const { departure } = passage;
 		if (departure && (outcome.kind === 'accepted' || outcome.statusCode !== undefined)) this.pacer.answered(departure, this.clock.now() - departure.at);
 		if (rateLimit) {
 			const lowered = this.pacer.rateLimitHeaders(rateLimit, departure);
@@ -149,19 +149,19 @@ export class FlowControl {
 		this.throttling.answers++;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
-		const { waitedMs } = turn;
+		const { waitedMs } = passage;
 		if (waitedMs + chargeMs > this.settings.maxThrottleWaitMs) {
 			// Every sender waits as the API asked: one that may not wait that long gives up before its
 			// request leaves (see waitForSlot), so a wait the run cannot afford stops the requests.
 			this.pacer.tooManyRequests(chargeMs);
-			const waited = waitedMs > 0 ? `after waiting ${Math.round(waitedMs / 1000)} s on 429s, ` : '';
-			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${Math.ceil(askedMs / 1000)} s more, beyond ${optionName('maxThrottleWait')} (${seconds(this.settings.maxThrottleWaitMs)})`;
-			return { scope: 'throttled', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
+			const waited = waitedMs > 0 ? `after waiting ${duration(waitedMs)} on 429s, ` : '';
+			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${duration(askedMs)} more, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)})`;
+			return { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
 		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS);
 		if (kind === 'atWindowEdge') this.throttling.atWindowEdge++;
-		turn.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
+		passage.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
 		return 'again';
 	}
 
@@ -170,9 +170,9 @@ export class FlowControl {
 	}
 
 	/** The message's last answer in this run. */
-	settled(turn: Turn, outcome: Outcome): void {
+	finalOutcome(passage: Passage, outcome: Outcome): void {
 		if (outcome.kind === 'accepted') this.pacer.accepted();
-		const stop = this.stopEarly.record(turn.itemIndex, turn.templateCodeId, outcome, turn.probe);
+		const stop = this.stopEarly.record(passage.itemIndex, passage.templateCodeId, outcome, passage.probeToken);
 		if (stop) this.stops.push(stop);
 	}
 
@@ -184,39 +184,39 @@ export class FlowControl {
 	 * However the message ended, its probe pass goes back. One it reported on is already back, or the breaker
 	 * has given up and reads no pass again; tokens are never reused, so a later probe's pass stays.
 	 */
-	done(turn: Turn): void {
-		if (turn.probe !== undefined) this.stopEarly.breaker.releaseProbe(turn.probe);
+	finish(passage: Passage): void {
+		if (passage.probeToken !== undefined) this.stopEarly.breaker.releaseProbe(passage.probeToken);
 	}
 
-	private heldBack(turn: Turn): Held | undefined {
-		return this.stopping ? 'stop' : this.stopEarly.blocking(turn.templateCodeId);
+	private heldBack(passage: Passage): HeldBack | undefined {
+		return this.stopping ? 'stop' : this.stopEarly.blocking(passage.templateCodeId);
 	}
 
-	private async passBreaker(turn: Turn): Promise<Held | undefined> {
+	private async passBreaker(passage: Passage): Promise<HeldBack | undefined> {
 		for (;;) {
 			const gate = this.stopEarly.breaker.gate();
 			if ('pass' in gate) {
-				turn.probe = gate.probe;
+				passage.probeToken = gate.probe;
 				return undefined;
 			}
-			const held = this.heldBack(turn);
+			const held = this.heldBack(passage);
 			if (held) return held;
 			// StopEarly holds the give-up back as the run's refusal; this is its stand-in.
-			if ('gaveUp' in gate) return { scope: 'server', itemIndex: turn.itemIndex, templateCodeId: turn.templateCodeId, reason: gate.gaveUp };
+			if ('gaveUp' in gate) return { scope: 'server', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason: gate.gaveUp };
 			await this.clock.sleep(gate.waitMs, this.signal);
 		}
 	}
 
-	private async waitForSlot(turn: Turn): Promise<Held | undefined> {
+	private async waitForSlot(passage: Passage): Promise<HeldBack | undefined> {
 		const { pacer } = this;
 		let reserved = false;
 		let sending = false;
 		const heldOrTooLong = () => {
-			const held = this.heldBack(turn);
+			const held = this.heldBack(passage);
 			if (held) return held;
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
-			if (!turn.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, turn);
+			if (!passage.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage);
 			this.pauses.pausing(pause.ms, pause.cause);
 			this.countPause(pause);
 			return undefined;
@@ -233,8 +233,8 @@ export class FlowControl {
 				if (held) return held;
 				await this.clock.sleep(delay, this.signal);
 			}
-			turn.departure = pacer.lastDeparture;
-			const held = this.heldBack(turn);
+			passage.departure = pacer.lastDeparture;
+			const held = this.heldBack(passage);
 			sending = held === undefined;
 			return held;
 		} finally {
@@ -263,6 +263,6 @@ export function throttledByPause(pauseMs: number, cause: PauseCause, budgetMs: n
 		scope: 'throttled',
 		itemIndex: item.itemIndex,
 		templateCodeId: item.templateCodeId,
-		reason: `${why} in ${Math.ceil(pauseMs / 1000)} s, beyond ${optionName('maxThrottleWait')} (${seconds(budgetMs)})`,
+		reason: `${why} in ${duration(pauseMs)}, beyond ${optionName('maxThrottleWait')} (${secondsSetting(budgetMs)})`,
 	};
 }

@@ -1,3 +1,4 @@
+import { duration } from '../shared/duration';
 import type { Notices } from '../shared/notice';
 import { optionPath } from '../shared/options';
 import type { PauseCause } from './pacer';
@@ -25,13 +26,13 @@ export class PauseLog {
 		this.count++;
 		this.longestMs = Math.max(this.longestMs, waitMs);
 		this.lastCause = cause;
-		this.notices.log(`Template Message is waiting ${Math.ceil(waitMs / 1000)} s: ${PAUSE_TEXT[cause]}`);
+		this.notices.log(`Template Message is waiting ${duration(waitMs)}: ${PAUSE_TEXT[cause]}`);
 	}
 
 	summarise(): void {
 		if (this.count === 0) return;
 		this.notices.hint(
-			`The API made this run wait ${this.count} time(s) for ${LONG_WAIT_MS / 1000} s or more (the longest ${Math.ceil(this.longestMs / 1000)} s): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`,
+			`The API made this run wait ${this.count} time(s) for ${duration(LONG_WAIT_MS)} or more (the longest ${duration(this.longestMs)}): ${PAUSE_TEXT[this.lastCause]}. ${optionPath('maxThrottleWait')} bounds how long one message waits.`,
 		);
 	}
 }

@@ -1,4 +1,5 @@
 import type { Outcome, RetryPolicy } from '../shared/contracts';
+import { duration } from '../shared/duration';
 
 const FIRST_BACKOFF_MS = 500;
 const LONGEST_BACKOFF_MS = 30_000;
@@ -18,7 +19,7 @@ export function decideRetry(outcome: Outcome, tries: number, policy: RetryPolicy
 	if (serverWait !== undefined && serverWait > policy.maxThrottleWait) {
 		return {
 			retry: false,
-			outcome: { ...outcome, reason: `${outcome.reason} (the API asked to wait ${Math.ceil(serverWait / 1000)} s, longer than the node waits)` },
+			outcome: { ...outcome, reason: `${outcome.reason} (the API asked to wait ${duration(serverWait)}, longer than the node waits)` },
 		};
 	}
 	return { retry: true, delayMs: serverWait ?? backoffMs(tries, random) };

@@ -8,7 +8,7 @@ import { MAX_REASON_LENGTH } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
-import type { Clock, Turn } from '../flow/flowControl';
+import type { Clock, Passage } from '../flow/flowControl';
 import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
 import { accountPacer } from '../flow/pacer';
 import { runPool } from '../flow/pool';
@@ -38,7 +38,7 @@ export interface LookupContext {
 	flow: FlowControl;
 	get: (msgid: string) => Promise<StatusAttempt>;
 	clock: Clock;
-	clean: (text: string) => string;
+	redact: (text: string) => string;
 	node: INode;
 	signal?: AbortSignal;
 }
@@ -67,7 +67,7 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	);
 	const baseUrl = String(credentials.decrypted.data?.baseUrl ?? '');
 	const get = async (msgid: string) => await getStatus(ctx, statusEndpoint(baseUrl, msgid), settings.timeout, credentials.decrypted, redactor);
-	const results = await lookEach(inputs, { flow, get, clock: SYSTEM_CLOCK, clean: (text) => redactor.text(text), node: ctx.getNode(), signal }, settings);
+	const results = await lookEach(inputs, { flow, get, clock: SYSTEM_CLOCK, redact: (text) => redactor.text(text), node: ctx.getNode(), signal }, settings);
 	flow.summarise();
 	return { results, stoppedAt: flow.firstFailure };
 }
@@ -77,19 +77,19 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
  * lookup per item, then, with Wait Until, rounds of lookups for the rows still on their way (see keepAsking).
  */
 export async function lookEach(inputs: StatusInput[], context: LookupContext, settings: LookupSettings): Promise<Array<StatusResult | undefined>> {
-	const { flow, get, clock, clean, node, signal } = context;
+	const { flow, get, clock, redact, node, signal } = context;
 	const lookOne = async (itemIndex: number): Promise<StatusResult | undefined> => {
 		const input = inputs[itemIndex];
 		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
 		try {
-			const result = await lookUp(itemIndex, flow, () => get(input.msgid), settings, clean);
+			const result = await lookUp(itemIndex, flow, () => get(input.msgid), settings, redact);
 			if (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled')) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over.
 			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
 			flow.failed(itemIndex);
-			const reason = clean(error instanceof Error ? error.message : String(error)).slice(0, 200);
+			const reason = redact(error instanceof Error ? error.message : String(error)).slice(0, 200);
 			return { kind: 'failed', outcome: { kind: 'unknown', reason: `the node failed while looking this message up: ${reason}` }, attempts: 0 };
 		}
 	};
@@ -179,45 +179,45 @@ async function lookUp(
 	flow: FlowControl,
 	get: () => Promise<StatusAttempt>,
 	settings: LookupSettings,
-	clean: (text: string) => string,
+	redact: (text: string) => string,
 ): Promise<StatusResult | undefined> {
-	const turn: Turn = flow.start(itemIndex, NO_TEMPLATE);
+	const passage: Passage = flow.start(itemIndex, NO_TEMPLATE);
 	const policy = { maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, retryUnknownDelivery: true };
 	let tries = 0;
 	try {
 		for (let attempt = 1; ; attempt++) {
-			const held = await flow.slot(turn);
+			const held = await flow.slot(passage);
 			if (held) return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts: attempt - 1 };
 			const answer = await get();
 			const outcome: Outcome = answer.kind === 'answered' ? ANSWERED : answer.outcome;
-			const throttled = flow.answered(turn, outcome, answer.rateLimit);
+			const throttled = flow.answered(passage, outcome, answer.rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return { kind: 'heldBack', heldBy: throttled, attempts: attempt };
 			if (answer.kind === 'answered') {
-				flow.settled(turn, ANSWERED);
+				flow.finalOutcome(passage, ANSWERED);
 				if (saysNoSuchMessage(answer.body)) {
-					const reason = clean(apiReason(answer.body) ?? 'data does not exist').slice(0, MAX_REASON_LENGTH);
+					const reason = redact(apiReason(answer.body) ?? 'data does not exist').slice(0, MAX_REASON_LENGTH);
 					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
 				}
-				return { kind: 'status', reading: readStatusAnswer(answer.body, clean), attempts: attempt };
+				return { kind: 'status', reading: readStatusAnswer(answer.body, redact), attempts: attempt };
 			}
 			const failed = answer.outcome;
 			// The API answered, and said it has no such message: this row's result, in the API's own error
 			// (a 404 in its error shape, or the provider's code 33, "data does not exist", at any status).
 			if ((failed.statusCode === 404 && isApiError(failed)) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
-				flow.settled(turn, ANSWERED);
+				flow.finalOutcome(passage, ANSWERED);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
 			}
 			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
 			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
 			if (failed.statusCode === 404) {
 				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error` };
-				flow.settled(turn, outcome);
+				flow.finalOutcome(passage, outcome);
 				return { kind: 'failed', outcome, attempts: attempt, noEndpoint: true };
 			}
 			// A 2xx too large to read: the API answered; asking again would bring the same.
 			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300) {
-				flow.settled(turn, ANSWERED);
+				flow.finalOutcome(passage, ANSWERED);
 				return { kind: 'unreadable', reason: failed.reason, attempts: attempt };
 			}
 			const decision = decideRetry(failed, ++tries, policy);
@@ -225,11 +225,11 @@ async function lookUp(
 				await flow.backoff(decision.delayMs);
 				continue;
 			}
-			flow.settled(turn, forFlow(decision.outcome as FailedOutcome));
+			flow.finalOutcome(passage, forFlow(decision.outcome as FailedOutcome));
 			return { kind: 'failed', outcome: decision.outcome as FailedOutcome, attempts: attempt };
 		}
 	} finally {
-		flow.done(turn);
+		flow.finish(passage);
 	}
 }
 

@@ -22,10 +22,10 @@ export function isFinalStatus(status: string): boolean {
 
 /**
  * Reads a status answer (`{msgid, phone_number, history_status: [{timestamp, status}], additional_info:
- * {code, reason}}`), whatever shape it really has: every text kept is `clean`ed (the token redacted)
+ * {code, reason}}`), whatever shape it really has: every text kept is `redact`ed (the token redacted)
  * before it is cut, nothing is kept unbounded, and what is odd is said in `problems`. Never throws.
  */
-export function readStatusAnswer(body: unknown, clean: (text: string) => string): StatusReading {
+export function readStatusAnswer(body: unknown, redact: (text: string) => string): StatusReading {
 	const reading: StatusReading = {
 		deliveryStatus: null,
 		final: null,
@@ -44,21 +44,21 @@ export function readStatusAnswer(body: unknown, clean: (text: string) => string)
 		reading.problems.push(typeof body === 'string' && body.trim() !== '' ? 'the API answered with a body that is not JSON' : 'the API answered with no status (an empty or non-object body)');
 		return reading;
 	}
-	reading.msgid = shortText(body.msgid, 200, clean);
-	reading.phoneNumber = asSendWritesIt(shortText(body.phone_number, 40, clean));
-	readFailure(body.additional_info, reading, clean);
+	reading.msgid = shortText(body.msgid, 200, redact);
+	reading.phoneNumber = asSendWritesIt(shortText(body.phone_number, 40, redact));
+	readFailure(body.additional_info, reading, redact);
 
 	const raw = body.history_status;
 	if (raw === undefined || raw === null) {
 		const said = apiReason(body);
-		reading.problems.push(said ? `the API answered without a status history: ${truncate(clean(said), MAX_REASON_LENGTH)}` : 'the API answered without a status history (no history_status)');
+		reading.problems.push(said ? `the API answered without a status history: ${truncate(redact(said), MAX_REASON_LENGTH)}` : 'the API answered without a status history (no history_status)');
 		return reading;
 	}
 	if (!Array.isArray(raw)) {
 		reading.problems.push(`the API's status history is not a list (history_status is ${typeof raw === 'object' ? 'an object' : `a ${typeof raw}`})`);
 		return reading;
 	}
-	const { entries, unreadableEntries, unreadableTimes } = readEntries(raw, clean);
+	const { entries, unreadableEntries, unreadableTimes } = readEntries(raw, redact);
 	if (raw.length > MAX_ENTRIES_READ) reading.problems.push(`the status history has ${raw.length} entries: only the first ${MAX_ENTRIES_READ} were read`);
 	if (unreadableEntries > 0) reading.problems.push(`${unreadableEntries} history ${plural(unreadableEntries, 'entry has', 'entries have')} no status`);
 	if (unreadableTimes > 0) {
@@ -87,14 +87,14 @@ interface Entry extends HistoryEntry {
 	ms: number | null;
 }
 
-function readEntries(raw: unknown[], clean: (text: string) => string): { entries: Entry[]; unreadableEntries: number; unreadableTimes: number } {
+function readEntries(raw: unknown[], redact: (text: string) => string): { entries: Entry[]; unreadableEntries: number; unreadableTimes: number } {
 	const entries: Entry[] = [];
 	let unreadableEntries = 0;
 	let unreadableTimes = 0;
 	const count = Math.min(raw.length, MAX_ENTRIES_READ);
 	for (let index = 0; index < count; index++) {
 		const item = raw[index];
-		const status = isObject(item) ? statusWord(item.status, clean) : null;
+		const status = isObject(item) ? statusWord(item.status, redact) : null;
 		if (status === null) {
 			unreadableEntries++;
 			continue;
@@ -106,9 +106,9 @@ function readEntries(raw: unknown[], clean: (text: string) => string): { entries
 	return { entries, unreadableEntries, unreadableTimes };
 }
 
-function statusWord(value: unknown, clean: (text: string) => string): string | null {
+function statusWord(value: unknown, redact: (text: string) => string): string | null {
 	if (typeof value !== 'string') return null;
-	const word = truncate(clean(value).trim().toLowerCase(), MAX_STATUS_LENGTH);
+	const word = truncate(redact(value).trim().toLowerCase(), MAX_STATUS_LENGTH);
 	return word === '' ? null : word;
 }
 
@@ -142,18 +142,18 @@ export function timeOf(value: unknown): number | null {
 	return Math.round(ms);
 }
 
-function readFailure(info: unknown, reading: StatusReading, clean: (text: string) => string): void {
+function readFailure(info: unknown, reading: StatusReading, redact: (text: string) => string): void {
 	if (!isObject(info)) return;
 	const { code, reason } = info;
 	if (typeof code === 'number' && Number.isFinite(code)) reading.failureCode = code;
-	else if (typeof code === 'string' && code.trim() !== '') reading.failureCode = /^\d{1,9}$/.test(code.trim()) ? Number(code.trim()) : truncate(clean(code.trim()), 40);
-	if (typeof reason === 'string' && reason.trim() !== '') reading.failureReason = truncate(clean(reason.trim()), MAX_REASON_LENGTH);
+	else if (typeof code === 'string' && code.trim() !== '') reading.failureCode = /^\d{1,9}$/.test(code.trim()) ? Number(code.trim()) : truncate(redact(code.trim()), 40);
+	if (typeof reason === 'string' && reason.trim() !== '') reading.failureReason = truncate(redact(reason.trim()), MAX_REASON_LENGTH);
 }
 
-function shortText(value: unknown, max: number, clean: (text: string) => string): string | null {
+function shortText(value: unknown, max: number, redact: (text: string) => string): string | null {
 	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
 	if (typeof value !== 'string' || value.trim() === '') return null;
-	return truncate(clean(value.trim()), max);
+	return truncate(redact(value.trim()), max);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ItemStatus, Throttling } from '../shared/contracts';
+import { duration } from '../shared/duration';
 import { capitalised } from '../shared/words';
 
 const WORDS: Array<[ItemStatus, string]> = [
@@ -21,5 +22,5 @@ export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: 
 function throttleSentence({ answers, atWindowEdge, waitedMs }: Throttling): string {
 	const edge = atWindowEdge === 0 ? '' : `, ${atWindowEdge === answers ? (answers === 1 ? 'at' : 'all at') : `${atWindowEdge} of them at`} the edge of the API's one-second window (only that request waited)`;
 	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)${edge}`;
-	return waitedMs > 0 ? `Waited ${Math.ceil(waitedMs / 1000)} s for the API's rate limit: ${said}.` : `${capitalised(said)}.`;
+	return waitedMs > 0 ? `Waited ${duration(waitedMs)} for the API's rate limit: ${said}.` : `${capitalised(said)}.`;
 }

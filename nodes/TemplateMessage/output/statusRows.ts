@@ -2,6 +2,7 @@ import type { IDataObject, INode, INodeExecutionData, JsonObject } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
+import { duration } from '../shared/duration';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import type { StatusReading, StatusResult } from '../shared/status';
@@ -68,11 +69,6 @@ function notReached(result: Extract<StatusResult, { kind: 'status' }>): string {
 	const still = reading.deliveryStatus === null ? 'still without a status' : `still ${reading.deliveryStatus}`;
 	const readReceipts = wait.until === 'read' ? ' Many recipients turn read receipts off: read may never come.' : '';
 	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${readReceipts}`;
-}
-
-/** A wait in words: seconds under a minute, else minutes to a tenth. */
-function duration(ms: number): string {
-	return ms < 60_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 6000) / 10} min`;
 }
 
 export interface StatusRowInput {

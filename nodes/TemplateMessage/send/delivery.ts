@@ -1,7 +1,7 @@
 import { truncate } from '../shared/bounded';
 import type { Claim, Claims } from '../sendOnce/claims';
 import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
-import type { FlowControl, Held } from '../flow/flowControl';
+import type { FlowControl, HeldBack } from '../flow/flowControl';
 import type { Progress } from './progress';
 import type { Redactor } from '../api/redact';
 import { decideRetry } from '../flow/retry';
@@ -43,23 +43,23 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		if (claim !== 'send') return { kind: 'sentBefore', by: claim === 'raced' ? 'concurrent' : 'earlier' };
 	}
 
-	const turn = flow.start(itemIndex, request.message.template.template_code_id);
+	const passage = flow.start(itemIndex, request.message.template.template_code_id);
 	let tries = 0;
 	// An earlier attempt may have been taken (retried only with Retry Unknown Deliveries): Send Once keeps the key.
 	let uncertain = false;
-	const notSent = (held: Held, attempts: number): SendResult | undefined => {
+	const notSent = (held: HeldBack, attempts: number): SendResult | undefined => {
 		if (!uncertain) claims?.refused(itemIndex);
 		return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts };
 	};
 	try {
 		for (let attempt = 1; ; attempt++) {
-			const held = await flow.slot(turn);
+			const held = await flow.slot(passage);
 			if (held) return notSent(held, attempt - 1);
 
 			claims?.departing(itemIndex);
 			const { outcome, rateLimit } = await post(request);
 			if (outcome.kind === 'unknown') uncertain = true;
-			const throttled = flow.answered(turn, outcome, rateLimit);
+			const throttled = flow.answered(passage, outcome, rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return notSent(throttled, attempt);
 			const decision = decideRetry(outcome, ++tries, retry);
@@ -68,7 +68,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 				continue;
 			}
 			const final = decision.outcome;
-			flow.settled(turn, final);
+			flow.finalOutcome(passage, final);
 			if (final.kind === 'accepted') {
 				claims?.accepted(itemIndex);
 				memory.remember(itemIndex, tryKey, { kind: 'accepted', msgid: final.msgid, attempts: attempt });
@@ -83,6 +83,6 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		}
 	} finally {
 		// Whatever ended this item's sending (held back, a cancel, a fault of the node's own).
-		flow.done(turn);
+		flow.finish(passage);
 	}
 }

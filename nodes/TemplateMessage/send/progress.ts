@@ -1,4 +1,5 @@
 import type { SendResult } from '../shared/contracts';
+import { duration } from '../shared/duration';
 
 /** A long run says where it is this often, and never more often: n8n shows nothing else until the end. */
 export const PROGRESS_EVERY_MS = 10_000;
@@ -37,12 +38,4 @@ export function progressLine(handled: number, total: number, sent: number, elaps
 	const perSecond = handled / Math.max(elapsedMs / 1000, 0.001);
 	const count = (value: number) => value.toLocaleString('en-US');
 	return `Template Message: ${count(handled)} of ${count(total)} handled, ${count(sent)} sent, ${perSecond.toFixed(1)} a second, about ${duration(((total - handled) / perSecond) * 1000)} left`;
-}
-
-function duration(ms: number): string {
-	const seconds = Math.ceil(ms / 1000);
-	if (seconds < 60) return `${seconds} s`;
-	const minutes = Math.ceil(seconds / 60);
-	if (minutes < 60) return `${minutes} min`;
-	return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
 }

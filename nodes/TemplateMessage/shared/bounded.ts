@@ -2,21 +2,21 @@ const MAX_DEPTH = 6;
 const MAX_ENTRIES = 30;
 const MAX_STRING_LENGTH = 1000;
 
-/** An API answer, capped to keep: each string is `clean`ed (redacted) before it is cut, so a cut leaves no piece of a secret. */
-export function boundedCopy(value: unknown, clean: (text: string) => string, depth = 0): unknown {
-	if (typeof value === 'string') return truncate(clean(value), MAX_STRING_LENGTH);
+/** An API answer, capped to keep: each string is `redact`ed before it is cut, so a cut leaves no piece of a secret. */
+export function boundedCopy(value: unknown, redact: (text: string) => string, depth = 0): unknown {
+	if (typeof value === 'string') return truncate(redact(value), MAX_STRING_LENGTH);
 	if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
 	if (typeof value !== 'object') return undefined;
 	if (depth >= MAX_DEPTH) return Array.isArray(value) ? '[…]' : '{…}';
 	if (Array.isArray(value)) {
-		const copy = value.slice(0, MAX_ENTRIES).map((entry) => boundedCopy(entry, clean, depth + 1));
+		const copy = value.slice(0, MAX_ENTRIES).map((entry) => boundedCopy(entry, redact, depth + 1));
 		if (value.length > MAX_ENTRIES) copy.push(`… ${value.length - MAX_ENTRIES} more`);
 		return copy;
 	}
 	const copy: Record<string, unknown> = {};
 	const keys = Object.keys(value);
 	for (const key of keys.slice(0, MAX_ENTRIES)) {
-		copy[truncate(clean(key), 100)] = boundedCopy((value as Record<string, unknown>)[key], clean, depth + 1);
+		copy[truncate(redact(key), 100)] = boundedCopy((value as Record<string, unknown>)[key], redact, depth + 1);
 	}
 	if (keys.length > MAX_ENTRIES) copy['…'] = `${keys.length - MAX_ENTRIES} more`;
 	return copy;
