@@ -14,7 +14,7 @@ const ACTIONS = path.join(__dirname, '../../nodes/TemplateMessage/actions');
 test('every operation module in actions/ is an entry of the Operation field, and nothing else is', () => {
 	const modules = readdirSync(ACTIONS).filter((file) => file.endsWith('.operation.ts'));
 	const listed = (properties.find((property) => property.name === 'operation')!.options as INodePropertyOptions[]).map((option) => option.value);
-	const offered = modules.map((file) => (require(path.join(ACTIONS, file)) as { option: INodePropertyOptions }).option.value);
+	const offered = modules.map((file) => (require(path.join(ACTIONS, file)) as { menuEntry: INodePropertyOptions }).menuEntry.value);
 	expect([...offered].sort()).toEqual([...listed].sort());
 	expect(modules.length).toBe(listed.length);
 });

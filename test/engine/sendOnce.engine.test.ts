@@ -21,10 +21,9 @@ afterEach(async () => {
 });
 
 const recipients = (count: number, from = 0) => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(from + i).padStart(5, '0')}`, order: `order-${from + i}`, name: `Name ${from + i}` }));
-const details = (json: IDataObject) => (json.details ?? {}) as IDataObject;
 const hintsOf = (result: Awaited<ReturnType<typeof runSendNode>>) => (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
 const outcomes = (result: Awaited<ReturnType<typeof runSendNode>>) =>
-	result.output(SEND_NODE).map(({ json }) => (json.success === true ? 'sent' : json.inDoubt === true ? 'inDoubt' : json.skipped === true ? (json.sentBefore ? 'sentBefore' : 'repeat') : details(json).delivery));
+	result.output(SEND_NODE).map(({ json }) => (json.success === true ? 'sent' : json.inDoubt === true ? 'inDoubt' : json.skipped === true ? (json.sentBefore ? 'sentBefore' : 'repeat') : json.status));
 
 function send(items: IDataObject[], parameters: IDataObject = {}, run: Partial<SendNodeRun> = {}) {
 	return runSendNode({

@@ -68,9 +68,10 @@ test('Include Input Fields: every row carries its input columns and its status, 
 	expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 2 of 4 item(s): 2 invalid.'] : []);
 });
 
-describe("Include Input Fields: the node's columns win on every row, in one order", () => {
+describe.each([1, 2])("Include Input Fields: the node's columns win on every row, in one order (node version %i)", (typeVersion) => {
 	// Every column a row of the node can have, in its one order (output/rows.ts; the README states its start).
-	const { SEND_COLUMNS: NODE_COLUMNS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { SEND_COLUMNS: string[] };
+	const { sendColumnsOf } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { sendColumnsOf(typeVersion: number): string[] };
+	const NODE_COLUMNS = sendColumnsOf(typeVersion);
 	// A sheet whose columns are named like every one of them, holding what an earlier run wrote back.
 	const stale = Object.fromEntries(NODE_COLUMNS.map((column) => [column, `stale ${column}`]));
 	const person = (phone: string, name = 'Ayu') => ({ row_number: phone.slice(-2), phone, values: [name, 'INV-1'], order: 'INV-1', ...stale });
@@ -88,7 +89,7 @@ describe("Include Input Fields: the node's columns win on every row, in one orde
 			return { status: 200, body: { success: true, msgid: `m-${index}` } };
 		});
 		const run = (options: IDataObject) =>
-			runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: { ...parameters({ includeInputFields: true, skipDuplicates: true, maxConcurrency: 1, ...options }), sendOnce: 'recipientTemplate' }, onError: 'continueRegularOutput' });
+			runSendNode({ baseUrl: api.baseUrl, items: rows, typeVersion, parameters: { ...parameters({ includeInputFields: true, skipDuplicates: true, maxConcurrency: 1, ...options }), sendOnce: 'recipientTemplate' }, onError: 'continueRegularOutput' });
 		const first = (await run({})).output(SEND_NODE);
 		expect(first.map((item) => item.json.status)).toEqual(['sent', 'failed', 'invalid', 'unknown', 'skipped', 'failed', 'notSent']);
 		const again = (await run({})).output(SEND_NODE);
@@ -102,7 +103,7 @@ describe("Include Input Fields: the node's columns win on every row, in one orde
 	});
 
 	test('without Include Input Fields a row has only its own columns, in the same order', async () => {
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: [row(0, ['Budi', 'INV-1']), row(0, ['Budi', 'INV-1'])], parameters: parameters({ skipDuplicates: true }), onError: 'continueRegularOutput' });
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [row(0, ['Budi', 'INV-1']), row(0, ['Budi', 'INV-1'])], typeVersion, parameters: parameters({ skipDuplicates: true }), onError: 'continueRegularOutput' });
 		const [sent, skipped] = result.output(SEND_NODE).map((item) => Object.keys(item.json));
 		expect(sent).toEqual(['status', 'success', 'msgid', 'phone_number', 'template_code_id', 'attempts', 'preview']);
 		expect(skipped).toEqual(['status', 'success', 'phone_number', 'template_code_id', 'reason', 'skipped', 'duplicateOf', 'preview']);

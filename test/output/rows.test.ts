@@ -57,7 +57,7 @@ describe.each(Object.keys(CASES) as ItemResultKind[])('a %s result', (kind) => {
 	const { sample, change } = CASES[kind] as unknown as { sample: ItemResult; change: Record<string, (value: unknown) => unknown> };
 
 	test('comes out with its status', () => {
-		expect(JSON.parse(row(sample))).toMatchObject(statusOf(sample) === 'sent' || ['duplicate', 'sentBefore', 'inDoubt'].includes(kind) ? { status: statusOf(sample) } : { delivery: statusOf(sample) });
+		expect(JSON.parse(row(sample))).toMatchObject({ status: statusOf(sample) });
 	});
 
 	const fields = Object.keys(change);
@@ -67,4 +67,22 @@ describe.each(Object.keys(CASES) as ItemResultKind[])('a %s result', (kind) => {
 			expect(row(changed)).not.toEqual(row(sample));
 		});
 	}
+});
+
+describe("a failed row's status under its 0.1.0 name, `delivery`", () => {
+	const refused = CASES.refused.sample as ItemResult;
+	const failedRow = (typeVersion: number) => {
+		const versioned = { getNode: () => ({ ...node, typeVersion }) } as unknown as IExecuteFunctions;
+		return rowsOf(versioned, [{ itemIndex: 0, result: refused, message, includeRequest: false }], [{ json: {} }], false)[0].json;
+	};
+
+	test('stays in rows of node version 1, which workflows saved with 0.1.0 have', () => {
+		expect(failedRow(1)).toMatchObject({ status: 'failed', delivery: 'failed', details: { delivery: 'failed' } });
+	});
+
+	test('is gone from rows of version 2, which say it once, as status', () => {
+		const row = failedRow(2);
+		expect(row).toMatchObject({ status: 'failed' });
+		expect('delivery' in row || 'delivery' in (row.details as object)).toBe(false);
+	});
 });

@@ -102,12 +102,13 @@ describe('the README a user reads top to bottom', () => {
 	});
 
 	test("Output states the columns' order as the node keeps it", () => {
-		const { SEND_COLUMNS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { SEND_COLUMNS: string[] };
+		const { SEND_COLUMNS, sendColumnsOf } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'output', 'rows.js')) as { SEND_COLUMNS: string[]; sendColumnsOf(typeVersion: number): string[] };
 		const stated = section('Output').replace(/\s+/g, ' ');
-		const [first, rest] = /always in the same column order: (.*?), then the rest \((.*?)\)/.exec(stated)!.slice(1);
+		const [first, rest, version1] = /always in the same column order: (.*?), then the rest \((.*?); nodes saved with 0\.1\.0 also keep (.*?)\)/.exec(stated)!.slice(1);
 		const named = (text: string) => [...text.matchAll(/`(\w+)`/g)].map((match) => match[1]);
 		expect(named(first)).toEqual(SEND_COLUMNS.slice(0, named(first).length));
 		expect(named(rest).every((column) => SEND_COLUMNS.indexOf(column) >= named(first).length)).toBe(true);
+		expect(named(version1)).toEqual(sendColumnsOf(1).filter((column) => !SEND_COLUMNS.includes(column)));
 	});
 
 	test('stays within 300 lines', () => {

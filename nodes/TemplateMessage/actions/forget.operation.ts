@@ -4,10 +4,11 @@ import { invalidItemError } from '../output/errors';
 import { readForgetAll, readForgetKey } from '../request/parameters';
 import { MessageRecord } from '../sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
-import { FIELD, OPERATION, SEND_ONCE_CHOICE } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME, SEND_ONCE_CHOICE } from '../shared/fieldNames';
 
-export const option: INodePropertyOptions = {
-	name: OPERATION.forget,
+/** Its entry in the Operation field. */
+export const menuEntry: INodePropertyOptions = {
+	name: OPERATION_NAME.forget,
 	value: 'forget',
 	action: 'Forget sent messages',
 	description: `Clear keys from this workflow's ${FIELD.sendOnce} record, so that those messages can be sent again`,

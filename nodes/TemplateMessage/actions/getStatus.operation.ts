@@ -6,11 +6,13 @@ import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { truncate } from '../shared/bounded';
+import { OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
 import type { StatusInput } from '../shared/status';
 
-export const option: INodePropertyOptions = {
-	name: 'Get Status',
+/** Its entry in the Operation field. */
+export const menuEntry: INodePropertyOptions = {
+	name: OPERATION_NAME.getStatus,
 	value: 'getStatus',
 	action: 'Get the delivery status of a message',
 	description: 'Look up whether a sent message was delivered, read, failed or rejected, by the msgid a Send put out',

@@ -6,7 +6,7 @@ import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
 
 interface Operation {
-	option: INodePropertyOptions;
+	menuEntry: INodePropertyOptions;
 	properties: INodeProperties[];
 	subtitle: string;
 	execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]>;
@@ -20,27 +20,27 @@ const operationProperty: INodeProperties = {
 	name: 'operation',
 	type: 'options',
 	noDataExpression: true,
-	options: OPERATIONS.map((operation) => operation.option),
+	options: OPERATIONS.map((operation) => operation.menuEntry),
 	// A literal, as n8n's lint wants it.
 	default: 'send',
 };
 
-const DEFAULT = OPERATIONS.find((operation) => operation.option.value === operationProperty.default) as Operation;
+const DEFAULT = OPERATIONS.find((operation) => operation.menuEntry.value === operationProperty.default) as Operation;
 
 export const properties: INodeProperties[] = [
 	operationProperty,
-	...OPERATIONS.flatMap((operation) => updateDisplayOptions({ show: { operation: [operation.option.value] } }, operation.properties)),
+	...OPERATIONS.flatMap((operation) => updateDisplayOptions({ show: { operation: [operation.menuEntry.value] } }, operation.properties)),
 ];
 
 /** `$parameter["operation"] === "forget" ? "Forget sent messages" : "Send template " + …`, the default last. */
 export const subtitle = `={{ ${[
-	...OPERATIONS.filter((operation) => operation !== DEFAULT).map((operation) => `$parameter["operation"] === ${JSON.stringify(operation.option.value)} ? ${operation.subtitle} : `),
+	...OPERATIONS.filter((operation) => operation !== DEFAULT).map((operation) => `$parameter["operation"] === ${JSON.stringify(operation.menuEntry.value)} ? ${operation.subtitle} : `),
 	DEFAULT.subtitle,
 ].join('')} }}`;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const value = this.getNodeParameter('operation', 0, DEFAULT.option.value);
-	const operation = OPERATIONS.find((candidate) => candidate.option.value === value);
+	const value = this.getNodeParameter('operation', 0, DEFAULT.menuEntry.value);
+	const operation = OPERATIONS.find((candidate) => candidate.menuEntry.value === value);
 	if (operation === undefined) throw new NodeOperationError(this.getNode(), `The operation "${String(value)}" is not known to this version of the node`);
 	return await operation.execute.call(this);
 }

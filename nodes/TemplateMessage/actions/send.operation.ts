@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 
 import { sendOnceProperties } from '../description/sendOnce';
 import { buttonKindField, buttonValueFields } from '../description/buttonValues';
-import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME, PAYLOAD_MODE } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
 import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
 import { isInvalid, MEDIA_HEADER_KINDS, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
@@ -20,8 +20,9 @@ import { readRunOptions } from '../request/runOptions';
 import { sendAll } from '../send/sendAll';
 import { rememberSentByRun, sentByEarlierRuns } from '../send/sentMemory';
 
-export const option: INodePropertyOptions = {
-	name: 'Send',
+/** Its entry in the Operation field. */
+export const menuEntry: INodePropertyOptions = {
+	name: OPERATION_NAME.send,
 	value: 'send',
 	action: 'Send a template message',
 	description: 'Send an approved template to one phone number per input item',

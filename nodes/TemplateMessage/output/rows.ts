@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedOutcome, ItemResult, ItemStatus, PreparedMessage, Refusal, Skip } from '../shared/contracts';
 import { statusOf, unreachable } from '../shared/contracts';
-import { FIELD, OPERATION } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { failureOf } from './errors';
 
@@ -83,9 +83,11 @@ interface Field {
 	failedRow?: 'top' | 'both';
 	/** Only a failed row has it, under details; not one of the row's columns. */
 	detail?: true;
+	/** Only in rows of node version 1, so that workflows saved with 0.1.0 keep reading it. */
+	version1Only?: true;
 }
 
-const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION.forget}`;
+const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION_NAME.forget}`;
 // The record holds keys only (n8n's deduplication store keeps strings), not which execution sent them: so both.
 const SENT_BEFORE = `Sent before, earlier in this execution or by an earlier one of this workflow (${FIELD.sendOnce}: the API took it then): not sent again. To send it again, ${FORGET_HINT}.`;
 const CONCURRENT =
@@ -120,8 +122,8 @@ const FIELDS: Field[] = [
 		},
 	},
 	{ column: 'messageKey', from: ({ message }) => message?.key, failedRow: 'both' },
-	// The column a failed row had before `status` was, kept with the same word.
-	{ column: 'delivery', from: ({ said, error }) => (error ? said.status : undefined), failedRow: 'both' },
+	// A failed row's status under its 0.1.0 name.
+	{ column: 'delivery', from: ({ said, error }) => (error ? said.status : undefined), failedRow: 'both', version1Only: true },
 	{ column: 'stoppedBy', from: ({ said }) => (said.heldBy ? stoppedBy(said.heldBy) : undefined), detail: true },
 	{ column: 'attempts', from: ({ said }) => said.attempts },
 	{ column: 'skipped', from: ({ said }) => onlyTrue(said.status === 'skipped' || said.status === 'inDoubt') },
@@ -143,12 +145,36 @@ const FIELDS: Field[] = [
 	{ column: 'details', from: () => undefined, failedRow: 'top' },
 ];
 
-const COLUMNS = FIELDS.filter((field) => !field.detail);
-/** A Send row's columns, in the one order every row keeps. */
-export const SEND_COLUMNS: readonly string[] = COLUMNS.map(({ column }) => column);
-const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS.map((field) => field.column));
-/** The columns a failed row keeps at its top, beside its details. */
-const FAILED_ROW_TOP: ReadonlySet<string> = new Set(FIELDS.filter((field) => field.failedRow !== undefined).map((field) => field.column));
+/** The fields of one node version's rows. */
+interface RowTable {
+	fields: Field[];
+	columns: Field[];
+	columnNames: ReadonlySet<string>;
+	/** The columns a failed row keeps at its top, beside its details. */
+	failedRowTop: ReadonlySet<string>;
+}
+
+function rowTable(fields: Field[]): RowTable {
+	const columns = fields.filter((field) => !field.detail);
+	return {
+		fields,
+		columns,
+		columnNames: new Set(columns.map((field) => field.column)),
+		failedRowTop: new Set(fields.filter((field) => field.failedRow !== undefined).map((field) => field.column)),
+	};
+}
+
+const VERSION_1_ROWS = rowTable(FIELDS);
+const ROWS = rowTable(FIELDS.filter((field) => !field.version1Only));
+const rowTableOf = (node: Pick<INode, 'typeVersion'>): RowTable => (node.typeVersion < 2 ? VERSION_1_ROWS : ROWS);
+
+/** A Send row's columns in a node version's rows, in the one order every row keeps. */
+export function sendColumnsOf(typeVersion: number): readonly string[] {
+	return rowTableOf({ typeVersion }).columns.map(({ column }) => column);
+}
+
+/** A Send row's columns in the node's current version. */
+export const SEND_COLUMNS = sendColumnsOf(2);
 
 function stoppedBy(refusal: Refusal): IDataObject {
 	const details: IDataObject = { scope: refusal.scope, itemIndex: refusal.itemIndex, reason: refusal.reason };
@@ -187,22 +213,23 @@ const FAILED: ReadonlySet<string> = new Set(['failed', 'unknown', 'notSent', 'in
 export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
 	const node = ctx.getNode();
 	const routed = routesToErrorOutput(node);
+	const table = rowTableOf(node);
 	return sources.map((source) => {
 		const { result, ...rest } = source;
 		const facts: Facts = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED.has(statusOf(result)) ? failureOf(node, result, source.itemIndex) : undefined };
-		const values = new Map(FIELDS.map((field) => [field.column, field.from(facts)]));
+		const values = new Map(table.fields.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
-		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(values, true), source.itemIndex);
-		const row = new Map([...values].filter(([name]) => COLUMN_NAMES.has(name) && (!facts.error || FAILED_ROW_TOP.has(name))));
-		if (facts.error) row.set('details', detailsOf(values, false));
-		return { json: inColumnOrder(row, includeInputFields ? input[source.itemIndex]?.json : undefined), pairedItem };
+		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(table, values, true), source.itemIndex);
+		const row = new Map([...values].filter(([name]) => table.columnNames.has(name) && (!facts.error || table.failedRowTop.has(name))));
+		if (facts.error) row.set('details', detailsOf(table, values, false));
+		return { json: inColumnOrder(table, row, includeInputFields ? input[source.itemIndex]?.json : undefined), pairedItem };
 	});
 }
 
 /** A failed row's fields but its status (unless routed, where details carry it) and its error. */
-function detailsOf(values: Map<string, unknown>, withStatus: boolean): IDataObject {
+function detailsOf(table: RowTable, values: Map<string, unknown>, withStatus: boolean): IDataObject {
 	const details: IDataObject = {};
-	for (const field of FIELDS) {
+	for (const field of table.fields) {
 		if (field.failedRow === 'top' && !(withStatus && field.column === 'status')) continue;
 		const value = values.get(field.column);
 		if (value !== undefined) details[field.column] = value as IDataObject[string];
@@ -210,10 +237,10 @@ function detailsOf(values: Map<string, unknown>, withStatus: boolean): IDataObje
 	return details;
 }
 
-function inColumnOrder(values: Map<string, unknown>, input: IDataObject | undefined): IDataObject {
+function inColumnOrder(table: RowTable, values: Map<string, unknown>, input: IDataObject | undefined): IDataObject {
 	const row: IDataObject = {};
-	if (input) for (const [name, value] of Object.entries(input)) if (!COLUMN_NAMES.has(name)) row[name] = value;
-	for (const { column } of COLUMNS) {
+	if (input) for (const [name, value] of Object.entries(input)) if (!table.columnNames.has(name)) row[name] = value;
+	for (const { column } of table.columns) {
 		const value = values.get(column);
 		if (value !== undefined || input) row[column] = (value ?? null) as IDataObject[string];
 	}

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { truncate } from '../shared/bounded';
-import { FIELD, OPERATION } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { Claims } from '../sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
@@ -132,6 +132,6 @@ async function settleRecord(ctx: IExecuteFunctions, claims: Claims, maxRemembere
 		}
 	} catch (error) {
 		const reason = truncate(error instanceof Error ? error.message : String(error), 200);
-		notice(ctx, `${FIELD.sendOnce} could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use ${OPERATION.forget} for their keys), or send again some that were.`, 'warn');
+		notice(ctx, `${FIELD.sendOnce} could not settle its record at the end of the run (${reason}): a later run may skip messages that were not sent (use ${OPERATION_NAME.forget} for their keys), or send again some that were.`, 'warn');
 	}
 }

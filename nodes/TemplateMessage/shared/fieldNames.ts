@@ -40,7 +40,9 @@ export const SEND_ONCE_CHOICE = {
 	customKey: 'Once per Message Key',
 } as const;
 
-/** The operations' names, as the Operation field lists them. */
-export const OPERATION = {
+/** The operations' names, as the Operation field lists them (keyed by its values). */
+export const OPERATION_NAME = {
+	send: 'Send',
+	getStatus: 'Get Status',
 	forget: 'Forget Sent Messages',
 } as const;
