@@ -70,7 +70,8 @@ function said(result: ItemResult | DryRunResult): Said {
 	}
 }
 
-interface Facts extends Omit<RowSource, 'result'> {
+/** What one row is built from: the item's source, what its result says, and a failed row's error. */
+interface SendRowBasis extends Omit<RowSource, 'result'> {
 	said: Said;
 	/** A failed row's error: what n8n shows, and what the row's `error` and `description` say. */
 	error?: NodeOperationError | NodeApiError;
@@ -78,7 +79,7 @@ interface Facts extends Omit<RowSource, 'result'> {
 
 interface Field {
 	column: string;
-	from(facts: Facts): unknown;
+	from(facts: SendRowBasis): unknown;
 	/** Where a failed row keeps it: at the top only, at the top and under details, or (the default) under details only. */
 	failedRow?: 'top' | 'both';
 	/** Only a failed row has it, under details; not one of the row's columns. */
@@ -95,8 +96,8 @@ const CONCURRENT =
 const IN_DOUBT =
 	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 
-const outcomeOf = ({ said }: Facts): Partial<FailedOutcome> => said.outcome ?? {};
-const identifiedBy = ({ said }: Facts): IDataObject => said.identifiedBy ?? {};
+const outcomeOf = ({ said }: SendRowBasis): Partial<FailedOutcome> => said.outcome ?? {};
+const identifiedBy = ({ said }: SendRowBasis): IDataObject => said.identifiedBy ?? {};
 const onlyTrue = (condition: boolean) => (condition ? true : undefined);
 
 /**
@@ -216,7 +217,7 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 	const table = rowTableOf(node);
 	return sources.map((source) => {
 		const { result, ...rest } = source;
-		const facts: Facts = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED.has(statusOf(result)) ? failureOf(node, result, source.itemIndex) : undefined };
+		const facts: SendRowBasis = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED.has(statusOf(result)) ? failureOf(node, result, source.itemIndex) : undefined };
 		const values = new Map(table.fields.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
 		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(table, values, true), source.itemIndex);

@@ -12,7 +12,7 @@ import { errorOutputItem, routesToErrorOutput } from './rows';
 import { capitalised } from '../shared/words';
 
 /** What one row is built from. */
-interface RowFacts {
+interface StatusRowBasis {
 	result: StatusResult;
 	reading?: StatusReading;
 	/** A lookup that failed: its error, whose message the row carries. */
@@ -26,7 +26,7 @@ interface RowFacts {
  * Every column of a Get Status row, in the one order every row keeps (null where it has no value), and
  * where its value comes from: the one place a column is added.
  */
-const COLUMNS: Array<{ column: string; from(facts: RowFacts): unknown }> = [
+const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> = [
 	{ column: 'deliveryStatus', from: ({ reading }) => reading?.deliveryStatus ?? null },
 	{ column: 'statusAt', from: ({ reading }) => reading?.statusAt ?? null },
 	{ column: 'deliveredAt', from: ({ reading }) => reading?.deliveredAt ?? null },
@@ -45,7 +45,7 @@ const COLUMNS: Array<{ column: string; from(facts: RowFacts): unknown }> = [
 
 export const STATUS_COLUMNS: readonly string[] = COLUMNS.map(({ column }) => column);
 
-function reasonOf({ result, reading }: RowFacts): string | null {
+function reasonOf({ result, reading }: StatusRowBasis): string | null {
 	switch (result.kind) {
 		case 'noMsgid':
 			return result.reason;
@@ -87,7 +87,7 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 	const routed = routesToErrorOutput(node);
 	return inputs.flatMap(({ itemIndex, result, msgid, phone }) => {
 		if (result === undefined) return [];
-		const facts: RowFacts = {
+		const facts: StatusRowBasis = {
 			result,
 			reading: result.kind === 'status' ? result.reading : undefined,
 			error: lookupError(node, result, itemIndex),
