@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { properties } from '../../nodes/TemplateMessage/actions/router';
+import { OPERATION_NAME } from '../../nodes/TemplateMessage/shared/fieldNames';
 
 const ACTIONS = path.join(__dirname, '../../nodes/TemplateMessage/actions');
 
@@ -17,4 +18,9 @@ test('every operation module in actions/ is an entry of the Operation field, and
 	const offered = modules.map((file) => (require(path.join(ACTIONS, file)) as { menuEntry: INodePropertyOptions }).menuEntry.value);
 	expect([...offered].sort()).toEqual([...listed].sort());
 	expect(modules.length).toBe(listed.length);
+});
+
+test('each operation is named once, in OPERATION_NAME, under its value', () => {
+	const listed = properties.find((property) => property.name === 'operation')!.options as INodePropertyOptions[];
+	expect(Object.fromEntries(listed.map((entry) => [entry.value, entry.name]))).toEqual(OPERATION_NAME);
 });

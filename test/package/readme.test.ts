@@ -130,6 +130,12 @@ describe('the README a user reads top to bottom', () => {
 		const missing = [...new Set(fields.map((field) => field.displayName))].filter((name) => !named.includes(name) && !section("The node's fields").includes(`*${name}*`));
 		expect(missing).toEqual([]);
 	});
+
+	test('it presents every operation by its name in the editor', () => {
+		const { properties: messageProperties } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'actions', 'router.js')) as { properties: INodeProperties[] };
+		const operations = messageProperties.find((property) => property.name === 'operation')!.options as Array<{ name: string }>;
+		expect(operations.map(({ name }) => name).filter((name) => !readme.includes(`**${name}**`))).toEqual([]);
+	});
 });
 
 describe('every link leads somewhere that exists', () => {
