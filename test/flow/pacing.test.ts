@@ -1,4 +1,5 @@
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
+import type { DepartureTry } from '../../nodes/TemplateMessage/flow/pacer';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { runPool } from '../../nodes/TemplateMessage/flow/pool';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
@@ -6,6 +7,9 @@ import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/flow/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
+
+/** How long tryDepart asks to wait: 0 when the request left. */
+const waitOf = (attempt: DepartureTry): number => ('waitMs' in attempt ? attempt.waitMs : 0);
 
 /** The retry policy of a run with no option set. */
 const defaults = readOptions({}, 'run', 2);
@@ -32,19 +36,19 @@ describe('Pacer', () => {
 		expect(slots).toEqual([0, 250, 500, 750, 1000]);
 		// The first sender is 100 ms late; the others are on time.
 		time.advance(100);
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 		time.advance(150);
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 		time.advance(250);
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 		time.advance(250);
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 		// Slot 1000 has come, but four requests left since 100: the fifth waits until a window of
 		// one second and the room has passed since the first, at 1100 + ARRIVAL_ROOM_MS.
 		time.advance(250);
-		expect(pacer.tryDepart()).toBe(100 + ARRIVAL_ROOM_MS);
+		expect(waitOf(pacer.tryDepart())).toBe(100 + ARRIVAL_ROOM_MS);
 		time.advance(100 + ARRIVAL_ROOM_MS);
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 	});
 
 	test.each([0.1, 0.5, 1, 2, 5, 25, 100, 1000])('at %p a second the pace is the setting within 2%%, and no one-second window holds more', (rate) => {
@@ -54,7 +58,7 @@ describe('Pacer', () => {
 		const count = Math.max(10, 2 * rate);
 		for (let i = 0; i < count; i++) {
 			time.advance(pacer.reserve());
-			for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) time.advance(wait);
+			for (let wait = waitOf(pacer.tryDepart()); wait > 0; wait = waitOf(pacer.tryDepart())) time.advance(wait);
 			departures.push(time.now());
 		}
 		const measured = ((count - 1) * 1000) / (departures[count - 1] - departures[0]);
@@ -73,7 +77,7 @@ describe('Pacer', () => {
 		const departures: number[] = [];
 		for (let i = 0; i < 40; i++) {
 			time.advance(pacer.reserve());
-			for (let wait = pacer.tryDepart(); wait > 0; wait = pacer.tryDepart()) time.advance(wait);
+			for (let wait = waitOf(pacer.tryDepart()); wait > 0; wait = waitOf(pacer.tryDepart())) time.advance(wait);
 			departures.push(time.now());
 		}
 		const measured = (39 * 1000) / (departures[39] - departures[0]);
@@ -98,7 +102,7 @@ describe('Pacer', () => {
 
 	test('without a limit, departures are never held back', () => {
 		const pacer = new Pacer(0);
-		expect(Array.from({ length: 100 }, () => pacer.tryDepart()).every((wait) => wait === 0)).toBe(true);
+		expect(Array.from({ length: 100 }, () => waitOf(pacer.tryDepart())).every((wait) => wait === 0)).toBe(true);
 	});
 
 	test('an idle pacer does not bank a burst', () => {
@@ -269,9 +273,9 @@ describe('Pacer and the rate-limit headers', () => {
 		expect([pacer.reserve(), pacer.reserve()]).toEqual([0, 100]);
 		pacer.rateLimitHeaders({ remaining: 0, resetMs: 700 });
 		now = 100;
-		expect(pacer.tryDepart()).toBe(600);
+		expect(waitOf(pacer.tryDepart())).toBe(600);
 		now = 700;
-		expect(pacer.tryDepart()).toBe(0);
+		expect(waitOf(pacer.tryDepart())).toBe(0);
 	});
 
 	test('an announced limit holds for the runs that saw it: the next run on an idle pacer starts from the setting', () => {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 
 import type { Clock } from '../../nodes/TemplateMessage/flow/flowControl';
-import type { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
+import type { DepartureTry, Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { PACKAGE_ROOT } from './engine';
 
 export interface Departure {
@@ -34,10 +34,10 @@ export function watchPace(): PaceWatch {
 	const departures: Departure[] = [];
 	const reservations: PaceWatch['reservations'] = [];
 	const { tryDepart, reserve } = BuiltPacer.prototype;
-	BuiltPacer.prototype.tryDepart = function (this: Pacer): number {
-		const wait = tryDepart.call(this);
-		if (wait === 0) departures.push({ pacer: this, rate: this.currentRate });
-		return wait;
+	BuiltPacer.prototype.tryDepart = function (this: Pacer): DepartureTry {
+		const attempt = tryDepart.call(this);
+		if ('left' in attempt) departures.push({ pacer: this, rate: this.currentRate });
+		return attempt;
 	};
 	BuiltPacer.prototype.reserve = function (this: Pacer): number {
 		const waitMs = reserve.call(this);

@@ -228,12 +228,14 @@ export class FlowControl {
 			// measured about 20% slower (n8n's helper opens a new connection per request; docs/benchmarks.md).
 			reserved = true;
 			await this.clock.sleep(pacer.reserve(), this.signal);
-			for (let delay = pacer.tryDepart(); delay > 0; delay = pacer.tryDepart()) {
+			let attempt = pacer.tryDepart();
+			while ('waitMs' in attempt) {
 				const held = heldOrTooLong();
 				if (held) return held;
-				await this.clock.sleep(delay, this.signal);
+				await this.clock.sleep(attempt.waitMs, this.signal);
+				attempt = pacer.tryDepart();
 			}
-			passage.departure = pacer.lastDeparture;
+			passage.departure = attempt.left;
 			const held = this.heldBack(passage);
 			sending = held === undefined;
 			return held;

@@ -21,6 +21,9 @@ export interface Pause {
 	until: number;
 }
 
+/** What tryDepart says: the request left (the record's entry for it), or how long to wait first. */
+export type DepartureTry = { left: Departure } | { waitMs: number };
+
 /** What a 429 was: the pacer's own timing at the edge of the API's window, or more than this pace can explain. */
 export type TooManyKind = 'atWindowEdge' | 'overLimit';
 
@@ -42,8 +45,6 @@ export class Pacer {
 	private runs = 0;
 	private acceptedSinceChange = 0;
 	private readonly record = new ArrivalRecord();
-	/** The request tryDepart let go last: read at once, before anything else can depart. */
-	lastDeparture: Departure | undefined;
 	/** How many of the account's window others use (other workers, other systems), as the headers show it. */
 	private othersPerWindow = 0;
 	/** While sharing: the whole number this pace takes of what others leave. */
@@ -95,21 +96,20 @@ export class Pacer {
 	}
 
 	/**
-	 * Records the departure and returns 0 (see lastDeparture), or how long to wait first. A sender that
+	 * Records the departure and returns it, or how long to wait first. A sender that
 	 * woke up late, or a request that reached the API late, could bring arrivals closer than 1/rate;
 	 * this keeps every one-second window of arrivals, as the record knows them, at ⌈rate⌉ or fewer (the
 	 * rate itself when whole), which is what a provider's per-second limit counts.
 	 */
-	tryDepart(): number {
+	tryDepart(): DepartureTry {
 		const now = this.now();
 		// A pause that began after this sender reserved its slot holds it too.
-		if (now < this.pausedUntil) return this.pausedUntil - now;
+		if (now < this.pausedUntil) return { waitMs: this.pausedUntil - now };
 		if (this.rate > 0) {
 			const freesAt = this.record.slotFreesAt(now, this.perWindow);
-			if (freesAt > now) return Math.ceil(freesAt - now);
+			if (freesAt > now) return { waitMs: Math.ceil(freesAt - now) };
 		}
-		this.lastDeparture = this.record.depart(now);
-		return 0;
+		return { left: this.record.depart(now) };
 	}
 
 	/** A request's answer came `roundTripMs` after it left: the record learns how late it may have arrived. */
