@@ -36,7 +36,7 @@ describe('retryAfterMs', () => {
 
 describe('readRateLimit', () => {
 	test('reads limit, remaining (both spellings the provider documents) and reset', () => {
-		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0.2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 200 });
+		expect(readRateLimit({ 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0.2' }, 0)).toEqual({ limit: 25, remaining: 0, resetMs: 200, resetUnitGuessed: true });
 		expect(readRateLimit({ 'x-ratelmit-remaining': '3' }, 0)).toEqual({ limit: undefined, remaining: 3, resetMs: undefined });
 		expect(readRateLimit({ 'x-ratelimit-reset': '1700000001' }, 1_700_000_000_000)).toBeUndefined();
 		expect(readRateLimit({ 'x-ratelimit-limit': '-5', 'x-ratelimit-remaining': 'lots' }, 0)).toBeUndefined();
@@ -50,7 +50,7 @@ describe("the IETF draft's RateLimit headers, read like X-RateLimit-*", () => {
 		expect(readRateLimit({ 'RateLimit-Limit': '100', 'RateLimit-Remaining': '0', 'RateLimit-Reset': '5' }, now)).toEqual({ limit: 100, remaining: 0, resetMs: 5000 });
 		expect(readRateLimit({ 'ratelimit-remaining': '7' }, now)).toEqual({ limit: undefined, remaining: 7, resetMs: undefined });
 		// The provider's own headers come first.
-		expect(readRateLimit({ 'X-RateLimit-Remaining': '3', 'RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1', 'RateLimit-Reset': '9' }, now)).toEqual({ limit: undefined, remaining: 3, resetMs: 1000 });
+		expect(readRateLimit({ 'X-RateLimit-Remaining': '3', 'RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1', 'RateLimit-Reset': '9' }, now)).toEqual({ limit: undefined, remaining: 3, resetMs: 1000, resetUnitGuessed: true });
 	});
 
 	test('the older combined RateLimit: limit=100, remaining=50, reset=5', () => {

@@ -131,11 +131,29 @@ describe('others on the account: the headers are the counter every sender shares
 		expect(run.elapsedMs).toBeLessThanOrEqual(ideal(500, 25) * 1.02);
 	});
 
-	test('two workers left at the default 25 on an account of 25: 429s under 2% of their requests', async () => {
-		const shared = provider(25);
-		const runs = await simulateRuns([0, 1].map(() => ({ items: 1000, maxPerSecond: 25, maxConcurrency: 5, script: shared })), { pacers: 'each' });
+	// Queue-mode workers left at the default: each pacer learns its share from the headers alone.
+	const atDefaults = async (workers: number, form = 'fraction') => {
+		const shared = provider(25, { form });
+		const total = 2000;
+		const runs = await simulateRuns(
+			Array.from({ length: workers }, () => ({ items: total / workers, maxPerSecond: 25, maxConcurrency: 5, script: shared })),
+			{ pacers: 'each' },
+		);
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
-		expect(refusedShare(runs.flatMap((run) => run.requests))).toBeLessThan(0.02);
+		return { ratio: Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25), refused: refusedShare(runs.flatMap((run) => run.requests)) };
+	};
+
+	test.each([2, 4, 8])('%p workers left at the default 25 on an account of 25: 429s under 2%% of their requests, within 5%% of the ideal time', async (workers) => {
+		const { ratio, refused } = await atDefaults(workers);
+		expect(refused).toBeLessThan(0.02);
+		expect(ratio).toBeLessThanOrEqual(1.05);
+	});
+
+	test.each(['seconds', 'none'])('2 and 4 workers at the default, X-RateLimit-Reset as %s: Remaining 0 from the others holds a slot, not a second', async (form) => {
+		for (const workers of [2, 4]) {
+			const { ratio, refused } = await atDefaults(workers, form);
+			expect({ workers, refused: refused < 0.02, ratio: ratio <= 1.05 }).toEqual({ workers, refused: true, ratio: true });
+		}
 	});
 });
 

@@ -169,6 +169,7 @@ describe('the sandbox server', () => {
 		await new Promise<void>((resolve) => shared.server.listen(0, '127.0.0.1', resolve));
 		const sharedUrl = `http://127.0.0.1:${(shared.server.address() as AddressInfo).port}`;
 		try {
+			const started = Date.now();
 			const result = await runSendNode({
 				baseUrl: sharedUrl,
 				token: 'sandbox-token',
@@ -178,7 +179,8 @@ describe('the sandbox server', () => {
 			});
 			expect(result.output(SEND_NODE).every((item) => item.json.success === true)).toBe(true);
 			expect(shared.stats.accepted).toBe(8);
-			expect(shared.stats.rateLimited).toBeGreaterThan(0);
+			// The sandbox takes 2 a second of the 10 it announces: 8 cannot all arrive in under 3 s (a lower bound load cannot break).
+			expect(Date.now() - started).toBeGreaterThanOrEqual(3000);
 		} finally {
 			await new Promise((resolve) => shared.server.close(resolve));
 		}

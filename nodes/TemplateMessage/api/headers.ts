@@ -44,6 +44,8 @@ export interface RateLimitState {
 	limit?: number;
 	remaining?: number;
 	resetMs?: number;
+	/** The reset is X-RateLimit-Reset's delay, whose unit is guessed: a whole window or more of it says little. */
+	resetUnitGuessed?: true;
 }
 
 /** A count in a header: 0 to 999,999,999, digits only (a sign, a fraction, NaN or garbage says nothing). */
@@ -70,7 +72,9 @@ function rateLimitState(headers: Record<string, unknown>, now: number): RateLimi
 	const newest = combined === undefined || older !== undefined ? undefined : newestRateLimit(combined, header(headers, 'ratelimit-policy'));
 	const providers = header(headers, 'x-ratelimit-reset');
 	const reset = providers ?? header(headers, 'ratelimit-reset') ?? older?.reset ?? newest?.reset;
+	const delayGuessed = providers !== undefined && /^\d+(\.\d+)?$/.test(providers) && Number(providers) < 1e9;
 	return {
+		...(delayGuessed ? { resetUnitGuessed: true as const } : {}),
 		limit: count(header(headers, 'x-ratelimit-limit')) ?? count(header(headers, 'ratelimit-limit')) ?? count(older?.limit) ?? newest?.limit,
 		remaining: count(header(headers, 'x-ratelimit-remaining')) ?? count(header(headers, 'x-ratelmit-remaining')) ?? count(header(headers, 'ratelimit-remaining')) ?? count(older?.remaining) ?? count(newest?.remaining),
 		resetMs: resetMs(reset, headers, now, providers !== undefined),

@@ -30,10 +30,18 @@ export type TooManyKind = 'atWindowEdge' | 'overLimit';
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
 
-/** How far each answer moves the estimate of what others use of the account's window. */
+/**
+ * How far each answer moves the estimate of what others use of the account's window down: a rise is
+ * taken at once (a peer that started sending), a fall slowly (one that paused between two requests).
+ */
 const SHARE_SMOOTHING = 0.15;
 /** An estimate of others this close above a whole number still leaves that share: the headers count whole requests. */
 const SHARE_TOLERANCE = 0.25;
+/**
+ * While sharing, a step up only when every answer since the last change left this many of the window
+ * free: at the limit, the shares add up and Remaining stays near 0, so only room the API shows is taken.
+ */
+const STEP_UP_HEADROOM = 3;
 
 export class Pacer {
 	private rate: number;
@@ -49,6 +57,10 @@ export class Pacer {
 	private othersPerWindow = 0;
 	/** While sharing: the whole number this pace takes of what others leave. */
 	private shareRate = 0;
+	/** The least Remaining the headers showed since the pace last changed. */
+	private leastRemaining = Infinity;
+	/** A 429 while sharing takes one request off the share, once a window. */
+	private stepDownUntil = 0;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -64,7 +76,7 @@ export class Pacer {
 		if (this.runs === 0) {
 			this.rate = this.maxRate;
 			this.ceiling = this.maxRate;
-			this.acceptedSinceChange = 0;
+			this.changed();
 		}
 		this.runs++;
 	}
@@ -135,11 +147,22 @@ export class Pacer {
 			this.record.widenRoom();
 			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
 		}
+		if (this.sharing && this.rate > 0 && !askedByServer) {
+			// Sharing the account, a 429 says the shares add up to one too many: this pace takes one less,
+			// and no one pauses (the others' headers show them the same window).
+			if (this.now() >= this.stepDownUntil) {
+				this.rate = Math.max(1, Math.floor(this.rate) - 1);
+				this.shareRate = Math.min(this.shareRate, this.rate);
+				this.stepDownUntil = this.now() + RATE_LIMIT_WINDOW_MS;
+			}
+			this.changed();
+			return { kind: 'overLimit', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
+		}
 		// The 429s of requests that left together are one event: the pace slows once for them.
 		const alreadyPaused = this.now() < this.pausedUntil;
 		const until = this.pauseFor(waitMs, 'tooManyRequests');
 		if (this.rate > 0 && !alreadyPaused) this.rate = Math.max(this.ceiling / 10, this.rate * 0.8);
-		this.acceptedSinceChange = 0;
+		this.changed();
 		return { kind: 'overLimit', until };
 	}
 
@@ -163,9 +186,21 @@ export class Pacer {
 		if (state.remaining === 0) {
 			const limit = state.limit ?? Math.ceil(this.rate);
 			const ours = departure !== undefined && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1;
-			if (!ours) this.pauseFor(state.resetMs ?? RATE_LIMIT_WINDOW_MS, 'windowUsedUp');
+			if (!ours) this.pauseFor(this.windowFreesIn(state, limit), 'windowUsedUp');
 		}
 		return lowered;
+	}
+
+	/**
+	 * How long until the account's window takes a request again. A Reset says so, but for none, or
+	 * X-RateLimit-Reset's delay of a whole window or more (its unit guessed: whole seconds say little of
+	 * a one-second window): while sharing with others, whose requests leave the window one by one, wait
+	 * for one slot and let the next answer tell, rather than stop every sender for a second.
+	 */
+	private windowFreesIn({ resetMs, resetUnitGuessed }: RateLimitState, limit: number): number {
+		const doubtful = resetMs === undefined || (resetUnitGuessed === true && resetMs >= RATE_LIMIT_WINDOW_MS);
+		if (!doubtful) return resetMs;
+		return this.sharing && limit > 0 ? Math.min(resetMs ?? RATE_LIMIT_WINDOW_MS, RATE_LIMIT_WINDOW_MS / limit) : (resetMs ?? RATE_LIMIT_WINDOW_MS);
 	}
 
 	/** Others use a whole request of the window or more: less is the record's and the API's counts differing by one now and then. */
@@ -181,7 +216,8 @@ export class Pacer {
 	 */
 	private shareWithOthers(limit: number, remaining: number, departure: Departure): void {
 		const others = Math.max(0, limit - remaining - this.record.arrivalsBefore(departure, true));
-		this.othersPerWindow += SHARE_SMOOTHING * (others - this.othersPerWindow);
+		this.othersPerWindow = others > this.othersPerWindow ? others : this.othersPerWindow + SHARE_SMOOTHING * (others - this.othersPerWindow);
+		this.leastRemaining = Math.min(this.leastRemaining, remaining);
 		if (!this.sharing) return;
 		this.shareRate = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
 		this.rate = Math.min(this.rate, this.shareRate);
@@ -198,16 +234,34 @@ export class Pacer {
 		return until;
 	}
 
-	/** After about a second's worth of accepted messages at the current pace, speed up again. */
+	/**
+	 * After about a second's worth of accepted messages at the current pace, speed up again. While
+	 * sharing, after half a second's worth, and only into room every answer since showed free: whole
+	 * steps (a fraction would let one more through in some seconds), half of that room at most, so that
+	 * peers seeing the same room do not all take it.
+	 */
 	accepted(): void {
 		const top = this.sharing ? Math.min(this.ceiling, this.shareRate) : this.ceiling;
 		if (this.rate >= top) return;
 		this.acceptedSinceChange++;
-		if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
-			// While sharing, a whole step: a fraction would let one more through in some seconds.
-			this.rate = Math.min(top, this.sharing ? Math.floor(this.rate) + 1 : this.rate + this.ceiling * 0.1);
-			this.acceptedSinceChange = 0;
+		if (!this.sharing) {
+			if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
+				this.rate = Math.min(top, this.rate + this.ceiling * 0.1);
+				this.changed();
+			}
+			return;
 		}
+		if (this.acceptedSinceChange < Math.max(3, this.rate / 2)) return;
+		const room = this.leastRemaining;
+		// No headers since the last change: one step, as without them.
+		const step = room === Infinity ? 1 : room >= STEP_UP_HEADROOM ? Math.max(1, Math.floor((room - 1) / 2)) : 0;
+		this.rate = Math.min(top, Math.floor(this.rate) + step);
+		this.changed();
+	}
+
+	private changed(): void {
+		this.acceptedSinceChange = 0;
+		this.leastRemaining = Infinity;
 	}
 
 	/**
