@@ -85,6 +85,23 @@ describe('Pacer', () => {
 		expect(Math.max(...departures.map((start) => departures.filter((at) => at >= start && at < start + 1000).length))).toBeLessThanOrEqual(roundedUp);
 	});
 
+	test('no slot is taken beyond the horizon, so that a pace that rises is not held to slots taken at a lower one', () => {
+		const time = clock();
+		const pacer = new Pacer(2, time.now);
+		expect([pacer.reserveWithin(1000), pacer.reserveWithin(1000), pacer.reserveWithin(1000)]).toEqual([0, 500, 1000]);
+		// The next slot, 1,500 ms ahead, is beyond the horizon: none taken, the sender asks again later.
+		expect(pacer.reserveWithin(1000)).toBeUndefined();
+		time.advance(600);
+		expect(pacer.reserveWithin(1000)).toBe(900);
+	});
+
+	test('a pause is waited out whole, whatever the horizon', () => {
+		const time = clock();
+		const pacer = new Pacer(10, time.now);
+		pacer.tooManyRequests(3000);
+		expect(pacer.reserveWithin(1000)).toBe(3000);
+	});
+
 	test('slots given back move the schedule back, never before now', () => {
 		const time = clock();
 		const pacer = new Pacer(10, time.now);

@@ -55,6 +55,8 @@ export interface SimulatedSettings {
 	arrivalLagMs?: (index: number) => number;
 	/** Cancel the run this many ms after it started (on the simulated clock), as n8n's Stop execution does. */
 	cancelAt?: number;
+	/** Start the run this many ms after the others' start (a queue job taken later). */
+	startAfterMs?: number;
 }
 
 const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessage', typeVersion: 2, position: [0, 0], parameters: {} };
@@ -74,12 +76,18 @@ export async function simulateRun(settings: SimulatedSettings) {
  * account in one n8n process do (sharedPacer): the pace is the first run's Max Messages per Second.
  * With `pacers: 'each'`, each run has its own, as executions on separate queue-mode workers do.
  */
-export async function simulateRuns(all: SimulatedSettings[], { pacers = 'shared' }: { pacers?: 'shared' | 'each' } = {}) {
+export async function simulateRuns(all: SimulatedSettings[], { pacers = 'shared' }: { pacers?: 'shared' | 'each' | number[] } = {}) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
-	const pacer = new Pacer(optionsOf(all[0]).maxPerSecond, clock.now);
-	// 'each': a pacer per run, as queue-mode workers (separate processes) have.
-	const runs = all.map((settings) => startRun(settings, clock, pacers === 'shared' ? pacer : new Pacer(optionsOf(settings).maxPerSecond, clock.now)));
+	// 'each': a pacer per run, as queue-mode workers (separate processes) have; a list: the worker of each run, whose runs share its pacer.
+	const workerOf = (index: number) => (pacers === 'shared' ? 0 : pacers === 'each' ? index : pacers[index]);
+	const byWorker = new Map<number, Pacer>();
+	const pacerOf = (index: number) => {
+		const worker = workerOf(index);
+		if (!byWorker.has(worker)) byWorker.set(worker, new Pacer(optionsOf(all[index]).maxPerSecond, clock.now));
+		return byWorker.get(worker)!;
+	};
+	const runs = all.map((settings, index) => startRun(settings, clock, pacerOf(index)));
 	await clock.run(Promise.all(runs.map((run) => run.done)));
 	return runs.map(({ flow, results, error, requests, logs, hints, progress }) => {
 		flow.summarise();
@@ -152,7 +160,8 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 		done: Promise.resolve(),
 	};
 	const reporter = settings.reportProgress ? new Progress(items, (line) => progress.push({ at: clock.now(), line }), clock.now) : undefined;
-	run.done = sendEach(messages, { post, flow, retry: options, memory: new SentMemory({}, 'run'), redactor: new Redactor('token'), progress: reporter }, { node: NODE, concurrency: options.maxConcurrency, signal: cancel?.signal }).then(
+	const started = settings.startAfterMs === undefined ? Promise.resolve() : clock.sleep(settings.startAfterMs);
+	run.done = started.then(() => sendEach(messages, { post, flow, retry: options, memory: new SentMemory({}, 'run'), redactor: new Redactor('token'), progress: reporter }, { node: NODE, concurrency: options.maxConcurrency, signal: cancel?.signal })).then(
 		(results) => void (run.results = results),
 		(error: Error) => void (run.error = error),
 	);

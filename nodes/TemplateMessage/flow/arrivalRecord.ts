@@ -1,7 +1,7 @@
 /**
  * When this pace's requests may have reached the API, which counts arrivals, not departures: each
  * departure, and how late it may have arrived, learned from its answer. n8n's helper connects after
- * the pacer counts a request: most arrive 1 to 3 ms later, a process's first ones 30 to 65 ms later.
+ * the pacer counts a request: most arrive a little later, a process's first ones much later.
  */
 import { ARRIVAL_ROOM_MS, RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 

@@ -108,6 +108,18 @@ export class Pacer {
 	}
 
 	/**
+	 * A slot no further ahead than `horizonMs` (the ms to wait for it), or none (undefined: ask again
+	 * later). Slots taken far ahead at a low pace would keep their spacing after the pace rose (a worker
+	 * that started last among others on the account starts at a share of 1 a second). A pause is waited
+	 * out whole: its end is the API's.
+	 */
+	reserveWithin(horizonMs: number): number | undefined {
+		const now = this.now();
+		if (this.rate > 0 && this.nextStart - now > horizonMs && this.nextStart > this.pausedUntil) return undefined;
+		return this.reserve();
+	}
+
+	/**
 	 * Records the departure and returns it, or how long to wait first. A sender that
 	 * woke up late, or a request that reached the API late, could bring arrivals closer than 1/rate;
 	 * this keeps every one-second window of arrivals, as the record knows them, at ⌈rate⌉ or fewer (the
