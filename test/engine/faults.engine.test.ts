@@ -141,6 +141,8 @@ afterAll(() => {
 		'| `X-RateLimit-Reset` in whole seconds (`1`), in milliseconds (`962`), or absent | Every row sent, no 429, within 2% of the ideal time: a Reset given as a delay is one window at most. |',
 		'| The first request reaching the API 60 ms late, or a few held up 35 ms now and then | No 429 against a strict window: the record learns each request\'s lateness from its answer\'s time. |',
 		'| One 429 at the window\'s edge (`Retry-After: 1`) while the pace alone fills the window | Only that request waits for the next free slot; the pace is not cut, the summary says the 429 came at the window\'s edge. |',
+		'| Queue-mode workers left at the default *Max Messages per Second* on one account (2, 4 or 8 started together; 2 or 4 one after another) | Each takes its share from the headers: others\' rise at once, a step up only into room every answer since showed, one request less on a 429 and no pause for the rest; a slot is taken at most half a second ahead, so a share that rises is used at once. 429s under 2% of requests (`test/flow/arrivals.test.ts`; the real n8n in docs/sending.md). |',
+		'| `X-RateLimit-Remaining: 0` from others, with a Reset of a whole second, in milliseconds, or none | While sharing, every sender waits one slot, not a second: the next answer tells. |',
 		'',
 	].join('\n');
 	const file = path.join(PACKAGE_ROOT, 'docs', 'reliability.md');
