@@ -3,9 +3,10 @@
  * (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
  * concurrency. The provider counts arrivals, so the pacer keeps a record of when each request may have
  * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
- * one second. A 429 it cannot explain by its own timing pauses every sender and lowers the rate;
- * accepted messages raise it again. A limit the provider announces holds for the runs sending when it
- * is seen; the next run on an idle pacer starts again from its setting.
+ * one second. A 429 it cannot explain by its own timing pauses every sender and lowers the rate, but
+ * while others share the account (their use shows in the rate-limit headers) it takes one request off
+ * this pace's share; accepted messages raise it again. A limit the provider announces holds for the
+ * runs sending when it is seen; the next run on an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
@@ -182,7 +183,7 @@ export class Pacer {
 	 * An announced limit lower than the setting becomes the ceiling (returned when lowered). Remaining
 	 * 0 says the next request may be refused: when this pace's own arrivals fill the window, tryDepart
 	 * already holds the next one until a slot frees; when they do not, others are sending and every
-	 * sender waits for the window to reset (a Reset given as a delay is one window at most, see outcome.ts).
+	 * sender waits for the window to free (see windowFreesIn).
 	 */
 	rateLimitHeaders(state: RateLimitState, departure?: Departure): number | undefined {
 		let lowered: number | undefined;
