@@ -61,8 +61,10 @@ export class MessageRecord {
 		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set() };
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const started = Date.now();
-		const held = heldMarks(this.workflowId);
 		const found = await this.serialized(async () => {
+			// Read inside the serialized call: a run settling before it may drop the workflow's map, and a
+			// hold set on a dropped map would leave its mark looking like no one's (in doubt) to the next claim.
+			const held = heldMarks(this.workflowId);
 			await this.remove([...leftOver.moveToNewest, ...leftOver.dropMarks.map(pending)]);
 			const recorded = new Set(await this.record([...leftOver.moveToNewest, ...keys, ...keys.map(pending), marker]));
 			for (const key of keys) {

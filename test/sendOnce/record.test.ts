@@ -1,0 +1,42 @@
+/**
+ * Send Once's record within one n8n process: the marks its runs hold are no doubt to the next claim,
+ * however the runs' calls interleave. Against a plain in-memory store with n8n's answer shape.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { MessageRecord } from '../../nodes/TemplateMessage/sendOnce/record';
+
+function storeContext(workflowId: string): IExecuteFunctions {
+	const values = new Set<string>();
+	const helpers = {
+		async checkProcessedAndRecord(items: string[]) {
+			const processed = items.filter((item) => values.has(item));
+			for (const item of items) values.add(item);
+			return { new: items.filter((item) => !processed.includes(item)), processed };
+		},
+		async removeProcessed(items: string[]) {
+			for (const item of items) values.delete(item);
+		},
+		async getProcessedDataCount() {
+			return values.size;
+		},
+	};
+	return { getNode: () => ({ name: 'Template Message' }), getWorkflow: () => ({ id: workflowId }), helpers } as unknown as IExecuteFunctions;
+}
+
+const nothingLeft = () => ({ moveToNewest: [], dropMarks: [] });
+
+test('a run whose claim was asked for while another run settled still holds its mark: the next claim finds the message sent before, not in doubt', async () => {
+	const ctx = storeContext('wf-interleaved');
+	const first = MessageRecord.open(ctx);
+	expect(await first.claim(['order-12'], nothingLeft())).toEqual({ sentBefore: new Set(), inDoubt: new Set(), raced: new Set() });
+	// The first run sent it and settles; a second run asks to claim it before that settling has run.
+	const settling = first.settleRun({ forget: [], keep: ['order-12'], inDoubt: [], leftOver: { moveToNewest: [], dropMarks: ['order-12'] } });
+	const second = MessageRecord.open(ctx);
+	const secondClaim = second.claim(['order-12'], nothingLeft());
+	await settling;
+	expect((await secondClaim).sentBefore).toEqual(new Set(['order-12']));
+	// The second run now holds the key's mark while it moves the key to the newest end: a third sees it sent before.
+	const third = await MessageRecord.open(ctx).claim(['order-12'], nothingLeft());
+	expect({ sentBefore: [...third.sentBefore], inDoubt: [...third.inDoubt] }).toEqual({ sentBefore: ['order-12'], inDoubt: [] });
+});
