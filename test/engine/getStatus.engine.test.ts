@@ -408,10 +408,11 @@ describe('Wait Until', () => {
 		expect([asked.reads, asked.rejected]).toEqual([2, 1]);
 		expect(asked.receiptsOff).toBeGreaterThanOrEqual(2);
 		expect(asked.receiptsOff).toBeLessThanOrEqual(3);
-		expect(rows[1].reason).toBe(`Not read after waiting 3 s (asked ${asked.receiptsOff} times): still delivered. Many recipients turn read receipts off: read may never come.`);
+		// The wait as the clock measured it: 3 s, or a tenth or so more on a busy machine.
+		expect(rows[1].reason).toMatch(new RegExp(`^Not read after waiting 3(\\.\\d)? s \\(asked ${asked.receiptsOff} times\\): still delivered\\. Many recipients turn read receipts off: read may never come\\.$`));
 		expect([rows[0].reason, rows[2].reason]).toEqual([null, null]);
 		if (ENGINE.keepsExecutionHints) {
-			expect(hintsOf(result)).toContain('Get Status, waiting up to 3 s for read: 1 read, 1 rejected: Send Outside Allowed Window, 1 still delivered after 3 s');
+			expect(hintsOf(result)).toMatch(/Get Status, waiting up to 3 s for read: 1 read, 1 rejected: Send Outside Allowed Window, 1 still delivered after 3(\.\d)? s/);
 		}
 	});
 });
