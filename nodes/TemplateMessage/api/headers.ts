@@ -30,14 +30,14 @@ function serverNow(headers: Record<string, unknown>, now: number): number {
  * draft's forms are delta-seconds by definition; X-RateLimit-Reset's delay has no documented unit
  * (`0.040`, `1` and `962` all occur), so it is read as one window at most.
  */
-function resetMs(reset: string | undefined, headers: Record<string, unknown>, now: number, unitGuessed: boolean): number | undefined {
-	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return undefined;
+function readReset(reset: string | undefined, headers: Record<string, unknown>, now: number, unitGuessed: boolean): Pick<RateLimitState, 'resetMs' | 'resetUnitGuessed'> {
+	if (reset === undefined || !/^\d+(\.\d+)?$/.test(reset)) return {};
 	const value = Number(reset);
 	const at = value >= 1e12 ? value : value >= 1e9 ? value * 1000 : undefined;
-	if (at === undefined) return unitGuessed ? Math.min(Math.round(value * 1000), RATE_LIMIT_WINDOW_MS) : Math.round(value * 1000);
+	if (at === undefined) return unitGuessed ? { resetMs: Math.min(Math.round(value * 1000), RATE_LIMIT_WINDOW_MS), resetUnitGuessed: true } : { resetMs: Math.round(value * 1000) };
 	// A reset already past says nothing (read as "now", every 429 would be retried at once).
 	const from = serverNow(headers, now);
-	return at > from ? Math.round(at - from) : undefined;
+	return at > from ? { resetMs: Math.round(at - from) } : {};
 }
 
 export interface RateLimitState {
@@ -72,12 +72,10 @@ function rateLimitState(headers: Record<string, unknown>, now: number): RateLimi
 	const newest = combined === undefined || older !== undefined ? undefined : newestRateLimit(combined, header(headers, 'ratelimit-policy'));
 	const providers = header(headers, 'x-ratelimit-reset');
 	const reset = providers ?? header(headers, 'ratelimit-reset') ?? older?.reset ?? newest?.reset;
-	const delayGuessed = providers !== undefined && /^\d+(\.\d+)?$/.test(providers) && Number(providers) < 1e9;
 	return {
-		...(delayGuessed ? { resetUnitGuessed: true as const } : {}),
 		limit: count(header(headers, 'x-ratelimit-limit')) ?? count(header(headers, 'ratelimit-limit')) ?? count(older?.limit) ?? newest?.limit,
 		remaining: count(header(headers, 'x-ratelimit-remaining')) ?? count(header(headers, 'x-ratelmit-remaining')) ?? count(header(headers, 'ratelimit-remaining')) ?? count(older?.remaining) ?? count(newest?.remaining),
-		resetMs: resetMs(reset, headers, now, providers !== undefined),
+		...readReset(reset, headers, now, providers !== undefined),
 	};
 }
 

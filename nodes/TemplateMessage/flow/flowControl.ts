@@ -31,7 +31,7 @@ export interface FlowSettings {
 export type HeldBack = Refusal | 'stop';
 
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
-const THROTTLE_PAUSE_MS = 1000;
+const THROTTLE_PAUSE_MS = RATE_LIMIT_WINDOW_MS;
 
 /** How far ahead a sender takes its slot; beyond it, it asks again (see Pacer.reserveWithin). */
 const SLOT_HORIZON_MS = RATE_LIMIT_WINDOW_MS / 2;
