@@ -292,7 +292,7 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	}
 	if (once.sendOnce.length === 0) note('Not measured in this run (bench/sendOnceReal.js did not run).');
 	note();
-	for (const line of statusReportLines(once.status)) note(line);
+	for (const line of statusReportLines([{ busyJobs: 0, rounds: [once.status] }])) note(line);
 	note();
 	note("Queue-mode workers sharing one account are measured apart, in the real n8n with PostgreSQL (`node bench/queuePace.js`, several minutes per worker count): their figures are in [sending.md](sending.md#queue-mode-scale-out).");
 	note();

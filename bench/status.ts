@@ -7,6 +7,7 @@
  * runs only this part and replaces only its section.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 
 import type { RunResult } from '../test/helpers/engine';
@@ -163,23 +164,50 @@ function measured(label: string, spans: Span[], sends: number, lookups: number, 
 	};
 }
 
-export function statusReportLines(runs: StatusRun[]): string[] {
-	const met = runs.every(withinGoal);
+/** The runs of measureStatus repeated `rounds.length` times with `busyJobs` CPU-bound processes beside them. */
+export interface StatusCondition {
+	busyJobs: number;
+	rounds: StatusRun[][];
+}
+
+export function statusReportLines(conditions: StatusCondition[]): string[] {
+	const failed = [...new Set(conditions.flatMap((condition) => condition.rounds.flat().filter((run) => !withinGoal(run)).map((run) => `"${run.label}"${beside(condition.busyJobs)}`)))];
+	const roundCounts = [...new Set(conditions.map((condition) => condition.rounds.length))].join(' or ');
 	return [
 		STATUS_HEADING,
 		'',
 		`bench/status.ts, in n8n-core's engine in this process, against the sandbox in a child process with 20 ms latency and a limit of ${RATE} requests a second that sends and lookups share (a strict sliding one-second window counting requests as they arrive, 429 past it), the node at its defaults (Max Messages per Second and Max Requests per Second ${RATE}). ` +
 			`The first three runs follow each other against one sandbox, whose X-RateLimit-Reset is in seconds with a fraction (\`0.040\`); the third runs a Get Status and a Send as two executions at once on the same credential, which share one pace. The next three each send against a sandbox of their own that writes X-RateLimit-Reset in another form; the last against one where another sender uses ${OTHERS_SHARE * 100}% of the account (the headers still announce ${RATE}), its ideal time at the ${Math.round(RATE * (1 - OTHERS_SHARE))} a second left. ` +
-			"Time is from the first execution's start to the last one's end, as the engine records them; the ideal is n requests in n - 1 gaps of 1/25 s. 429s and the most arrivals in one second are the sandbox's counts.",
+			"Time is from the first execution's start to the last one's end, as the engine records them; the ideal is n requests in n - 1 gaps of 1/25 s. 429s and the most arrivals in one second are the sandbox's counts. " +
+			`Each run was repeated ${roundCounts} times (the figures of each round in order), on a machine otherwise quiet and with CPU-bound processes (\`yes > /dev/null\`) beside it where the table says so.`,
 		'',
-		`| Run | Sends | Lookups | Time ÷ ideal time (goal) | 429 answers (sends, lookups) | Most arrivals in one second | Rows not as asked | Load average at its end (${os.cpus().length} CPUs) |`,
-		'|---|---|---|---|---|---|---|---|',
-		...runs.map((run) => `| ${run.label} | ${run.sends} | ${run.lookups} | ${fixed(run.seconds / run.idealSeconds, 3)} (≤ ${run.goal}${run.max429Share > 0 ? `, 429s ≤ ${run.max429Share * 100}%` : ''}) | ${run.sendRateLimited}, ${run.lookupRateLimited} | ${run.busiestSecond} | ${run.wrong} | ${fixed(run.load, 1)} |`),
+		`| Run | Beside it | Sends | Lookups | Time ÷ ideal time, each round (goal) | 429 answers (sends, lookups), each round | Most arrivals in one second | Rows not as asked | Load average at its end (${os.cpus().length} CPUs) |`,
+		'|---|---|---|---|---|---|---|---|---|',
+		...conditions.flatMap(({ busyJobs, rounds }) =>
+			rounds[0].map((first, index) => {
+				const each = rounds.map((round) => round[index]);
+				const most = (pick: (run: StatusRun) => number) => Math.max(...each.map(pick));
+				return `| ${first.label} | ${busyJobs === 0 ? 'nothing' : busyJobsNamed(busyJobs)} | ${first.sends} | ${first.lookups} | ${each.map((run) => fixed(run.seconds / run.idealSeconds, 3)).join(' / ')} (≤ ${first.goal}${first.max429Share > 0 ? `, 429s ≤ ${first.max429Share * 100}%` : ''}) | ${each.map((run) => `${run.sendRateLimited}, ${run.lookupRateLimited}`).join(' / ')} | ${most((run) => run.busiestSecond)} | ${each.reduce((sum, run) => sum + run.wrong, 0)} | ${fixed(most((run) => run.load), 1)} |`;
+			}),
+		),
 		'',
-		`Goal: each run within its factor of its ideal time, with no 429 (or at most the share named): ${met ? 'met' : `not met by ${runs.filter((run) => !withinGoal(run)).map((run) => `"${run.label}"`).join(', ')}`}.`,
+		`Goal: each run within its factor of its ideal time, with no 429 (or at most the share named), in every round: ${failed.length === 0 ? 'met' : `not met by ${failed.join(', ')}`}.`,
 		'',
 		"How: the pacer spaces starts 1/25 s apart and keeps a record of when each request may have reached the API: n8n's helper connects after the pacer counts a request, and the first requests of a process, or any the event loop holds up, arrive tens of milliseconds late. Each answer's time beyond the fastest answer bounds how late its request arrived; no more than 25 of the record's arrivals fall in any second and 4 ms (flow/pacer.ts). X-RateLimit-Remaining 0, which an exact pace meets on every answer, pauses no one while the record explains it; a delay in X-RateLimit-Reset is read as one window at most, whatever its unit. What the API counted (Limit less Remaining) less what the record had in the window is what others use: the pace takes a whole number of what they leave.",
 	];
+}
+
+const busyJobsNamed = (count: number) => `${count} busy job${count === 1 ? '' : 's'}`;
+const beside = (busyJobs: number) => (busyJobs === 0 ? '' : ` with ${busyJobsNamed(busyJobs)}`);
+
+/** `count` CPU-bound processes (`yes` into /dev/null) for the length of `work`. */
+async function withBusyJobs<T>(count: number, work: () => Promise<T>): Promise<T> {
+	const jobs = Array.from({ length: count }, () => spawn('yes', [], { stdio: 'ignore' }));
+	try {
+		return await work();
+	} finally {
+		for (const job of jobs) job.kill();
+	}
 }
 
 /** Replaces this section of docs/benchmarks.md (or adds it before the closing section). */
@@ -195,10 +223,26 @@ function writeSection(lines: string[]) {
 	writeFileSync(file, updated.replace(/\n+$/, '\n'));
 }
 
+/** BENCH_STATUS_ROUNDS (1) rounds, quiet and then with each count of busy jobs in BENCH_STATUS_BUSY (none; \`2\` for two). */
+async function measureConditions(): Promise<StatusCondition[]> {
+	const rounds = Number(process.env.BENCH_STATUS_ROUNDS ?? 1);
+	const busy = [0, ...(process.env.BENCH_STATUS_BUSY ?? '').split(',').filter(Boolean).map(Number)];
+	const conditions: StatusCondition[] = [];
+	for (const busyJobs of busy) {
+		const condition: StatusCondition = { busyJobs, rounds: [] };
+		for (let round = 0; round < rounds; round++) {
+			console.error(`Round ${round + 1} of ${rounds}${beside(busyJobs)}…`);
+			condition.rounds.push(await withBusyJobs(busyJobs, () => measureStatus()));
+		}
+		conditions.push(condition);
+	}
+	return conditions;
+}
+
 if (require.main === module) {
-	measureStatus().then(
-		(runs) => {
-			const lines = [...statusReportLines(runs), '', `Measured by \`npm run bench -- status\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.versions.node}.`];
+	measureConditions().then(
+		(conditions) => {
+			const lines = [...statusReportLines(conditions), '', `Measured by \`npm run bench -- status\` on ${new Date().toISOString().slice(0, 10)}: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.versions.node}.`];
 			console.log(lines.join('\n'));
 			writeSection(lines);
 			process.exit(0);

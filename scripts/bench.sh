@@ -5,7 +5,8 @@
 # n8n's HTTP Request node. BENCH_ROUNDS (5), BENCH_ITEMS (2000) and BENCH_BIG_ITEMS (100000) scale it;
 # SEND_ONCE_ROWS and SEND_ONCE_ROUNDS scale the Send Once runs in the real n8n (bench/sendOnceReal.js).
 # `npm run bench -- status` runs only Get Status at the provider's pace (bench/status.ts) and replaces
-# only its section of docs/benchmarks.md. `npm run bench -- --smoke` (CI runs it) runs every part
+# only its section of docs/benchmarks.md; BENCH_STATUS_ROUNDS=3 repeats it, BENCH_STATUS_BUSY=2 runs
+# it again with two CPU-bound jobs beside it. `npm run bench -- --smoke` (CI runs it) runs every part
 # with a few rows and one round (bench/scale.ts), fails if any run broke, and writes its report to
 # .bench-build/benchmarks.md, never the docs.
 set -euo pipefail
@@ -32,7 +33,7 @@ NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
 node24="$(node24_path)"
 if [ "${1:-}" = status ]; then
-	echo "Running only Get Status at the provider's pace (bench/status.ts: about 3 minutes)…"
+	echo "Running only Get Status at the provider's pace (bench/status.ts: about 7 minutes a round, ${BENCH_STATUS_ROUNDS:-1} round(s), quiet${BENCH_STATUS_BUSY:+ and with ${BENCH_STATUS_BUSY} busy jobs})…"
 	exec "$node24" .bench-build/bench/status.js
 fi
 echo "Send Once in the real n8n: SQLite, then PostgreSQL in queue mode ($send_once_time)…"
