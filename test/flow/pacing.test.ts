@@ -149,6 +149,25 @@ describe('Pacer', () => {
 		expect(pacer.currentRate).toBe(20);
 	});
 
+	test('alone after a 429 cut, the room the headers show is taken in one step after half a second of accepted messages, not a tenth of the setting a second', () => {
+		const time = clock();
+		const pacer = new Pacer(25, time.now);
+		pacer.join();
+		pacer.tooManyRequests(1000);
+		expect(pacer.currentRate).toBe(20);
+		time.advance(1000);
+		// Alone on the account: the API's window holds what this pace sent in the last second.
+		for (let sent = 1; sent <= 10; sent++) {
+			time.advance(50);
+			const attempt = pacer.tryDepart();
+			if (!('left' in attempt)) throw new Error(`held ${attempt.waitMs} ms`);
+			pacer.answered(attempt.left, 20);
+			pacer.rateLimitHeaders({ limit: 25, remaining: 25 - sent }, attempt.left);
+			pacer.accepted();
+		}
+		expect(pacer.currentRate).toBe(25);
+	});
+
 	test('the 429s of requests that left together slow the pace once; a 429 after the pause slows it again', () => {
 		const time = clock();
 		const pacer = new Pacer(20, time.now);

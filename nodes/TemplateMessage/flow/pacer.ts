@@ -248,16 +248,18 @@ export class Pacer {
 	}
 
 	/**
-	 * After about a second's worth of accepted messages at the current pace, speed up again. While
-	 * sharing, after half a second's worth, and only into room every answer since showed free: whole
-	 * steps (a fraction would let one more through in some seconds), half of that room at most, so that
-	 * peers seeing the same room do not all take it.
+	 * Speeds up again after accepted messages. Without rate-limit headers, by a tenth of the setting
+	 * after about a second's worth. With them, after half a second's worth, into the room every answer
+	 * since the last change showed free: alone, all of it (a peer that finished leaves the account to
+	 * this pace); while sharing, half of it at most, so that peers seeing the same room do not all take
+	 * it, in whole steps (a fraction would let one more through in some seconds).
 	 */
 	accepted(): void {
 		const top = this.sharing ? Math.min(this.ceiling, this.shareRate) : this.ceiling;
 		if (this.rate >= top) return;
 		this.acceptedSinceChange++;
-		if (!this.sharing) {
+		const room = this.leastRemaining;
+		if (!this.sharing && room === Infinity) {
 			if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
 				this.rate = Math.min(top, this.rate + this.ceiling * 0.1);
 				this.changed();
@@ -265,10 +267,8 @@ export class Pacer {
 			return;
 		}
 		if (this.acceptedSinceChange < Math.max(3, this.rate / 2)) return;
-		const room = this.leastRemaining;
-		// No headers since the last change: one step, as without them.
-		const step = room === Infinity ? 1 : room >= STEP_UP_HEADROOM ? Math.max(1, Math.floor((room - 1) / 2)) : 0;
-		this.rate = Math.min(top, Math.floor(this.rate) + step);
+		const step = this.sharing ? stepWhileSharing(room) : room;
+		this.rate = Math.min(top, Math.max(this.rate, Math.floor(this.rate) + step));
 		this.changed();
 	}
 
@@ -285,6 +285,12 @@ export class Pacer {
 	private get perWindow(): number {
 		return Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 	}
+}
+
+/** No headers since the last change: one step; else half the room every answer showed, when it was enough to share. */
+function stepWhileSharing(room: number): number {
+	if (room === Infinity) return 1;
+	return room >= STEP_UP_HEADROOM ? Math.max(1, Math.floor((room - 1) / 2)) : 0;
 }
 
 const IDLE_MS = 60_000;
