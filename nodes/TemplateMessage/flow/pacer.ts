@@ -11,6 +11,7 @@
 import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Departure } from './arrivalRecord';
+import { AccountShare } from './accountShare';
 import { ArrivalRecord } from './arrivalRecord';
 import type { RateLimitState } from '../api/headers';
 
@@ -31,19 +32,6 @@ export type TooManyKind = 'atWindowEdge' | 'overLimit';
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
 
-/**
- * How far each answer moves the estimate of what others use of the account's window down: a rise is
- * taken at once (a peer that started sending), a fall slowly (one that paused between two requests).
- */
-const SHARE_SMOOTHING = 0.15;
-/** An estimate of others this close above a whole number still leaves that share: the headers count whole requests. */
-const SHARE_TOLERANCE = 0.25;
-/**
- * While sharing, a step up only when every answer since the last change left this many of the window
- * free: at the limit, the shares add up and Remaining stays near 0, so only room the API shows is taken.
- */
-const STEP_UP_HEADROOM = 3;
-
 export class Pacer {
 	private rate: number;
 	/** The user's setting, or the provider's lower announced limit. */
@@ -54,12 +42,7 @@ export class Pacer {
 	private runs = 0;
 	private acceptedSinceChange = 0;
 	private readonly record = new ArrivalRecord();
-	/** How many of the account's window others use (other workers, other systems), as the headers show it. */
-	private othersPerWindow = 0;
-	/** While sharing: the whole number this pace takes of what others leave. */
-	private shareRate = 0;
-	/** The least Remaining the headers showed since the pace last changed. */
-	private leastRemaining = Infinity;
+	private readonly others = new AccountShare();
 	/** A 429 while sharing takes one request off the share, once a window. */
 	private stepDownUntil = 0;
 
@@ -165,7 +148,7 @@ export class Pacer {
 			// and no one pauses (the others' headers show them the same window).
 			if (this.now() >= this.stepDownUntil) {
 				this.rate = Math.max(1, Math.floor(this.rate) - 1);
-				this.shareRate = Math.min(this.shareRate, this.rate);
+				this.others.lowerTo(this.rate);
 				this.stepDownUntil = this.now() + RATE_LIMIT_WINDOW_MS;
 			}
 			this.changed();
@@ -195,7 +178,10 @@ export class Pacer {
 			// A raised limit: the ceiling follows, never above the setting; accepted messages bring the pace up.
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
-		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) this.shareWithOthers(state.limit, state.remaining, departure);
+		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) {
+			this.others.observe(state.limit, state.remaining, this.record.arrivalsBefore(departure, true));
+			if (this.sharing) this.rate = Math.min(this.rate, this.others.share);
+		}
 		if (state.remaining === 0) {
 			const limit = state.limit ?? Math.ceil(this.rate);
 			const ours = departure !== undefined && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1;
@@ -216,24 +202,8 @@ export class Pacer {
 		return this.sharing && limit > 0 ? Math.min(resetMs ?? RATE_LIMIT_WINDOW_MS, RATE_LIMIT_WINDOW_MS / limit) : (resetMs ?? RATE_LIMIT_WINDOW_MS);
 	}
 
-	/** Others use a whole request of the window or more: less is the record's and the API's counts differing by one now and then. */
 	private get sharing(): boolean {
-		return this.othersPerWindow >= 1;
-	}
-
-	/**
-	 * The headers are the counter every sender on the account shares: what the API counted in the
-	 * window, less what this pace had in it, is what others use. While they use some, this pace takes a
-	 * whole number of what they leave, never more than it had: a fraction would let one more through in
-	 * some seconds, and everyone's rounded up overfills the window.
-	 */
-	private shareWithOthers(limit: number, remaining: number, departure: Departure): void {
-		const others = Math.max(0, limit - remaining - this.record.arrivalsBefore(departure, true));
-		this.othersPerWindow = others > this.othersPerWindow ? others : this.othersPerWindow + SHARE_SMOOTHING * (others - this.othersPerWindow);
-		this.leastRemaining = Math.min(this.leastRemaining, remaining);
-		if (!this.sharing) return;
-		this.shareRate = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
-		this.rate = Math.min(this.rate, this.shareRate);
+		return this.others.sharing;
 	}
 
 	/** Returns when this pause ends (the pause may already run longer). */
@@ -248,18 +218,15 @@ export class Pacer {
 	}
 
 	/**
-	 * Speeds up again after accepted messages. Without rate-limit headers, by a tenth of the setting
-	 * after about a second's worth. With them, after half a second's worth, into the room every answer
-	 * since the last change showed free: alone, all of it (a peer that finished leaves the account to
-	 * this pace); while sharing, half of it at most, so that peers seeing the same room do not all take
-	 * it, in whole steps (a fraction would let one more through in some seconds).
+	 * Speeds up again after accepted messages: without rate-limit headers, by a tenth of the setting
+	 * after about a second's worth; with them, after half a second's worth, into the room they showed
+	 * (AccountShare.step), in whole steps (a fraction would let one more through in some seconds).
 	 */
 	accepted(): void {
-		const top = this.sharing ? Math.min(this.ceiling, this.shareRate) : this.ceiling;
+		const top = this.sharing ? Math.min(this.ceiling, this.others.share) : this.ceiling;
 		if (this.rate >= top) return;
 		this.acceptedSinceChange++;
-		const room = this.leastRemaining;
-		if (!this.sharing && room === Infinity) {
+		if (!this.sharing && !this.others.headersSinceRestart) {
 			if (this.acceptedSinceChange >= Math.max(5, this.rate)) {
 				this.rate = Math.min(top, this.rate + this.ceiling * 0.1);
 				this.changed();
@@ -267,14 +234,13 @@ export class Pacer {
 			return;
 		}
 		if (this.acceptedSinceChange < Math.max(3, this.rate / 2)) return;
-		const step = this.sharing ? stepWhileSharing(room) : room;
-		this.rate = Math.min(top, Math.max(this.rate, Math.floor(this.rate) + step));
+		this.rate = Math.min(top, Math.max(this.rate, Math.floor(this.rate) + this.others.step()));
 		this.changed();
 	}
 
 	private changed(): void {
 		this.acceptedSinceChange = 0;
-		this.leastRemaining = Infinity;
+		this.others.restart();
 	}
 
 	/**
@@ -285,12 +251,6 @@ export class Pacer {
 	private get perWindow(): number {
 		return Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 	}
-}
-
-/** No headers since the last change: one step; else half the room every answer showed, when it was enough to share. */
-function stepWhileSharing(room: number): number {
-	if (room === Infinity) return 1;
-	return room >= STEP_UP_HEADROOM ? Math.max(1, Math.floor((room - 1) / 2)) : 0;
 }
 
 const IDLE_MS = 60_000;

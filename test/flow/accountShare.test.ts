@@ -1,0 +1,42 @@
+import { AccountShare } from '../../nodes/TemplateMessage/flow/accountShare';
+
+describe('AccountShare', () => {
+	test('alone (the API counts only this pace\'s requests): not sharing, and a step takes all the room shown', () => {
+		const share = new AccountShare();
+		share.observe(25, 15, 10);
+		share.observe(25, 14, 11);
+		expect(share.sharing).toBe(false);
+		expect(share.step()).toBe(14);
+	});
+
+	test('others\' use is taken at once when it rises, slowly when it falls; the share is a whole number of what they leave', () => {
+		const share = new AccountShare();
+		share.observe(25, 0, 12);
+		expect([share.sharing, share.share]).toEqual([true, 12]);
+		// The peer stopped: the API counts only this pace's 12; the estimate of 13 others falls by 15% an answer.
+		share.observe(25, 13, 12);
+		expect(share.share).toBe(14);
+		for (let i = 0; i < 20; i++) share.observe(25, 13, 12);
+		expect(share.sharing).toBe(false);
+	});
+
+	test('while sharing, a step is half the least room every answer since the restart showed, none below 3, one without headers', () => {
+		const share = new AccountShare();
+		share.observe(25, 9, 8);
+		share.observe(25, 7, 8);
+		expect(share.step()).toBe(3);
+		share.restart();
+		expect(share.headersSinceRestart).toBe(false);
+		expect(share.step()).toBe(1);
+		share.observe(25, 2, 8);
+		expect(share.step()).toBe(0);
+	});
+
+	test('a 429 while sharing lowers the share to the pace it left', () => {
+		const share = new AccountShare();
+		share.observe(25, 0, 10);
+		expect(share.share).toBe(10);
+		share.lowerTo(9);
+		expect(share.share).toBe(9);
+	});
+});
