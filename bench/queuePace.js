@@ -6,18 +6,24 @@
  * worker count, the same campaign twice: every worker at the default Max Messages per Second (25),
  * then at ⌊25 ÷ workers⌋. The campaign is 2 × N webhook calls whose rows add up to QUEUE_PACE_ROWS
  * (1200); the time is from the first call to the last message the sandbox accepted, against the
- * ideal of n messages in n - 1 gaps of 1/25 s. Prints a Markdown table; writes nothing.
- *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200)
+ * ideal of n messages in n - 1 gaps of 1/25 s, and apart from it how long the first message took
+ * (the queue's start) and the time from the first message to the last. The executions' own report
+ * (each one's status, each output row's) is read from n8n main's REST API. Prints a Markdown table;
+ * writes nothing.
+ *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_DETAIL=1 for each call's span)
  */
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { parse } = require('../n8n-app/node_modules/flatted');
 const stack = require('../scripts/stack');
 const queue = require('../scripts/queue');
 
 const LIMIT = 25;
 const ROWS = Number(process.env.QUEUE_PACE_ROWS ?? 1200);
 const WORKER_COUNTS = (process.argv[2] ?? '2,4').split(',').map(Number);
+/** QUEUE_PACE_RATES: `default` (25 on each worker), `whole` (⌊25 ÷ workers⌋ on each) or `both`. */
+const RATES = process.env.QUEUE_PACE_RATES ?? 'both';
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,7 +35,42 @@ function workflowAt(rate) {
 	return { ...workflow, id: `tmQueuePace${tag}`.slice(0, 16).padEnd(16, '0'), name: `Queue pace at ${rate}`, nodes: [{ ...webhook, webhookId: `tm-pace-${tag}`, parameters: { ...webhook.parameters, path: `pace-${tag}` } }, ...workflow.nodes.slice(1)], path: `pace-${tag}` };
 }
 
-async function campaign(main, sandbox, workflow, workers, runIndex) {
+/** An owner's session on n8n main, for its REST API. */
+async function ownerSession(main) {
+	const answer = await fetch(`${main.url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', firstName: 'Q', lastName: 'Owner', password: 'Queue-Pass1' }) });
+	if (!answer.ok) throw new Error(`owner setup: HTTP ${answer.status}`);
+	const cookie = String(answer.headers.get('set-cookie')).split(';')[0];
+	return async (route) => (await (await fetch(`${main.url}/rest${route}`, { headers: { cookie } })).json()).data;
+}
+
+/**
+ * What the executions themselves said: each one's status, and each output row's status (a row not
+ * sent says why), once every execution of the campaign has finished (or 60 s have passed).
+ */
+async function executionsReport(rest, workflow, calls) {
+	let list = [];
+	for (let i = 0; i < 120; i++, await pause(500)) {
+		list = (await rest(`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: workflow.id }))}&limit=100`)).results;
+		if (list.length >= calls && list.every((execution) => !['running', 'new', 'waiting'].includes(execution.status))) break;
+	}
+	const executions = {};
+	const rows = {};
+	const reasons = new Set();
+	for (const { id, status } of list) {
+		executions[status] = (executions[status] ?? 0) + 1;
+		const run = parse((await rest(`/executions/${id}`)).data);
+		if (run.resultData.error) reasons.add(`execution ${id}: ${run.resultData.error.message}`);
+		for (const output of run.resultData.runData['Template Message']?.[0]?.data?.main ?? []) {
+			for (const { json } of output ?? []) {
+				rows[json.status] = (rows[json.status] ?? 0) + 1;
+				if (json.status !== 'sent' && reasons.size < 5) reasons.add(`${json.status}: ${json.error ?? json.reason ?? ''}`);
+			}
+		}
+	}
+	return { executions, rows, reasons: [...reasons] };
+}
+
+async function campaign(main, sandbox, workflow, workers, runIndex, rest) {
 	await fetch(`${sandbox.url}/api/messages`, { method: 'DELETE' });
 	const calls = 2 * workers;
 	const perCall = ROWS / calls;
@@ -43,7 +84,8 @@ async function campaign(main, sandbox, workflow, workers, runIndex) {
 	);
 	// The webhook answers when it has the rows; the workers send them after.
 	let state;
-	for (let last = -1, still = 0; still < 20; await pause(500)) {
+	// Given up after 30 s without a message: the executions' own report then says what became of the rest.
+	for (let last = -1, still = 0; still < 60; await pause(500)) {
 		state = await sandbox.read();
 		if (state.stats.accepted >= ROWS) break;
 		still = state.stats.accepted === last ? still + 1 : 0;
@@ -51,10 +93,19 @@ async function campaign(main, sandbox, workflow, workers, runIndex) {
 	}
 	const times = state.messages.map((message) => Date.parse(message.receivedAt));
 	const phones = state.messages.map((message) => message.request.phone_number);
+	const first = Math.min(...times);
+	const last = Math.max(...times);
+	if (process.env.QUEUE_PACE_DETAIL) detail(state.messages, started);
+	const reported = await executionsReport(rest, workflow, calls);
+	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
+	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
 	return {
-		seconds: (Math.max(...times) - started) / 1000,
+		seconds: (last - started) / 1000,
+		firstAfter: (first - started) / 1000,
+		span: (last - first) / 1000,
 		ideal: (ROWS - 1) / LIMIT,
 		accepted: state.stats.accepted,
+		reportedSent: reported.rows.sent ?? 0,
 		twice: phones.length - new Set(phones).size,
 		rateLimited: state.stats.rateLimited,
 		requests: state.stats.received,
@@ -62,16 +113,31 @@ async function campaign(main, sandbox, workflow, workers, runIndex) {
 	};
 }
 
+/** QUEUE_PACE_DETAIL=1: each webhook call's first and last message, and the arrivals of each second, on stderr. */
+function detail(messages, started) {
+	const calls = new Map();
+	const perSecond = [];
+	for (const message of messages) {
+		const at = (Date.parse(message.receivedAt) - started) / 1000;
+		const call = message.request.phone_number.slice(-7, -5);
+		const seen = calls.get(call) ?? { first: at, last: at, count: 0 };
+		calls.set(call, { first: Math.min(seen.first, at), last: Math.max(seen.last, at), count: seen.count + 1 });
+		perSecond[Math.floor(at)] = (perSecond[Math.floor(at)] ?? 0) + 1;
+	}
+	for (const [call, seen] of [...calls].sort()) console.error(`  call ${call}: ${seen.count} messages, ${seen.first.toFixed(1)} s to ${seen.last.toFixed(1)} s`);
+	console.error(`  arrivals each second: ${Array.from(perSecond, (count) => count ?? 0).join(' ')}`);
+}
+
 async function main() {
 	const lines = [
 		`Queue mode in the real n8n (${path.basename(stack.APP_DIR)}, n8n ${stack.N8N_VERSION}), PostgreSQL and Redis, worker concurrency 5, against the sandbox allowing ${LIMIT} a second account-wide; ${ROWS} rows in 2 × workers webhook calls; ${os.cpus().length} CPUs, ${new Date().toISOString().slice(0, 10)}.`,
 		'',
-		'| Workers | Max Messages per Second on each | Time ÷ ideal time | 429 answers (% of requests) | Most arrivals in one second | Accepted | Sent twice |',
-		'|---|---|---|---|---|---|---|',
+		'| Workers | Max Messages per Second on each | Time ÷ ideal time | First message after | First to last message ÷ ideal | 429 answers (% of requests) | Most arrivals in one second | Accepted | Reported sent by the executions | Sent twice |',
+		'|---|---|---|---|---|---|---|---|---|---|',
 	];
 	let runIndex = 0;
 	for (const workers of WORKER_COUNTS) {
-		const rates = [LIMIT, Math.floor(LIMIT / workers)];
+		const rates = [LIMIT, Math.floor(LIMIT / workers)].filter((_, i) => RATES === 'both' || RATES === ['default', 'whole'][i]);
 		const workflows = rates.map(workflowAt);
 		const sandbox = await stack.startSandboxProcess({ port: await stack.freePort(), rateLimit: LIMIT, latencyMs: 20 });
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-pace-'));
@@ -79,9 +145,10 @@ async function main() {
 		try {
 			console.error(`Starting queue mode with ${workers} workers…`);
 			handles = await queue.startQueueMode({ userFolder, credential: { baseUrl: sandbox.url, token: sandbox.token }, workflows, publishIds: workflows.map((workflow) => workflow.id), workers, workerConcurrency: 5 });
+			const rest = await ownerSession(handles.main);
 			for (const [i, workflow] of workflows.entries()) {
-				const run = await campaign(handles.main, sandbox, workflow, workers, runIndex++);
-				const line = `| ${workers} | ${rates[i]} | ${(run.seconds / run.ideal).toFixed(3)} | ${run.rateLimited} (${((100 * run.rateLimited) / run.requests).toFixed(1)}%) | ${run.busiest} | ${run.accepted} of ${ROWS} | ${run.twice} |`;
+				const run = await campaign(handles.main, sandbox, workflow, workers, runIndex++, rest);
+				const line = `| ${workers} | ${rates[i]} | ${(run.seconds / run.ideal).toFixed(3)} | ${run.firstAfter.toFixed(1)} s | ${(run.span / run.ideal).toFixed(3)} | ${run.rateLimited} (${((100 * run.rateLimited) / run.requests).toFixed(1)}%) | ${run.busiest} | ${run.accepted} of ${ROWS} | ${run.reportedSent} | ${run.twice} |`;
 				console.error(line);
 				lines.push(line);
 			}
