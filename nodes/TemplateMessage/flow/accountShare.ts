@@ -45,7 +45,7 @@ export class AccountShare {
 		if (this.sharing) this.takes = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
 	}
 
-	/** A 429 while sharing lowered the pace to `rate`: the share is no more. */
+	/** A 429 while sharing lowered the pace to `rate`: the share is at most that. */
 	lowerTo(rate: number): void {
 		this.takes = Math.min(this.takes, rate);
 	}
