@@ -10,7 +10,7 @@
  * (the queue's start) and the time from the first message to the last. The executions' own report
  * (each one's status, each output row's) is read from n8n main's REST API. Prints a Markdown table;
  * writes nothing.
- *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_DETAIL=1 for each call's span)
+ *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_DETAIL=1 for each call's span and each execution's start)
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -56,9 +56,12 @@ async function executionsReport(rest, workflow, calls) {
 	const executions = {};
 	const rows = {};
 	const reasons = new Set();
-	for (const { id, status } of list) {
+	const startedAt = [];
+	for (const { id, status, createdAt, startedAt: began } of list) {
 		executions[status] = (executions[status] ?? 0) + 1;
 		const run = parse((await rest(`/executions/${id}`)).data);
+		const firstRow = run.resultData.runData['Template Message']?.[0]?.data?.main?.[0]?.[0]?.json;
+		startedAt.push({ id, call: String(firstRow?.phone_number ?? '').slice(-7, -5), created: Date.parse(createdAt), started: Date.parse(began) });
 		if (run.resultData.error) reasons.add(`execution ${id}: ${run.resultData.error.message}`);
 		for (const output of run.resultData.runData['Template Message']?.[0]?.data?.main ?? []) {
 			for (const { json } of output ?? []) {
@@ -67,10 +70,10 @@ async function executionsReport(rest, workflow, calls) {
 			}
 		}
 	}
-	return { executions, rows, reasons: [...reasons] };
+	return { executions, rows, reasons: [...reasons], startedAt };
 }
 
-async function campaign(main, sandbox, workflow, workers, runIndex, rest) {
+async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir) {
 	await fetch(`${sandbox.url}/api/messages`, { method: 'DELETE' });
 	const calls = 2 * workers;
 	const perCall = ROWS / calls;
@@ -99,6 +102,12 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest) {
 	const reported = await executionsReport(rest, workflow, calls);
 	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
 	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
+	if (process.env.QUEUE_PACE_DETAIL) {
+		const since = (at) => ((at - started) / 1000).toFixed(1);
+		const workerOf = executionWorkers(logDir);
+		const each = reported.startedAt.sort((a, b) => a.call.localeCompare(b.call)).map(({ id, call, created, started: began }) => `call ${call} on worker ${workerOf.get(String(id)) ?? '?'} ${since(created)} → ${since(began)}`);
+		console.error(`  executions created → started (s after the first call): ${each.join(', ')}`);
+	}
 	return {
 		seconds: (last - started) / 1000,
 		firstAfter: (first - started) / 1000,
@@ -111,6 +120,15 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest) {
 		requests: state.stats.received,
 		busiest: state.stats.busiestSecond,
 	};
+}
+
+/** Which worker ran each execution, from the workers' logs ("Worker started execution 12 (job 12)"). */
+function executionWorkers(logDir) {
+	const workerOf = new Map();
+	for (const file of fs.readdirSync(logDir).filter((name) => name.startsWith('worker-'))) {
+		for (const [, id] of fs.readFileSync(path.join(logDir, file), 'utf8').matchAll(/Worker started execution (\d+)/g)) workerOf.set(id, file.slice('worker-'.length, -'.log'.length));
+	}
+	return workerOf;
 }
 
 /** QUEUE_PACE_DETAIL=1: each webhook call's first and last message, and the arrivals of each second, on stderr. */
@@ -141,13 +159,14 @@ async function main() {
 		const workflows = rates.map(workflowAt);
 		const sandbox = await stack.startSandboxProcess({ port: await stack.freePort(), rateLimit: LIMIT, latencyMs: 20 });
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-pace-'));
+		const logDir = fs.mkdtempSync(path.join(userFolder, 'logs-'));
 		let handles;
 		try {
 			console.error(`Starting queue mode with ${workers} workers…`);
-			handles = await queue.startQueueMode({ userFolder, credential: { baseUrl: sandbox.url, token: sandbox.token }, workflows, publishIds: workflows.map((workflow) => workflow.id), workers, workerConcurrency: 5 });
+			handles = await queue.startQueueMode({ userFolder, credential: { baseUrl: sandbox.url, token: sandbox.token }, workflows, publishIds: workflows.map((workflow) => workflow.id), workers, workerConcurrency: 5, logDir });
 			const rest = await ownerSession(handles.main);
 			for (const [i, workflow] of workflows.entries()) {
-				const run = await campaign(handles.main, sandbox, workflow, workers, runIndex++, rest);
+				const run = await campaign(handles.main, sandbox, workflow, workers, runIndex++, rest, logDir);
 				const line = `| ${workers} | ${rates[i]} | ${(run.seconds / run.ideal).toFixed(3)} | ${run.firstAfter.toFixed(1)} s | ${(run.span / run.ideal).toFixed(3)} | ${run.rateLimited} (${((100 * run.rateLimited) / run.requests).toFixed(1)}%) | ${run.busiest} | ${run.accepted} of ${ROWS} | ${run.reportedSent} | ${run.twice} |`;
 				console.error(line);
 				lines.push(line);
