@@ -159,7 +159,8 @@ async function main() {
 		const workflows = rates.map(workflowAt);
 		const sandbox = await stack.startSandboxProcess({ port: await stack.freePort(), rateLimit: LIMIT, latencyMs: 20 });
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-pace-'));
-		const logDir = fs.mkdtempSync(path.join(userFolder, 'logs-'));
+		// The workers' logs say which one ran each execution (QUEUE_PACE_DETAIL only: nothing written otherwise).
+		const logDir = process.env.QUEUE_PACE_DETAIL ? fs.mkdtempSync(path.join(userFolder, 'logs-')) : undefined;
 		let handles;
 		try {
 			console.error(`Starting queue mode with ${workers} workers…`);
