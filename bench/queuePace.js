@@ -98,7 +98,7 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir
 	const phones = state.messages.map((message) => message.request.phone_number);
 	const first = Math.min(...times);
 	const last = Math.max(...times);
-	if (process.env.QUEUE_PACE_DETAIL) detail(state.messages, started);
+	if (process.env.QUEUE_PACE_DETAIL) detail(state, started);
 	const reported = await executionsReport(rest, workflow, calls);
 	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
 	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
@@ -131,8 +131,8 @@ function executionWorkers(logDir) {
 	return workerOf;
 }
 
-/** QUEUE_PACE_DETAIL=1: each webhook call's first and last message, and the arrivals of each second, on stderr. */
-function detail(messages, started) {
+/** QUEUE_PACE_DETAIL=1: each webhook call's first and last message and 429s, and the arrivals and 429s of each second, on stderr. */
+function detail({ messages, refused }, started) {
 	const calls = new Map();
 	const perSecond = [];
 	for (const message of messages) {
@@ -142,8 +142,18 @@ function detail(messages, started) {
 		calls.set(call, { first: Math.min(seen.first, at), last: Math.max(seen.last, at), count: seen.count + 1 });
 		perSecond[Math.floor(at)] = (perSecond[Math.floor(at)] ?? 0) + 1;
 	}
-	for (const [call, seen] of [...calls].sort()) console.error(`  call ${call}: ${seen.count} messages, ${seen.first.toFixed(1)} s to ${seen.last.toFixed(1)} s`);
+	// The sandbox keeps its last 200 refusals, each with its request.
+	const tooMany = new Map();
+	const tooManyPerSecond = [];
+	for (const refusal of refused.filter((entry) => entry.status === 429)) {
+		const at = Math.floor((Date.parse(refusal.receivedAt) - started) / 1000);
+		const call = String(JSON.parse(refusal.request.replace(/…$/, '')).phone_number ?? '').slice(-7, -5);
+		tooMany.set(call, (tooMany.get(call) ?? 0) + 1);
+		if (at >= 0) tooManyPerSecond[at] = (tooManyPerSecond[at] ?? 0) + 1;
+	}
+	for (const [call, seen] of [...calls].sort()) console.error(`  call ${call}: ${seen.count} messages, ${seen.first.toFixed(1)} s to ${seen.last.toFixed(1)} s, ${tooMany.get(call) ?? 0} × 429`);
 	console.error(`  arrivals each second: ${Array.from(perSecond, (count) => count ?? 0).join(' ')}`);
+	console.error(`  429s each second:     ${Array.from({ length: perSecond.length }, (_, second) => tooManyPerSecond[second] ?? 0).join(' ')}`);
 }
 
 async function main() {
