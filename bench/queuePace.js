@@ -56,12 +56,12 @@ async function executionsReport(rest, workflow, calls) {
 	const executions = {};
 	const rows = {};
 	const reasons = new Set();
-	const startedAt = [];
-	for (const { id, status, createdAt, startedAt: began } of list) {
+	const starts = [];
+	for (const { id, status, createdAt, startedAt } of list) {
 		executions[status] = (executions[status] ?? 0) + 1;
 		const run = parse((await rest(`/executions/${id}`)).data);
 		const firstRow = run.resultData.runData['Template Message']?.[0]?.data?.main?.[0]?.[0]?.json;
-		startedAt.push({ id, call: String(firstRow?.phone_number ?? '').slice(-7, -5), created: Date.parse(createdAt), started: Date.parse(began) });
+		starts.push({ id, call: callOf(firstRow?.phone_number), created: Date.parse(createdAt), started: Date.parse(startedAt) });
 		if (run.resultData.error) reasons.add(`execution ${id}: ${run.resultData.error.message}`);
 		for (const output of run.resultData.runData['Template Message']?.[0]?.data?.main ?? []) {
 			for (const { json } of output ?? []) {
@@ -70,7 +70,7 @@ async function executionsReport(rest, workflow, calls) {
 			}
 		}
 	}
-	return { executions, rows, reasons: [...reasons], startedAt };
+	return { executions, rows, reasons: [...reasons], starts };
 }
 
 async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir) {
@@ -80,7 +80,7 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir
 	const started = Date.now();
 	await Promise.all(
 		Array.from({ length: calls }, async (_, call) => {
-			const rows = Array.from({ length: perCall }, (_, row) => ({ phone: `6281${String(runIndex).padStart(2, '0')}${String(call).padStart(2, '0')}${String(row).padStart(5, '0')}`, name: `Row ${row}` }));
+			const rows = Array.from({ length: perCall }, (_, row) => ({ phone: phoneOf(runIndex, call, row), name: `Row ${row}` }));
 			const answer = await fetch(`${main.url}/webhook/${workflow.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
 			if (!answer.ok) throw new Error(`webhook ${workflow.path}: HTTP ${answer.status}`);
 		}),
@@ -98,16 +98,10 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir
 	const phones = state.messages.map((message) => message.request.phone_number);
 	const first = Math.min(...times);
 	const last = Math.max(...times);
-	if (process.env.QUEUE_PACE_DETAIL) detail(state, started);
 	const reported = await executionsReport(rest, workflow, calls);
 	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
+	if (process.env.QUEUE_PACE_DETAIL) detail(state, reported.starts, executionWorkers(logDir), started);
 	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
-	if (process.env.QUEUE_PACE_DETAIL) {
-		const since = (at) => ((at - started) / 1000).toFixed(1);
-		const workerOf = executionWorkers(logDir);
-		const each = reported.startedAt.sort((a, b) => a.call.localeCompare(b.call)).map(({ id, call, created, started: began }) => `call ${call} on worker ${workerOf.get(String(id)) ?? '?'} ${since(created)} → ${since(began)}`);
-		console.error(`  executions created → started (s after the first call): ${each.join(', ')}`);
-	}
 	return {
 		seconds: (last - started) / 1000,
 		firstAfter: (first - started) / 1000,
@@ -131,29 +125,39 @@ function executionWorkers(logDir) {
 	return workerOf;
 }
 
-/** QUEUE_PACE_DETAIL=1: each webhook call's first and last message and 429s, and the arrivals and 429s of each second, on stderr. */
-function detail({ messages, refused }, started) {
+/** A row's phone says its run and webhook call: 6281, the run (2 digits), the call (2), the row (5). */
+const phoneOf = (runIndex, call, row) => `6281${String(runIndex).padStart(2, '0')}${String(call).padStart(2, '0')}${String(row).padStart(5, '0')}`;
+const callOf = (phone) => String(phone ?? '').slice(-7, -5);
+
+/**
+ * QUEUE_PACE_DETAIL=1, on stderr: each webhook call's first and last message and 429s, the arrivals and
+ * 429s of each second, and when n8n created and started each execution, on which worker.
+ */
+function detail({ messages, refused }, starts, workerOf, started) {
+	const since = (at) => ((at - started) / 1000).toFixed(1);
 	const calls = new Map();
 	const perSecond = [];
 	for (const message of messages) {
 		const at = (Date.parse(message.receivedAt) - started) / 1000;
-		const call = message.request.phone_number.slice(-7, -5);
+		const call = callOf(message.request.phone_number);
 		const seen = calls.get(call) ?? { first: at, last: at, count: 0 };
 		calls.set(call, { first: Math.min(seen.first, at), last: Math.max(seen.last, at), count: seen.count + 1 });
 		perSecond[Math.floor(at)] = (perSecond[Math.floor(at)] ?? 0) + 1;
 	}
-	// The sandbox keeps its last 200 refusals, each with its request.
+	// The sandbox keeps its last 200 refusals, each with its request's body (cut at 2,000 characters).
 	const tooMany = new Map();
 	const tooManyPerSecond = [];
 	for (const refusal of refused.filter((entry) => entry.status === 429)) {
 		const at = Math.floor((Date.parse(refusal.receivedAt) - started) / 1000);
-		const call = String(JSON.parse(refusal.request.replace(/…$/, '')).phone_number ?? '').slice(-7, -5);
+		const call = callOf(/"phone_number":"(\d+)"/.exec(refusal.request)?.[1]);
 		tooMany.set(call, (tooMany.get(call) ?? 0) + 1);
 		if (at >= 0) tooManyPerSecond[at] = (tooManyPerSecond[at] ?? 0) + 1;
 	}
 	for (const [call, seen] of [...calls].sort()) console.error(`  call ${call}: ${seen.count} messages, ${seen.first.toFixed(1)} s to ${seen.last.toFixed(1)} s, ${tooMany.get(call) ?? 0} × 429`);
 	console.error(`  arrivals each second: ${Array.from(perSecond, (count) => count ?? 0).join(' ')}`);
 	console.error(`  429s each second:     ${Array.from({ length: perSecond.length }, (_, second) => tooManyPerSecond[second] ?? 0).join(' ')}`);
+	const each = starts.sort((a, b) => a.call.localeCompare(b.call)).map(({ id, call, created, started: began }) => `call ${call} on worker ${workerOf.get(String(id)) ?? '?'} ${since(created)} → ${since(began)}`);
+	console.error(`  executions created → started (s after the first call): ${each.join(', ')}`);
 }
 
 async function main() {
