@@ -3,14 +3,15 @@
  * The pace of queue-mode workers that share one account, in the real n8n (n8n-app/): Redis,
  * PostgreSQL, n8n main and N workers (scripts/queue.js), against the sandbox in a child process
  * allowing 25 requests a second account-wide (a strict sliding window, 20 ms latency). For each
- * worker count, the same campaign twice: every worker at the default Max Messages per Second (25),
- * then at ⌊25 ÷ workers⌋. The campaign is 2 × N webhook calls whose rows add up to QUEUE_PACE_ROWS
+ * worker count, once every worker has run an execution (see warmUp), the same campaign twice: every
+ * worker at the default Max Messages per Second (25), then at ⌊25 ÷ workers⌋. The campaign is 2 × N webhook calls whose rows add up to QUEUE_PACE_ROWS
  * (1200); the time is from the first call to the last message the sandbox accepted, against the
  * ideal of n messages in n - 1 gaps of 1/25 s, and apart from it how long the first message took
  * (the queue's start) and the time from the first message to the last. The executions' own report
  * (each one's status, each output row's) is read from n8n main's REST API. Prints a Markdown table;
  * writes nothing.
- *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_DETAIL=1 for each call's span and each execution's start)
+ *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_WARM=1,
+ *                                       QUEUE_PACE_DETAIL=1 for each call's span and each execution's start)
  */
 const fs = require('node:fs');
 const os = require('node:os');
@@ -24,6 +25,7 @@ const ROWS = Number(process.env.QUEUE_PACE_ROWS ?? 1200);
 const WORKER_COUNTS = (process.argv[2] ?? '2,4').split(',').map(Number);
 /** QUEUE_PACE_RATES: `default` (25 on each worker), `whole` (⌊25 ÷ workers⌋ on each) or `both`. */
 const RATES = process.env.QUEUE_PACE_RATES ?? 'both';
+const WARM = process.env.QUEUE_PACE_WARM !== '0';
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,10 +49,11 @@ async function ownerSession(main) {
  * What the executions themselves said: each one's status, and each output row's status (a row not
  * sent says why), once every execution of the campaign has finished (or 60 s have passed).
  */
-async function executionsReport(rest, workflow, calls) {
+async function executionsReport(rest, workflow, calls, since) {
 	let list = [];
 	for (let i = 0; i < 120; i++, await pause(500)) {
-		list = (await rest(`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: workflow.id }))}&limit=100`)).results;
+		// The warm-up's executions came before the campaign's.
+		list = (await rest(`/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: workflow.id }))}&limit=100`)).results.filter((execution) => Date.parse(execution.createdAt) >= since);
 		if (list.length >= calls && list.every((execution) => !['running', 'new', 'waiting'].includes(execution.status))) break;
 	}
 	const executions = {};
@@ -71,6 +74,37 @@ async function executionsReport(rest, workflow, calls) {
 		}
 	}
 	return { executions, rows, reasons: [...reasons], starts };
+}
+
+/**
+ * Before the measured campaigns, every worker runs executions of the workflows (one row each): a
+ * worker's first execution after it starts loads the node and n8n's expression engine, a cost a
+ * campaign on workers that have been running does not meet. Rounds of one call per worker and
+ * workflow, until each worker's log shows an execution. QUEUE_PACE_WARM=0 measures cold workers.
+ */
+async function warmUp(main, sandbox, workflows, workers, logDir) {
+	const rounds = 10;
+	for (let round = 0; round < rounds; round++) {
+		await Promise.all(
+			workflows.flatMap((workflow, w) =>
+				Array.from({ length: workers }, async (_, call) => {
+					const rows = [{ phone: phoneOf(90 + round, w * workers + call, 0), name: 'Warm-up' }];
+					const answer = await fetch(`${main.url}/webhook/${workflow.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rows }) });
+					if (!answer.ok) throw new Error(`webhook ${workflow.path}: HTTP ${answer.status}`);
+				}),
+			),
+		);
+		const expected = (round + 1) * workflows.length * workers;
+		for (let i = 0; i < 60 && (await sandbox.read()).stats.accepted < expected; i++) await pause(500);
+		const ran = new Set(executionWorkers(logDir).values()).size;
+		if (ran === workers) {
+			console.error(`  warm-up: ${round + 1} round(s), every worker ran an execution`);
+			// The warm-up's requests leave the account's window before the campaign.
+			await pause(2000);
+			return;
+		}
+	}
+	throw new Error(`warm-up: after ${rounds} rounds, not every worker had run an execution`);
 }
 
 async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir) {
@@ -98,7 +132,7 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir
 	const phones = state.messages.map((message) => message.request.phone_number);
 	const first = Math.min(...times);
 	const last = Math.max(...times);
-	const reported = await executionsReport(rest, workflow, calls);
+	const reported = await executionsReport(rest, workflow, calls, started);
 	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
 	if (process.env.QUEUE_PACE_DETAIL) detail(state, reported.starts, executionWorkers(logDir), started);
 	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
@@ -173,13 +207,14 @@ async function main() {
 		const workflows = rates.map(workflowAt);
 		const sandbox = await stack.startSandboxProcess({ port: await stack.freePort(), rateLimit: LIMIT, latencyMs: 20 });
 		const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-queue-pace-'));
-		// The workers' logs say which one ran each execution (QUEUE_PACE_DETAIL only: nothing written otherwise).
-		const logDir = process.env.QUEUE_PACE_DETAIL ? fs.mkdtempSync(path.join(userFolder, 'logs-')) : undefined;
+		// The workers' logs say which one ran each execution.
+		const logDir = fs.mkdtempSync(path.join(userFolder, 'logs-'));
 		let handles;
 		try {
 			console.error(`Starting queue mode with ${workers} workers…`);
 			handles = await queue.startQueueMode({ userFolder, credential: { baseUrl: sandbox.url, token: sandbox.token }, workflows, publishIds: workflows.map((workflow) => workflow.id), workers, workerConcurrency: 5, logDir });
 			const rest = await ownerSession(handles.main);
+			if (WARM) await warmUp(handles.main, sandbox, workflows, workers, logDir);
 			for (const [i, workflow] of workflows.entries()) {
 				const run = await campaign(handles.main, sandbox, workflow, workers, runIndex++, rest, logDir);
 				const line = `| ${workers} | ${rates[i]} | ${(run.seconds / run.ideal).toFixed(3)} | ${run.firstAfter.toFixed(1)} s | ${(run.span / run.ideal).toFixed(3)} | ${run.rateLimited} (${((100 * run.rateLimited) / run.requests).toFixed(1)}%) | ${run.busiest} | ${run.accepted} of ${ROWS} | ${run.reportedSent} | ${run.twice} |`;
