@@ -110,18 +110,22 @@ function linkPackage(userFolder) {
 	fs.rmSync(packDir, { recursive: true, force: true });
 }
 
-function writeTemp(name, value) {
-	const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tm-import-')), name);
-	fs.writeFileSync(file, JSON.stringify(value));
-	return file;
+/** Runs `use` with `value` written as JSON to a file of its own, removed afterwards. */
+function withTempFile(name, value, use) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tm-import-'));
+	try {
+		const file = path.join(dir, name);
+		fs.writeFileSync(file, JSON.stringify(value));
+		return use(file);
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 /** (Re)writes the demo credential: n8n encrypts it with the folder's key on import. */
 function importCredential(userFolder, { baseUrl, token }, options = {}) {
-	const file = writeTemp('credentials.json', [
-		{ id: CREDENTIAL_ID, name: 'Template Message account', type: 'templateMessageApi', data: { baseUrl, token } },
-	]);
-	n8nCli(userFolder, ['import:credentials', `--input=${file}`], options);
+	const credentials = [{ id: CREDENTIAL_ID, name: 'Template Message account', type: 'templateMessageApi', data: { baseUrl, token } }];
+	withTempFile('credentials.json', credentials, (file) => n8nCli(userFolder, ['import:credentials', `--input=${file}`], options));
 }
 
 /** Imports workflows (pointed at the demo credential) and publishes the given ids (activates them). */
@@ -134,7 +138,7 @@ function importWorkflows(userFolder, workflows, publishIds = [], options = {}) {
 				: node,
 		),
 	}));
-	n8nCli(userFolder, ['import:workflow', `--input=${writeTemp('workflows.json', withCredential)}`], options);
+	withTempFile('workflows.json', withCredential, (file) => n8nCli(userFolder, ['import:workflow', `--input=${file}`], options));
 	// n8n 1.x activates a workflow; 2.x publishes it.
 	const activate = (id) => (N8N_MAJOR >= 2 ? ['publish:workflow', `--id=${id}`] : ['update:workflow', `--id=${id}`, '--active=true']);
 	for (const id of publishIds) n8nCli(userFolder, activate(id), options);
