@@ -95,7 +95,11 @@ async function warmUp(main, sandbox, workflows, workers, logDir) {
 			),
 		);
 		const expected = (round + 1) * workflows.length * workers;
-		for (let i = 0; i < 60 && (await sandbox.read()).stats.accepted < expected; i++) await pause(500);
+		for (let i = 0; (await sandbox.read()).stats.accepted < expected; i++) {
+			// A warm-up message arriving after the campaign began would be counted as one of its own.
+			if (i === 60) throw new Error(`warm-up: ${expected} messages not all accepted after 30 s`);
+			await pause(500);
+		}
 		const ran = new Set(executionWorkers(logDir).values()).size;
 		if (ran === workers) {
 			console.error(`  warm-up: ${round + 1} round(s), every worker ran an execution`);

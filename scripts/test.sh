@@ -35,25 +35,29 @@ summarise_failures() {
 	[ "$status" -ne 0 ] || { rm -rf "$TEST_FAILURES_DIR"; return; }
 	echo
 	echo "npm test failed (exit $status). What failed:"
-	if compgen -G "$TEST_FAILURES_DIR/*" >/dev/null; then cat "$TEST_FAILURES_DIR"/*; else echo "(no test failed: the step above it did; see its output)"; fi
+	if [ -n "$(find "$TEST_FAILURES_DIR" -type f -size +0 2>/dev/null)" ]; then cat "$TEST_FAILURES_DIR"/*; else echo "(no test failed: the step above it did; see its output)"; fi
 	# A full disk fails whichever step writes next, and this summary's own files with it.
-	local dir free
+	local dir free mount seen=""
 	for dir in . "${TMPDIR:-/tmp}"; do
-		free=$(free_megabytes "$dir")
-		[ -z "$free" ] || [ "$free" -ge 512 ] || echo "✕ the disk is full: ${free} MB free where $(cd "$dir" && pwd) is; a run from a fresh clone needs about ${RUN_NEEDS_MB} MB"
+		read -r free mount <<<"$(free_megabytes "$dir")" || true
+		[ -n "$free" ] && [ "$mount" != "$seen" ] || continue
+		seen=$mount
+		[ "$free" -ge 512 ] || echo "✕ the disk is full: ${free} MB free on $mount ($(cd "$dir" && pwd)); a run from a fresh clone needs about ${RUN_NEEDS_MB} MB"
 	done
 	rm -rf "$TEST_FAILURES_DIR"
 }
 # Records a failed step for the summary (a jest run's failed tests are recorded by its reporter).
 step_failed() {
-	echo "✕ step: $1 (exit $2)" >>"$TEST_FAILURES_DIR/steps.txt" 2>/dev/null || echo "✕ step: $1 (exit $2)"
+	{ echo "✕ step: $1 (exit $2)" >>"$TEST_FAILURES_DIR/steps.txt"; } 2>/dev/null || echo "✕ step: $1 (exit $2)"
 }
 # What a run from a fresh clone leaves in it (n8n, the older engines, Node 24, the dev dependencies),
 # measured with du, and some room for the databases and logs of the suites.
 RUN_NEEDS_MB=4500
-free_megabytes() { df -Pm "$1" 2>/dev/null | awk 'NR == 2 { print $4 }'; }
-if [ "$(free_megabytes .)" -lt "$RUN_NEEDS_MB" ] 2>/dev/null && [ ! -d n8n-app/node_modules ]; then
-	echo "Warning: $(free_megabytes .) MB free on this disk; a run from a fresh clone writes about $RUN_NEEDS_MB MB."
+# The MB free on the disk of folder $1, and its mount point (nothing when df cannot tell).
+free_megabytes() { df -Pm "$1" 2>/dev/null | awk 'NR == 2 { print $4, $6 }' || true; }
+if [ "${1:-}" != --unit ] && [ "${1:-}" != --1x ] && [ ! -d n8n-app/node_modules ]; then
+	read -r free_now _ <<<"$(free_megabytes .)" || true
+	[ -z "$free_now" ] || [ "$free_now" -ge "$RUN_NEEDS_MB" ] || echo "Warning: $free_now MB free on this disk; a run from a fresh clone writes about $RUN_NEEDS_MB MB."
 fi
 trap 'status=$?; for job in $(jobs -p); do kill_tree "$job"; done; summarise_failures "$status"' EXIT
 # Runs each command (a string) at once, each into its own log; shows the logs in order when all
