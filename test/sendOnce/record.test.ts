@@ -40,3 +40,23 @@ test('a run whose claim was asked for while another run settled still holds its 
 	const third = await MessageRecord.open(ctx).claim(['order-12'], nothingLeft());
 	expect({ sentBefore: [...third.sentBefore], inDoubt: [...third.inDoubt] }).toEqual({ sentBefore: ['order-12'], inDoubt: [] });
 });
+
+test("a claim after a slow one waits as long before its lookup: another worker's write can land as late as a slow claim on a starved machine", async () => {
+	const calls: Array<{ at: number; items: string[] }> = [];
+	let delayMs = 150;
+	const ctx = storeContext('wf-slow-claims');
+	const record = ctx.helpers.checkProcessedAndRecord.bind(ctx.helpers);
+	ctx.helpers.checkProcessedAndRecord = (async (items: string[], ...rest: unknown[]) => {
+		await new Promise((resolve) => setTimeout(resolve, delayMs));
+		calls.push({ at: Date.now(), items });
+		return await (record as (...args: unknown[]) => ReturnType<typeof record>)(items, ...rest);
+	}) as typeof ctx.helpers.checkProcessedAndRecord;
+	await MessageRecord.open(ctx).claim(['order-1'], nothingLeft());
+	delayMs = 0;
+	calls.length = 0;
+	await MessageRecord.open(ctx).claim(['order-2'], nothingLeft());
+	// Its record call, then its lookup after the pause: twice the slow claim's 150 ms or more, not its
+	// own few ms (20, the shortest pause). Less 50 ms for timers that fire early by a millisecond.
+	expect(calls).toHaveLength(2);
+	expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(2 * 150 - 50);
+});

@@ -84,7 +84,7 @@ export class MessageRecord {
 			}
 			return recorded;
 		});
-		const settleMs = Math.max(SETTLE_MS, 2 * (Date.now() - started));
+		const settleMs = Math.max(SETTLE_MS, 2 * recentSlowestClaim(Date.now() - started));
 		let unconfirmed = keys.filter((key) => !found.has(key) && !found.has(pending(key)));
 		for (let lookup = 1; unconfirmed.length > 0; lookup++) {
 			await sleep(settleMs);
@@ -204,6 +204,19 @@ const ENTRIES: ICheckProcessedOptions = { mode: 'entries' };
 const RECORD_ATTEMPTS = 3;
 /** The shortest pause before a block's marker is looked up again (see claim). */
 const SETTLE_MS = 20;
+/**
+ * The slowest of this process's recent claims, this one's included. Another worker's write can land
+ * as late as its own claim is slow, and a machine starved of CPU slows every process's claims, not
+ * each one alike: the pause follows the slow ones (four CPU-bound jobs beside two workers on two
+ * cores sent 1 of 100 same-moment pairs twice when it followed this claim alone).
+ */
+function recentSlowestClaim(thisClaimMs: number): number {
+	recentClaimsMs.push(thisClaimMs);
+	if (recentClaimsMs.length > RECENT_CLAIMS) recentClaimsMs.shift();
+	return Math.max(...recentClaimsMs);
+}
+const RECENT_CLAIMS = 20;
+const recentClaimsMs: number[] = [];
 /** How many times a block overwritten by concurrent writes is recorded and looked up again. */
 const LOOKUPS = 5;
 const MARKER = '\u0000run:';
