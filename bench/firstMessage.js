@@ -21,12 +21,6 @@ const CALLS = 2;
 
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function ownerCookie(main) {
-	const answer = await fetch(`${main.url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', firstName: 'Q', lastName: 'Owner', password: 'Queue-Pass1' }) });
-	if (!answer.ok) throw new Error(`owner setup: HTTP ${answer.status}`);
-	return String(answer.headers.get('set-cookie')).split(';')[0];
-}
-
 async function newestExecution(main, cookie) {
 	return (await (await fetch(`${main.url}/rest/executions?limit=1`, { headers: { cookie } })).json()).data.results[0];
 }
@@ -38,7 +32,7 @@ async function measure(engine) {
 	let handles;
 	try {
 		handles = await queue.startQueueMode({ userFolder, credential: { baseUrl: sandbox.url, token: sandbox.token }, workflows: [workflow], publishIds: [workflow.id], workers: 1, workerConcurrency: 5, workerEnv: { N8N_EXPRESSION_ENGINE: engine } });
-		const cookie = await ownerCookie(handles.main);
+		const cookie = await queue.ownerCookie(handles.main);
 		for (let call = 1; call <= CALLS; call++) {
 			await fetch(`${sandbox.url}/api/messages`, { method: 'DELETE' });
 			const rows = Array.from({ length: ROWS }, (_, row) => ({ phone: `6281${call}${String(row).padStart(6, '0')}`, name: `Row ${row}` }));

@@ -4,8 +4,8 @@
  * PostgreSQL, n8n main and N workers (scripts/queue.js), against the sandbox in a child process
  * allowing 25 requests a second account-wide (a strict sliding window, 20 ms latency). For each
  * worker count, once every worker has run an execution (see warmUp), the same campaign twice: every
- * worker at the default Max Messages per Second (25), then at ⌊25 ÷ workers⌋. The campaign is 2 × N webhook calls whose rows add up to QUEUE_PACE_ROWS
- * (1200); the time is from the first call to the last message the sandbox accepted, against the
+ * worker at the default Max Messages per Second (25), then at ⌊25 ÷ workers⌋. The campaign is 2 × N
+ * webhook calls whose rows add up to QUEUE_PACE_ROWS (1200); the time is from the first call to the last message the sandbox accepted, against the
  * ideal of n messages in n - 1 gaps of 1/25 s, and apart from it how long the first message took
  * (the queue's start) and the time from the first message to the last. The executions' own report
  * (each one's status, each output row's) is read from n8n main's REST API. Prints a Markdown table;
@@ -39,9 +39,7 @@ function workflowAt(rate) {
 
 /** An owner's session on n8n main, for its REST API. */
 async function ownerSession(main) {
-	const answer = await fetch(`${main.url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', firstName: 'Q', lastName: 'Owner', password: 'Queue-Pass1' }) });
-	if (!answer.ok) throw new Error(`owner setup: HTTP ${answer.status}`);
-	const cookie = String(answer.headers.get('set-cookie')).split(';')[0];
+	const cookie = await queue.ownerCookie(main);
 	return async (route) => (await (await fetch(`${main.url}/rest${route}`, { headers: { cookie } })).json()).data;
 }
 

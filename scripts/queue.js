@@ -196,4 +196,11 @@ function bulkWorkflow(rate) {
 	};
 }
 
-module.exports = { ensureServices, startQueueMode, stopQueueMode, bulkWorkflow };
+/** Sets up n8n main's owner; returns the session cookie (`name=value`) for its REST API. */
+async function ownerCookie(main) {
+	const answer = await fetch(`${main.url}/rest/owner/setup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@example.com', firstName: 'Q', lastName: 'Owner', password: 'Queue-Pass1' }) });
+	if (!answer.ok) throw new Error(`owner setup: HTTP ${answer.status}`);
+	return String(answer.headers.get('set-cookie')).split(';')[0];
+}
+
+module.exports = { ensureServices, startQueueMode, stopQueueMode, bulkWorkflow, ownerCookie };
