@@ -99,7 +99,7 @@ describe('a 429 at the edge of the window', () => {
 	test('delays only that request: the others keep the pace, which is not cut; the summary counts it apart', async () => {
 		const run = await simulateRun({ items: 100, maxPerSecond: 25, maxConcurrency: 10, script: edgeOnce(30) });
 		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
-		expect(run.throttled).toMatchObject({ answers: 1, atWindowEdge: 1, waitedMs: 0 });
+		expect(run.throttled).toEqual({ answers: 1, atWindowEdge: 1, atSharedWindowEdge: 0, waitedMs: 0 });
 		const times = run.requests.map((request) => request.at);
 		// No request waited a pause: no gap beyond one slot and the room (and the one the edge taught).
 		const gaps = times.slice(1).map((at, i) => at - times[i]);
@@ -110,7 +110,7 @@ describe('a 429 at the edge of the window', () => {
 	test('a 429 asking for longer than a window (Retry-After: 3) is the API asking: every sender pauses for it', async () => {
 		const run = await simulateRun({ items: 30, maxPerSecond: 25, script: ({ itemIndex, index }) => (index === 10 ? tooManyRequests({ 'Retry-After': '3' }) : accepted(itemIndex)) });
 		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
-		expect(run.throttled).toEqual({ answers: 1, atWindowEdge: 0, waitedMs: 3000 });
+		expect(run.throttled).toEqual({ answers: 1, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 3000 });
 	});
 });
 
@@ -140,8 +140,17 @@ describe('others on the account: the headers are the counter every sender shares
 			{ pacers: 'each' },
 		);
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
-		return { ratio: Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25), refused: refusedShare(runs.flatMap((run) => run.requests)) };
+		return { runs, ratio: Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25), refused: refusedShare(runs.flatMap((run) => run.requests)) };
 	};
+
+	test('a 429 met at a worker\'s share is counted at the account\'s window shared with other senders, which the run summary tells apart', async () => {
+		const { runs } = await atDefaults(8);
+		const counted = (kind: 'answers' | 'atWindowEdge' | 'atSharedWindowEdge') => runs.reduce((sum, run) => sum + (run.throttled?.[kind] ?? 0), 0);
+		const refused = runs.flatMap((run) => run.requests).filter((request) => request.answer === 429).length;
+		expect(refused).toBeGreaterThan(0);
+		// None is put down to the worker filling the API's window alone.
+		expect({ answers: counted('answers'), atWindowEdge: counted('atWindowEdge'), atSharedWindowEdge: counted('atSharedWindowEdge') }).toEqual({ answers: refused, atWindowEdge: 0, atSharedWindowEdge: refused });
+	});
 
 	test.each([2, 4, 8])('%p workers left at the default 25 on an account of 25: 429s under 2%% of their requests, within 5%% of the ideal time', async (workers) => {
 		const { ratio, refused } = await atDefaults(workers);

@@ -13,7 +13,7 @@ describe('a throttled run counts what the limit cost it', () => {
 		const run = await simulateRun({ items: 30, maxPerSecond: 0, maxConcurrency: 10, script: ({ itemIndex, index }) => (index === 0 ? tooManyRequests({ 'Retry-After': '2' }) : accepted(itemIndex)) });
 		expect(run.statuses.every((status) => status === 'sent')).toBe(true);
 		expect(run.requests.filter((request) => request.answer === 200)).toHaveLength(30);
-		expect(run.throttled).toEqual({ answers: 1, atWindowEdge: 0, waitedMs: 2000 });
+		expect(run.throttled).toEqual({ answers: 1, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 2000 });
 	});
 
 	test('pauses that overlap count once; code 9 in a 200 counts as a 429 does', async () => {
@@ -25,7 +25,7 @@ describe('a throttled run counts what the limit cost it', () => {
 			script: ({ itemIndex, index }) => (index === 0 ? tooManyRequests({ 'Retry-After': '3' }) : index === 1 ? { ...throttledIn200, headers: { 'Retry-After': '3' } } : accepted(itemIndex)),
 		});
 		expect(run.statuses).toEqual(['sent', 'sent', 'sent', 'sent']);
-		expect(run.throttled).toEqual({ answers: 2, atWindowEdge: 0, waitedMs: 3000 });
+		expect(run.throttled).toEqual({ answers: 2, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 3000 });
 	});
 
 	test('a run the limit never touched says nothing of it', async () => {
@@ -36,18 +36,27 @@ describe('a throttled run counts what the limit cost it', () => {
 
 describe('the run summary says it', () => {
 	test('how long it waited, to two figures, and the answers', () => {
-		expect(runSummary(['sent', 'sent'], { answers: 112, atWindowEdge: 0, waitedMs: 40_200 })).toBe(
+		expect(runSummary(['sent', 'sent'], { answers: 112, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 40_200 })).toBe(
 			'Sent 2 of 2 item(s). Waited 40 s for the API\'s rate limit: 112 answers were "too many requests" (HTTP 429 or code 9).',
 		);
-		expect(runSummary(['sent'], { answers: 1, atWindowEdge: 0, waitedMs: 0 })).toBe('Sent 1 of 1 item(s). 1 answer was "too many requests" (HTTP 429 or code 9).');
+		expect(runSummary(['sent'], { answers: 1, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 0 })).toBe('Sent 1 of 1 item(s). 1 answer was "too many requests" (HTTP 429 or code 9).');
 	});
 
 	test('429s from the pace\'s own timing at the window\'s edge are told apart: only their own request waited', () => {
-		expect(runSummary(['sent'], { answers: 1, atWindowEdge: 1, waitedMs: 0 })).toBe(
+		expect(runSummary(['sent'], { answers: 1, atWindowEdge: 1, atSharedWindowEdge: 0, waitedMs: 0 })).toBe(
 			'Sent 1 of 1 item(s). 1 answer was "too many requests" (HTTP 429 or code 9), at the edge of the API\'s one-second window (only that request waited).',
 		);
-		expect(runSummary(['sent'], { answers: 3, atWindowEdge: 2, waitedMs: 1000 })).toBe(
+		expect(runSummary(['sent'], { answers: 3, atWindowEdge: 2, atSharedWindowEdge: 0, waitedMs: 1000 })).toBe(
 			'Sent 1 of 1 item(s). Waited 1 s for the API\'s rate limit: 3 answers were "too many requests" (HTTP 429 or code 9), 2 of them at the edge of the API\'s one-second window (only that request waited).',
+		);
+	});
+
+	test('those met while other senders used the account\'s window too (other queue-mode workers, another system) say so', () => {
+		expect(runSummary(['sent', 'sent'], { answers: 2, atWindowEdge: 0, atSharedWindowEdge: 2, waitedMs: 0 })).toBe(
+			'Sent 2 of 2 item(s). 2 answers were "too many requests" (HTTP 429 or code 9), all at the edge of the account\'s one-second window, with other senders using it too (only that request waited).',
+		);
+		expect(runSummary(['sent'], { answers: 4, atWindowEdge: 1, atSharedWindowEdge: 2, waitedMs: 1000 })).toBe(
+			'Sent 1 of 1 item(s). Waited 1 s for the API\'s rate limit: 4 answers were "too many requests" (HTTP 429 or code 9), 1 of them at the edge of the API\'s one-second window; 2 of them at the edge of the account\'s one-second window, with other senders using it too (only that request waited).',
 		);
 	});
 });

@@ -86,7 +86,7 @@ export class FlowControl {
 	firstFailure: number | undefined;
 	private readonly stopEarly: StopEarly;
 	private readonly pauses: PauseLog;
-	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, waitedMs: 0 };
+	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 0 };
 	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
 	private countedUntil = 0;
 
@@ -163,7 +163,7 @@ export class FlowControl {
 		}
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
 		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS);
-		if (kind === 'atWindowEdge') this.throttling.atWindowEdge++;
+		if (kind !== 'overLimit') this.throttling[kind]++;
 		passage.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
 		return 'again';
 	}

@@ -3,9 +3,11 @@
  * (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
  * concurrency. The provider counts arrivals, so the pacer keeps a record of when each request may have
  * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
- * one second. A 429 it cannot explain by its own timing pauses every sender and lowers the rate, but
- * while others share the account (their use shows in the rate-limit headers) it takes one request off
- * this pace's share; accepted messages raise it again. A limit the provider announces holds for the
+ * one second. A 429 when this pace's arrivals filled what it lets into the window (while others share
+ * the account, as their use in the rate-limit headers shows, its share) holds only that request until
+ * a slot frees. One it cannot explain by its own timing pauses every sender and lowers the rate,
+ * but while others share the account it takes one request off this pace's share; accepted messages
+ * raise it again. A limit the provider announces holds for the
  * runs sending when it is seen; the next run on an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
@@ -14,6 +16,7 @@ import type { Departure } from './arrivalRecord';
 import { AccountShare } from './accountShare';
 import { ArrivalRecord } from './arrivalRecord';
 import type { RateLimitState } from '../api/headers';
+import type { WindowEdge } from '../shared/contracts';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 
@@ -26,8 +29,8 @@ export interface Pause {
 /** What tryDepart says: the request left (the record's entry for it), or how long to wait first. */
 export type DepartureTry = { left: Departure } | { waitMs: number };
 
-/** What a 429 was: the pacer's own timing at the edge of the API's window, or more than this pace can explain. */
-export type TooManyKind = 'atWindowEdge' | 'overLimit';
+/** What a 429 was: the pacer's own timing at the edge of a window (see WindowEdge), or more than this pace can explain. */
+export type TooManyKind = WindowEdge | 'overLimit';
 
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
@@ -131,17 +134,23 @@ export class Pacer {
 	}
 
 	/**
-	 * A 429 (or code 9) for `departure`. When this pace alone filled the API's window as the record knows
-	 * it, the 429 came from timing at the window's edge: the record learns more room and only that
-	 * request waits (tryDepart holds it until a slot frees). Otherwise everyone waits `waitMs` and the
-	 * pace slows down. Returns the kind, and when the wait ends on the pacer's clock.
+	 * A 429 (or code 9) for `departure`. When this pace's arrivals, as the record knows them, filled what
+	 * its pace lets into the window (while sharing, its share of what others leave), the 429 came from
+	 * timing at the window's edge: the record learns more room and only that request
+	 * waits (tryDepart holds it until a slot frees). While sharing below its share, the shares added up
+	 * to one too many: this pace takes one less. Otherwise everyone waits `waitMs` and the pace slows
+	 * down. Returns the kind, and when the wait ends on the pacer's clock.
+	 *
+	 * At its share, a 429 is counted at the window's edge rather than taking one off the share: on the
+	 * simulated clock, eight workers started together met 429s on 3.1% of requests that way and on 1.9%
+	 * this way, the share kept.
 	 */
 	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
 		const limit = Math.ceil(this.rate);
 		if (departure) departure.refused = true;
 		if (departure && !askedByServer && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1) {
 			this.record.widenRoom();
-			return { kind: 'atWindowEdge', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
+			return { kind: this.sharing ? 'atSharedWindowEdge' : 'atWindowEdge', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
 		}
 		if (this.sharing && this.rate > 0 && !askedByServer) {
 			// Sharing the account, a 429 says the shares add up to one too many: this pace takes one less,

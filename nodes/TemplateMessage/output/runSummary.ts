@@ -1,4 +1,4 @@
-import type { ItemStatus, Throttling } from '../shared/contracts';
+import type { ItemStatus, Throttling, WindowEdge } from '../shared/contracts';
 import { duration } from '../shared/duration';
 import { capitalised } from '../shared/words';
 
@@ -19,8 +19,17 @@ export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: 
 	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.${throttled ? ` ${throttleSentence(throttled)}` : ''}`;
 }
 
-function throttleSentence({ answers, atWindowEdge, waitedMs }: Throttling): string {
-	const edge = atWindowEdge === 0 ? '' : `, ${atWindowEdge === answers ? (answers === 1 ? 'at' : 'all at') : `${atWindowEdge} of them at`} the edge of the API's one-second window (only that request waited)`;
+const EDGE_WORDS: Record<WindowEdge, string> = {
+	atWindowEdge: "the edge of the API's one-second window",
+	atSharedWindowEdge: "the edge of the account's one-second window, with other senders using it too",
+};
+
+function throttleSentence(throttling: Throttling): string {
+	const { answers, waitedMs } = throttling;
+	const edges = (Object.entries(EDGE_WORDS) as Array<[WindowEdge, string]>)
+		.filter(([edge]) => throttling[edge] > 0)
+		.map(([edge, words]) => `${throttling[edge] === answers ? (answers === 1 ? 'at' : 'all at') : `${throttling[edge]} of them at`} ${words}`);
+	const edge = edges.length === 0 ? '' : `, ${edges.join('; ')} (only that request waited)`;
 	const said = `${answers} ${answers === 1 ? 'answer was' : 'answers were'} "too many requests" (HTTP 429 or code 9)${edge}`;
 	return waitedMs > 0 ? `Waited ${duration(waitedMs)} for the API's rate limit: ${said}.` : `${capitalised(said)}.`;
 }

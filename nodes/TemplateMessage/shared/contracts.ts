@@ -246,13 +246,18 @@ export function unreachable(value: never): never {
 
 export type SendResult = Exclude<ItemResult, { kind: 'invalid' } | { kind: 'duplicate' }>;
 
-/** How the API's rate limit held a run up: its "too many requests" answers (429 or code 9), and the time every sender was paused. */
-export interface Throttling {
-	answers: number;
-	/** Of those answers, the ones that came from the pace's own timing at the edge of the API's window (each delayed only its own request). */
-	atWindowEdge: number;
-	waitedMs: number;
-}
+/**
+ * A 429 the pace's own timing explains, which delayed only its own request: at the edge of the API's
+ * window this pace filled alone, or of the account's window it filled to its share while other senders
+ * on the account used the rest.
+ */
+export type WindowEdge = 'atWindowEdge' | 'atSharedWindowEdge';
+
+/**
+ * How the API's rate limit held a run up: its "too many requests" answers (429 or code 9), of those the
+ * ones at each kind of window edge, and the time every sender was paused.
+ */
+export type Throttling = { answers: number; waitedMs: number } & Record<WindowEdge, number>;
 
 export interface SendRun {
 	/** Undefined where no message was given, or the run stopped before this one. */
