@@ -111,6 +111,7 @@ async function warmUp(main, sandbox, workflows, workers, logDir) {
 
 async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir) {
 	await fetch(`${sandbox.url}/api/messages`, { method: 'DELETE' });
+	const logsBefore = logLengths(logDir);
 	const calls = 2 * workers;
 	const perCall = ROWS / calls;
 	const started = Date.now();
@@ -136,7 +137,10 @@ async function campaign(main, sandbox, workflow, workers, runIndex, rest, logDir
 	const last = Math.max(...times);
 	const reported = await executionsReport(rest, workflow, calls, started);
 	const tally = (counts) => Object.entries(counts).map(([key, count]) => `${count} ${key}`).join(', ');
-	if (process.env.QUEUE_PACE_DETAIL) detail(state, reported.starts, executionWorkers(logDir), started);
+	if (process.env.QUEUE_PACE_DETAIL) {
+		detail(state, reported.starts, executionWorkers(logDir), started);
+		console.error(`  what the executions' summaries said of 429s: ${tally(throttleClauses(logDir, logsBefore)) || 'nothing'}`);
+	}
 	console.error(`  executions: ${tally(reported.executions)}; their rows: ${tally(reported.rows)}${reported.reasons.length ? `; ${reported.reasons.join(' | ')}` : ''}`);
 	return {
 		seconds: (last - started) / 1000,
@@ -159,6 +163,22 @@ function executionWorkers(logDir) {
 		for (const [, id] of fs.readFileSync(path.join(logDir, file), 'utf8').matchAll(/Worker started execution (\d+)/g)) workerOf.set(id, file.slice('worker-'.length, -'.log'.length));
 	}
 	return workerOf;
+}
+
+const workerLogs = (logDir) => fs.readdirSync(logDir).filter((name) => name.startsWith('worker-'));
+const logLengths = (logDir) => new Map(workerLogs(logDir).map((file) => [file, fs.statSync(path.join(logDir, file)).size]));
+
+/** The run summaries' words on 429s ("N answers were …", numbers as N) that the workers logged since `before`, counted. */
+function throttleClauses(logDir, before) {
+	const counts = {};
+	for (const file of workerLogs(logDir)) {
+		const text = fs.readFileSync(path.join(logDir, file)).subarray(before.get(file) ?? 0).toString('utf8');
+		for (const [, clause] of text.matchAll(/Sent \d+ of \d+ item\(s\)[^.]*\. ([^\n]*?"too many requests"[^\n]*?\.)(?=\s|$)/g)) {
+			const kind = `"${clause.replace(/^Waited [^:]+: /, '').replace(/\d+ (answers? (was|were)|of them)/g, 'N $1')}"`;
+			counts[kind] = (counts[kind] ?? 0) + 1;
+		}
+	}
+	return counts;
 }
 
 /** A row's phone says its run and webhook call: 6281, the run (2 digits), the call (2), the row (5). */
