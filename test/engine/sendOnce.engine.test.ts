@@ -8,6 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, perRecipient, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore, resetDeduplicationStore } from '../helpers/deduplicationStore';
+import { LOOKUPS } from '../../nodes/TemplateMessage/sendOnce/record';
 import type { SendNodeRun } from '../helpers/engine';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
@@ -241,6 +242,38 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		}
 		expect(outcomes(await send(recipients(3), { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
 		expect(api.requests).toHaveLength(3);
+	});
+
+	test('other workers\' writes replace this run\'s record at every lookup: the block is not sent, says why, the rest of the run goes on, and the next run sends it', async () => {
+		const store = deduplicationStore();
+		const original = store.checkProcessedAndRecord.bind(store);
+		// The writes of this run's first block (its first marker) are replaced by another worker's, read
+		// before each, all but the last lookup's: that one stands, with the key and its mark.
+		let writes = 0;
+		store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const before = [...(store.records.get('test-workflow/') ?? [])];
+			const result = await original(items, scope, context, options);
+			if (items.some((item) => /run:[^:]+:0$/.test(String(item))) && ++writes <= LOOKUPS) store.records.set('test-workflow/', before);
+			return result;
+		};
+		const items = recipients(8);
+		try {
+			// Unpaced, one at a time: the first block is item 0 alone.
+			const first = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1, maxPerSecond: 0 } }, { onError: undefined });
+			expect(first.nodeError(SEND_NODE)).toBeUndefined();
+			expect(outcomes(first)).toEqual(['notSent', ...Array(7).fill('sent')]);
+			expect(first.output(SEND_NODE)[0].json).toMatchObject({
+				error: `Not sent: Send Once could not record the message in n8n's database (other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups) [item 0]`,
+			});
+			// The claim's write and every lookup's.
+			expect(writes).toBe(1 + LOOKUPS);
+		} finally {
+			store.checkProcessedAndRecord = original;
+		}
+		expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).not.toContain(items[0].phone);
+		// Forgotten when the run settled: not left in doubt.
+		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', ...Array(7).fill('sentBefore')]);
+		expect(api.requests).toHaveLength(8);
 	});
 
 	test('a failed call to the store is tried again; when it keeps failing, the block is not sent and says why', async () => {

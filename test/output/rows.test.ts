@@ -38,7 +38,10 @@ const CASES: Cases = {
 	},
 	fault: { sample: { kind: 'fault', fault: 'boom' }, change: { fault: (text) => `${text}x` } },
 	heldBack: { sample: { kind: 'heldBack', heldBy: refusal, attempts: 0 }, change: { heldBy: (by) => ({ ...by, itemIndex: by.itemIndex + 1 }), attempts: more } },
-	notRecorded: { sample: { kind: 'notRecorded', reason: 'database down' }, change: { reason: (text) => `${text}x` } },
+	notRecorded: {
+		sample: { kind: 'notRecorded', cause: 'storeFailed', reason: 'database down' },
+		change: { cause: (cause) => (cause === 'storeFailed' ? 'overwritten' : 'storeFailed'), reason: (text) => `${text}x` },
+	},
 	duplicate: { sample: { kind: 'duplicate', duplicate: { reason: 'repeats item 0', duplicateOf: 0 } }, change: { duplicate: (skip) => ({ ...skip, duplicateOf: skip.duplicateOf + 1 }) } },
 	sentBefore: { sample: { kind: 'sentBefore', by: 'earlier' }, change: { by: (by) => (by === 'earlier' ? 'concurrent' : 'earlier') } },
 	inDoubt: { sample: { kind: 'inDoubt' }, change: {} },

@@ -157,7 +157,10 @@ export function failureOf(node: INode, result: ItemResult | undefined, itemIndex
 		case 'notRecorded':
 			return new NodeOperationError(node, `Not sent: ${FIELD.sendOnce} could not record the message in n8n's database (${result.reason}) [item ${itemIndex}]`, {
 				itemIndex,
-				description: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
+				description:
+					result.cause === 'overwritten'
+						? `Nothing was sent for this item, and its record is gone again: run it again, or set ${FIELD.sendOnce} to Off.`
+						: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
 			});
 		case 'fault':
 			return unfinishedError(node, result.fault, itemIndex);

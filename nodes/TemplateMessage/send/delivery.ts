@@ -1,5 +1,6 @@
 import { truncate } from '../shared/bounded';
 import type { Claim, Claims } from '../sendOnce/claims';
+import { LOOKUPS } from '../sendOnce/record';
 import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
 import type { FlowControl, HeldBack } from '../flow/flowControl';
 import type { Progress } from './progress';
@@ -37,8 +38,9 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		try {
 			claim = await claims.claim(itemIndex);
 		} catch (error) {
-			return { kind: 'notRecorded', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
+			return { kind: 'notRecorded', cause: 'storeFailed', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
+		if (claim === 'unrecorded') return { kind: 'notRecorded', cause: 'overwritten', reason: `other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups` };
 		if (claim === 'inDoubt') return { kind: 'inDoubt' };
 		if (claim !== 'send') return { kind: 'sentBefore', by: claim === 'raced' ? 'concurrent' : 'earlier' };
 	}

@@ -99,7 +99,7 @@ export async function sendEach(
 	const sendOrFault = async (itemIndex: number, message: PreparedMessage): Promise<SendResult | undefined> => {
 		try {
 			const result = await deliver(itemIndex, message, context);
-			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || result?.kind === 'notRecorded') flow.failed(itemIndex);
+			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.

@@ -3,9 +3,10 @@ import type { BlockClaim, MessageRecord, LeftForNextWrite } from './record';
 /**
  * 'send': this run recorded it (or sends one in doubt, when asked to); 'sentBefore': an earlier execution recorded
  * it and the API took it; 'inDoubt': one recorded it and never learnt whether the API took it; 'raced': another
- * execution recorded it at the same moment.
+ * execution recorded it at the same moment; 'unrecorded': other executions' writes replaced this run's record of it
+ * at every lookup (see MessageRecord.claim): not sent, and forgotten when the run settles.
  */
-export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced';
+export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced' | 'unrecorded';
 
 export interface ClaimSizing {
 	concurrency: number;
@@ -28,6 +29,8 @@ export class Claims {
 	private readonly blocks: Array<{ end: number; claim: Promise<BlockClaim> }> = [];
 	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
 	private readonly recorded = new Set<number>();
+	/** Items whose record other executions' writes replaced at every lookup: never sent, forgotten at the end. */
+	private readonly unrecorded = new Set<number>();
 	/** Items in doubt that this run sends again (Send Messages in Doubt). */
 	private readonly resent = new Set<number>();
 	private readonly mayHaveGone = new Set<number>();
@@ -66,6 +69,7 @@ export class Claims {
 		const found = await this.blocks[blockIndex].claim;
 		const key = this.keys.get(itemIndex)!;
 		if (found.raced.has(key)) return 'raced';
+		if (found.unrecorded.has(key)) return 'unrecorded';
 		if (found.sentBefore.has(key)) return 'sentBefore';
 		if (found.inDoubt.has(key)) return this.sizing.sendInDoubt ? 'send' : 'inDoubt';
 		return 'send';
@@ -99,7 +103,7 @@ export class Claims {
 		const leftOver = this.takeLeftOver();
 		leftOver.dropMarks.push(...this.movedToNewest.splice(0), ...leftOver.moveToNewest);
 		return await this.record.settleRun({
-			forget: keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))),
+			forget: keysOf([...recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex)), ...this.unrecorded]),
 			keep: keysOf([...gone, ...this.sentBefore]),
 			inDoubt: keysOf([...gone, ...this.resent].filter((itemIndex) => !this.acceptedItems.has(itemIndex))),
 			leftOver,
@@ -141,7 +145,9 @@ export class Claims {
 	private classify(itemIndex: number, found: BlockClaim): void {
 		const key = this.keys.get(itemIndex)!;
 		if (found.raced.has(key)) return;
-		if (found.sentBefore.has(key)) {
+		// Its last lookup wrote it with its mark: forgotten at the end, so that a later run sends it.
+		if (found.unrecorded.has(key)) this.unrecorded.add(itemIndex);
+		else if (found.sentBefore.has(key)) {
 			this.sentBefore.add(itemIndex);
 			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
 			this.leftOver.moveToNewest.push(key);

@@ -209,8 +209,12 @@ export type ItemResult =
 	| { kind: 'fault'; fault: string }
 	/** Held back by an earlier refusal, or given up while throttled: surely not sent. */
 	| { kind: 'heldBack'; heldBy: Refusal; attempts: number }
-	/** Send Once could not record the message in n8n's database: not sent. */
-	| { kind: 'notRecorded'; reason: string }
+	/**
+	 * Send Once could not record the message in n8n's database: not sent. `storeFailed`: the store's calls
+	 * failed (the run stops, as at any failure); `overwritten`: other executions' writes replaced the record
+	 * at every lookup (the rest of the run goes on).
+	 */
+	| { kind: 'notRecorded'; cause: 'storeFailed' | 'overwritten'; reason: string }
 	/** Repeats an earlier item of the run (Skip Duplicate Messages). */
 	| { kind: 'duplicate'; duplicate: Skip }
 	/** Send Once: recorded by an earlier execution, or by another one at the same moment. */
