@@ -126,21 +126,21 @@ async function startQueueMode({ userFolder, credential, workflows = [], publishI
 		stack.linkPackage(userFolder);
 		stack.importCredential(userFolder, credential, { extra: env });
 		if (workflows.length) stack.importWorkflows(userFolder, workflows, publishIds, { extra: env });
-		const port = mainPort ?? (await freePort());
-		handles.main = await stack.startN8n(userFolder, { port, brokerPort: await freePort(), extra: env, logFile: log('main') });
+		handles.main = await onFreePorts((port, brokerPort) => stack.startN8n(userFolder, { port: mainPort ?? port, brokerPort, extra: env, logFile: log('main') }), mainPort === undefined);
 		// The workers boot together, as a deployment's do.
 		const started = await Promise.allSettled(
-			Array.from({ length: workers }, async (_, i) => {
-				const [workerPort, brokerPort] = [await freePort(), await freePort()];
-				return stack.startN8n(userFolder, {
-					port: workerPort,
-					brokerPort,
-					command: 'worker',
-					args: [`--concurrency=${workerConcurrency}`],
-					extra: { ...env, ...workerEnv, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPort) },
-					logFile: log(`worker-${i + 1}`),
-				});
-			}),
+			Array.from({ length: workers }, (_, i) =>
+				onFreePorts((workerPort, brokerPort) =>
+					stack.startN8n(userFolder, {
+						port: workerPort,
+						brokerPort,
+						command: 'worker',
+						args: [`--concurrency=${workerConcurrency}`],
+						extra: { ...env, ...workerEnv, QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(workerPort) },
+						logFile: log(`worker-${i + 1}`),
+					}),
+				),
+			),
 		);
 		handles.workers = started.filter((start) => start.status === 'fulfilled').map((start) => start.value);
 		const failed = started.find((start) => start.status === 'rejected');
@@ -150,6 +150,21 @@ async function startQueueMode({ userFolder, credential, workflows = [], publishI
 		throw error;
 	}
 	return handles;
+}
+
+/**
+ * Starts n8n on two ports found free. Between finding a port free and n8n listening on it, another socket
+ * can take it (eight workers booting at once open many connections: one run of the queue benchmark met
+ * "Port 40003 is already in use"): such a start is tried again on other ports, twice at most.
+ */
+async function onFreePorts(start, retry = true) {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			return await start(await freePort(), await freePort());
+		} catch (error) {
+			if (!retry || attempt >= 3 || !/already in use|EADDRINUSE/.test(String(error?.message))) throw error;
+		}
+	}
 }
 
 async function stopQueueMode(handles) {
