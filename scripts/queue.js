@@ -126,7 +126,7 @@ async function startQueueMode({ userFolder, credential, workflows = [], publishI
 		stack.linkPackage(userFolder);
 		stack.importCredential(userFolder, credential, { extra: env });
 		if (workflows.length) stack.importWorkflows(userFolder, workflows, publishIds, { extra: env });
-		handles.main = await onFreePorts((port, brokerPort) => stack.startN8n(userFolder, { port: mainPort ?? port, brokerPort, extra: env, logFile: log('main') }), mainPort === undefined);
+		handles.main = await onFreePorts((port, brokerPort) => stack.startN8n(userFolder, { port: mainPort ?? port, brokerPort, extra: env, logFile: log('main') }));
 		// The workers boot together, as a deployment's do.
 		const started = await Promise.allSettled(
 			Array.from({ length: workers }, (_, i) =>
@@ -157,12 +157,12 @@ async function startQueueMode({ userFolder, credential, workflows = [], publishI
  * can take it (eight workers booting at once open many connections: one run of the queue benchmark met
  * "Port 40003 is already in use"): such a start is tried again on other ports, twice at most.
  */
-async function onFreePorts(start, retry = true) {
+async function onFreePorts(start) {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			return await start(await freePort(), await freePort());
 		} catch (error) {
-			if (!retry || attempt >= 3 || !/already in use|EADDRINUSE/.test(String(error?.message))) throw error;
+			if (attempt >= 3 || !/already in use|EADDRINUSE/.test(String(error?.message))) throw error;
 		}
 	}
 }

@@ -244,16 +244,18 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests).toHaveLength(3);
 	});
 
+	// The writes of this run's first block (the ones with its first marker): the claim's, then each lookup's.
+	const firstBlockWrite = (items: unknown[]) => items.some((item) => /run:[^:]+:0$/.test(String(item)));
+
 	test('other workers\' writes replace this run\'s record at every lookup: the block is not sent, says why, the rest of the run goes on, and the next run sends it', async () => {
 		const store = deduplicationStore();
 		const original = store.checkProcessedAndRecord.bind(store);
-		// The writes of this run's first block (its first marker) are replaced by another worker's, read
-		// before each, all but the last lookup's: that one stands, with the key and its mark.
+		// Each is replaced by another worker's write, read before it, but the last lookup's (the marker alone).
 		let writes = 0;
 		store.checkProcessedAndRecord = async (items, scope, context, options) => {
 			const before = [...(store.records.get('test-workflow/') ?? [])];
 			const result = await original(items, scope, context, options);
-			if (items.some((item) => /run:[^:]+:0$/.test(String(item))) && ++writes <= LOOKUPS) store.records.set('test-workflow/', before);
+			if (firstBlockWrite(items) && ++writes <= LOOKUPS) store.records.set('test-workflow/', before);
 			return result;
 		};
 		const items = recipients(8);
@@ -265,15 +267,41 @@ describe('Send Once: what was sent is remembered across executions', () => {
 			expect(first.output(SEND_NODE)[0].json).toMatchObject({
 				error: `Not sent: Send Once could not record the message in n8n's database (other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups) [item 0]`,
 			});
-			// The claim's write and every lookup's.
 			expect(writes).toBe(1 + LOOKUPS);
 		} finally {
 			store.checkProcessedAndRecord = original;
 		}
 		expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).not.toContain(items[0].phone);
-		// Forgotten when the run settled: not left in doubt.
+		// Nothing of it was left in the record as this run's: not in doubt to the next run.
 		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', ...Array(7).fill('sentBefore')]);
 		expect(api.requests).toHaveLength(8);
+	});
+
+	test('written over at every lookup, the last time by another worker claiming the same message: its claim stays in the record, and the message is not sent twice', async () => {
+		const store = deduplicationStore();
+		const original = store.checkProcessedAndRecord.bind(store);
+		let writes = 0;
+		let claimed: unknown[] = [];
+		store.checkProcessedAndRecord = async (items, scope, context, options) => {
+			const before = [...(store.records.get('test-workflow/') ?? [])];
+			const result = await original(items, scope, context, options);
+			if (!firstBlockWrite(items)) return result;
+			// The claim's write: the key and its mark.
+			if (++writes === 1) claimed = items.slice(0, 2);
+			store.records.set('test-workflow/', before);
+			// The other worker read the record before this run's last write, and writes its own claim after it.
+			if (writes === 1 + LOOKUPS) await original([...claimed, `${String(claimed[0])}\u0000run:other-worker`] as typeof items, scope, context, options);
+			return result;
+		};
+		try {
+			const first = await send(recipients(1), { sendOnce: 'recipientTemplate' });
+			expect(outcomes(first)).toEqual(['notSent']);
+		} finally {
+			store.checkProcessedAndRecord = original;
+		}
+		// The other worker holds it (it is sending it, or crashed): in doubt, not sent again.
+		expect(outcomes(await send(recipients(1), { sendOnce: 'recipientTemplate' }))).toEqual(['inDoubt']);
+		expect(api.requests).toHaveLength(0);
 	});
 
 	test('a failed call to the store is tried again; when it keeps failing, the block is not sent and says why', async () => {

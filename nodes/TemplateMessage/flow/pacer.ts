@@ -5,10 +5,10 @@
  * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
  * one second. A 429 when this pace's arrivals filled what it lets into the window (while others share
  * the account, as their use in the rate-limit headers shows, its share) holds only that request until
- * a slot frees. One it cannot explain by its own timing pauses every sender and lowers the rate,
- * but while others share the account it takes one request off this pace's share; accepted messages
- * raise it again. A limit the provider announces holds for the
- * runs sending when it is seen; the next run on an idle pacer starts again from its setting.
+ * a slot frees. One it cannot explain by its own timing pauses every sender and lowers the rate, but
+ * while others share the account it takes one request off this pace's share; accepted messages raise
+ * it again. A limit the provider announces holds for the runs sending when it is seen; the next run on
+ * an idle pacer starts again from its setting.
  */
 import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';

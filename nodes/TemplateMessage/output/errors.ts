@@ -159,7 +159,7 @@ export function failureOf(node: INode, result: ItemResult | undefined, itemIndex
 				itemIndex,
 				description:
 					result.cause === 'overwritten'
-						? `Nothing was sent for this item, and its record is gone again: run it again, or set ${FIELD.sendOnce} to Off.`
+						? `Nothing was sent for this item: run it again, or set ${FIELD.sendOnce} to Off.`
 						: `Nothing was sent for this item. Run it again once n8n's database is reachable, or set ${FIELD.sendOnce} to Off.`,
 			});
 		case 'fault':

@@ -40,7 +40,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		} catch (error) {
 			return { kind: 'notRecorded', cause: 'storeFailed', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
 		}
-		if (claim === 'unrecorded') return { kind: 'notRecorded', cause: 'overwritten', reason: `other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups` };
+		if (claim === 'overwritten') return { kind: 'notRecorded', cause: 'overwritten', reason: `other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups` };
 		if (claim === 'inDoubt') return { kind: 'inDoubt' };
 		if (claim !== 'send') return { kind: 'sentBefore', by: claim === 'raced' ? 'concurrent' : 'earlier' };
 	}

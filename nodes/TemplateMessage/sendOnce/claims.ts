@@ -3,10 +3,10 @@ import type { BlockClaim, MessageRecord, LeftForNextWrite } from './record';
 /**
  * 'send': this run recorded it (or sends one in doubt, when asked to); 'sentBefore': an earlier execution recorded
  * it and the API took it; 'inDoubt': one recorded it and never learnt whether the API took it; 'raced': another
- * execution recorded it at the same moment; 'unrecorded': other executions' writes replaced this run's record of it
- * at every lookup (see MessageRecord.claim): not sent, and forgotten when the run settles.
+ * execution recorded it at the same moment; 'overwritten': other executions' writes replaced this run's record of
+ * it at every lookup (see MessageRecord.claim): not sent, and nothing of it left in the record as this run's.
  */
-export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced' | 'unrecorded';
+export type Claim = 'send' | 'sentBefore' | 'inDoubt' | 'raced' | 'overwritten';
 
 export interface ClaimSizing {
 	concurrency: number;
@@ -29,8 +29,6 @@ export class Claims {
 	private readonly blocks: Array<{ end: number; claim: Promise<BlockClaim> }> = [];
 	/** Items this run recorded; their keys are forgotten again unless the message may have gone out. */
 	private readonly recorded = new Set<number>();
-	/** Items whose record other executions' writes replaced at every lookup: never sent, forgotten at the end. */
-	private readonly unrecorded = new Set<number>();
 	/** Items in doubt that this run sends again (Send Messages in Doubt). */
 	private readonly resent = new Set<number>();
 	private readonly mayHaveGone = new Set<number>();
@@ -69,7 +67,7 @@ export class Claims {
 		const found = await this.blocks[blockIndex].claim;
 		const key = this.keys.get(itemIndex)!;
 		if (found.raced.has(key)) return 'raced';
-		if (found.unrecorded.has(key)) return 'unrecorded';
+		if (found.overwritten.has(key)) return 'overwritten';
 		if (found.sentBefore.has(key)) return 'sentBefore';
 		if (found.inDoubt.has(key)) return this.sizing.sendInDoubt ? 'send' : 'inDoubt';
 		return 'send';
@@ -103,7 +101,7 @@ export class Claims {
 		const leftOver = this.takeLeftOver();
 		leftOver.dropMarks.push(...this.movedToNewest.splice(0), ...leftOver.moveToNewest);
 		return await this.record.settleRun({
-			forget: keysOf([...recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex)), ...this.unrecorded]),
+			forget: keysOf(recorded.filter((itemIndex) => !this.mayHaveGone.has(itemIndex))),
 			keep: keysOf([...gone, ...this.sentBefore]),
 			inDoubt: keysOf([...gone, ...this.resent].filter((itemIndex) => !this.acceptedItems.has(itemIndex))),
 			leftOver,
@@ -144,10 +142,8 @@ export class Claims {
 
 	private classify(itemIndex: number, found: BlockClaim): void {
 		const key = this.keys.get(itemIndex)!;
-		if (found.raced.has(key)) return;
-		// Its last lookup wrote it with its mark: forgotten at the end, so that a later run sends it.
-		if (found.unrecorded.has(key)) this.unrecorded.add(itemIndex);
-		else if (found.sentBefore.has(key)) {
+		if (found.raced.has(key) || found.overwritten.has(key)) return;
+		if (found.sentBefore.has(key)) {
 			this.sentBefore.add(itemIndex);
 			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
 			this.leftOver.moveToNewest.push(key);

@@ -50,16 +50,18 @@ export class MessageRecord {
 	/**
 	 * Does what earlier blocks left (see LeftForNextWrite), records the keys about to be sent, each with its pending
 	 * mark, and tells what others left: settled (`sentBefore`), marked (`inDoubt`), recorded by another
-	 * execution at the same moment (`raced`), or written over at every lookup (`unrecorded`: not sent, and
-	 * forgotten when the run settles). The rest are this run's to send.
+	 * execution at the same moment (`raced`), or written over at every lookup (`overwritten`: not sent). The
+	 * rest are this run's to send.
 	 * The store reads, then writes back the record with no lock: two queue-mode workers can both find a key
 	 * new, the later write replacing the earlier. So the block goes in with a marker of this run and, after a
 	 * pause longer than a store call, is looked up again. Marker there: this write stands (the row is written
 	 * whole). Marker gone, key there: another execution recorded it at the same moment: left to it.
 	 * Both gone: a write about other keys replaced this one; the lookup recorded them again, so look once more.
+	 * The last lookup writes the marker alone: found gone there, no write of this block stood, and none of its
+	 * keys is left in the record as this run's (a key there now is another execution's, and stays).
 	 */
 	async claim(keys: string[], leftOver: LeftForNextWrite): Promise<BlockClaim> {
-		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), unrecorded: new Set() };
+		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set() };
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const started = Date.now();
 		const found = await this.serialized(async () => {
@@ -89,12 +91,16 @@ export class MessageRecord {
 		let unconfirmed = keys.filter((key) => !found.has(key) && !found.has(pending(key)));
 		for (let lookup = 1; unconfirmed.length > 0; lookup++) {
 			await sleep(settleMs);
-			const again = new Set(await this.serialized(() => this.record([...unconfirmed, ...unconfirmed.map(pending), marker])));
+			const last = lookup >= LOOKUPS;
+			const again = new Set(await this.serialized(() => this.record(last ? [marker] : [...unconfirmed, ...unconfirmed.map(pending), marker])));
 			if (again.has(marker)) break;
+			if (last) {
+				// Overwritten on every lookup: not sent rather than perhaps sent twice.
+				for (const key of unconfirmed.splice(0)) claim.overwritten.add(key);
+				break;
+			}
 			for (const key of unconfirmed) if (again.has(key)) claim.raced.add(key);
 			unconfirmed = unconfirmed.filter((key) => !again.has(key));
-			// Overwritten on every lookup: not sent rather than perhaps sent twice.
-			if (lookup >= LOOKUPS) for (const key of unconfirmed.splice(0)) claim.unrecorded.add(key);
 		}
 		return claim;
 	}
@@ -187,7 +193,7 @@ export interface BlockClaim {
 	sentBefore: Set<string>;
 	inDoubt: Set<string>;
 	raced: Set<string>;
-	unrecorded: Set<string>;
+	overwritten: Set<string>;
 }
 
 /**
@@ -220,9 +226,8 @@ function recentSlowestClaim(thisClaimMs: number): number {
 const RECENT_CLAIMS = 20;
 const recentClaimsMs: number[] = [];
 /**
- * How many times a block overwritten by concurrent writes is recorded and looked up again. Eight queue-mode
- * workers on one workflow's record (2 CPUs) wrote over one claim at four lookups in a row, and over another's
- * at five.
+ * How many times a block overwritten by concurrent writes is looked up again. Eight queue-mode workers on one
+ * workflow's record (2 CPUs) wrote over one claim at four lookups in a row, and over another's at five.
  */
 export const LOOKUPS = 10;
 const MARKER = '\u0000run:';
