@@ -5,11 +5,11 @@
  * allowing 25 requests a second account-wide (a strict sliding window, 20 ms latency). For each
  * worker count, once every worker has run an execution (see warmUp), the same campaign twice: every
  * worker at the default Max Messages per Second (25), then at ⌊25 ÷ workers⌋. The campaign is 2 × N
- * webhook calls whose rows add up to QUEUE_PACE_ROWS (1200); the time is from the first call to the last message the sandbox accepted, against the
- * ideal of n messages in n - 1 gaps of 1/25 s, and apart from it how long the first message took
- * (the queue's start) and the time from the first message to the last. The executions' own report
- * (each one's status, each output row's) is read from n8n main's REST API. Prints a Markdown table;
- * writes nothing.
+ * webhook calls whose rows add up to QUEUE_PACE_ROWS (1200); the time is from the first call to the
+ * last message the sandbox accepted, against the ideal of n messages in n - 1 gaps of 1/25 s, and
+ * apart from it how long the first message took (the queue's start) and the time from the first
+ * message to the last. The executions' own report (each one's status, each output row's) is read
+ * from n8n main's REST API. Prints a Markdown table; writes nothing.
  *   node bench/queuePace.js [2,4]      (QUEUE_PACE_ROWS=1200, QUEUE_PACE_RATES=both, QUEUE_PACE_WARM=1,
  *                                       QUEUE_PACE_DETAIL=1 for each call's span and each execution's start)
  */

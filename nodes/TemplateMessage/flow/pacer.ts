@@ -136,10 +136,10 @@ export class Pacer {
 	/**
 	 * A 429 (or code 9) for `departure`. When this pace's arrivals, as the record knows them, filled what
 	 * its pace lets into the window (while sharing, its share of what others leave), the 429 came from
-	 * timing at the window's edge: the record learns more room and only that request
-	 * waits (tryDepart holds it until a slot frees). While sharing below its share, the shares added up
-	 * to one too many: this pace takes one less. Otherwise everyone waits `waitMs` and the pace slows
-	 * down. Returns the kind, and when the wait ends on the pacer's clock.
+	 * timing at the window's edge: the record learns more room and only that request waits (tryDepart
+	 * holds it until a slot frees). While sharing below its share, the shares added up to one too many:
+	 * this pace takes one less. Otherwise everyone waits `waitMs` and the pace slows down. Returns the
+	 * kind, and when the wait ends on the pacer's clock.
 	 *
 	 * At its share, a 429 is counted at the window's edge rather than taking one off the share: on the
 	 * simulated clock, eight workers started together met 429s on 3.1% of requests that way and on 1.9%
