@@ -85,6 +85,12 @@ describe('normalisePhoneNumber', () => {
 			// A whole number exported as a decimal (Excel, CSV).
 			['6281234567890.0', '6281234567890'],
 			['6281234567890.00', '6281234567890'],
+			['6281234567890,0', '6281234567890'],
+			// Dots between groups, a slash after an area code.
+			['+62 812.3456.7890', '6281234567890'],
+			['+62 0812.3456789', '628123456789'],
+			['+49 30/1234 5678', '493012345678'],
+			['+49 (0)6151/12345', '49615112345'],
 			['+6281234567890.0', '6281234567890'],
 			// The apostrophe Sheets and Excel keep numbers as text with.
 			["'+62 812 3456 7890", '6281234567890'],
@@ -106,6 +112,17 @@ describe('normalisePhoneNumber', () => {
 			['6.28123456789E+12', /"6\.28123456789E\+12" is in scientific notation, which has lost the number's last digits$/],
 			['6.2812E12', /scientific notation/],
 			['6281234567890.5', /is a decimal number, not a phone number$/],
+			// A decimal comma, as sheets in Indonesia and much of Europe write numbers.
+			['6,28123E+11', /"6,28123E\+11" is in scientific notation, which has lost the number's last digits$/],
+			['6281234567890,5', /is a decimal number, not a phone number$/],
+			// Zeros after a dot may be decimals or the number's last digits; so may a ".0" after a grouped number.
+			['62812345678.000', /"62812345678\.000" ends in "\.000", which may be a decimal part or digits of the number; the node cannot tell which$/],
+			['62 812 3456 7890.0', /"62 812 3456 7890\.0" ends in "\.0", which may be a decimal part or digits of the number/],
+			['0812 3456 78.00', /ends in "\.00", which may be a decimal part/],
+			// Another ending after a slash: two numbers, never one longer one.
+			['0812-3456-7890/91', /"0812-3456-7890\/91" holds more than one number$/],
+			['(021) 555 1234/35', /holds more than one number$/],
+			['+62 812 3456 7890/1', /holds more than one number$/],
 			['+62 812 3456 7890 ext. 12', /has an extension \(ext\. 12\), which a messaging number does not$/],
 			['+62 812 3456 7890 x12', /has an extension \(x12\)/],
 			['+62 812 3456 7890 / +62 813 1111 2222', /holds more than one number$/],
@@ -310,9 +327,14 @@ describe('normalisePhoneNumber', () => {
 		// Where a documented rule drops a 0 the generator happened to write (tested by the tables above):
 		// a 0 alone in brackets after the country code; one or two digits after a dot that ends a whole
 		// number (a decimal: its .0 is dropped, another fraction refused); a 0 right after the country code.
+		// Refused by rule: a single dot before one or two digits that end the cell, or before zeros alone (a decimal part or
+		// digits?); one to four digits after a slash that follows a whole number (another ending of it).
 		const byRule = (cell: string) => {
 			const plain = cell.replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
-			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^'?\+?\d+\.\d{1,2}$/.test(plain);
+			const digits = (text: string) => text.replace(/\D/g, '').length;
+			const parts = plain.split('/');
+			const slashEnding = parts.slice(1).some((part, index) => digits(part) >= 1 && digits(part) <= 4 && digits(parts.slice(0, index + 1).join('/')) >= 7);
+			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || slashEnding;
 		};
 		const zeroAfterCountryCode = (digits: string) => digits.slice(countryCodeOf(digits).length).startsWith('0');
 

@@ -80,8 +80,8 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 	if (text.length > MAX_TEXT_LENGTH) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is too long for a phone number`, 'Map the column that holds the phone number');
 	}
-	refuseWhatIsNotANumber(text, asWritten);
 	const whole = wholeNumber(text, asWritten);
+	refuseWhatIsNotANumber(whole, asWritten);
 	const bracketedAfter = TRUNK_ZERO.exec(whole)?.[2];
 	const compact = whole.replace(TRUNK_ZERO, '$1$2 0').replace(SEPARATORS, '');
 	if (compact === '') {
@@ -222,15 +222,36 @@ function phoneText(raw: unknown): string {
 	throw new InvalidFieldError(FIELD.phoneNumber, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
 }
 
-/** A spreadsheet's "6281234567890.0" is the whole number; scientific notation has lost digits; other fractions are no number. */
+/**
+ * A spreadsheet's "6281234567890.0" (or "…,0" with a decimal comma) is the whole number; scientific notation has lost the
+ * number's last digits; other fractions are no number. A dot before three or more digits separates groups ("0812.3456789"),
+ * but before zeros alone ("62812345678.000") it may be either, and a number grouped otherwise that ends in ".0" or ".12"
+ * ("62 812 3456 7890.0") may end in a decimal part or in digits: the node cannot tell which.
+ */
 function wholeNumber(text: string, asWritten: string): string {
-	if (/^\+?\d+(\.\d+)?e\+?\d+$/i.test(text)) {
+	if (/^\+?\d+([.,]\d+)?e\+?\d+$/i.test(text)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
-	const decimal = /^(\+?\d+)\.(\d{1,2})$/.exec(text);
-	if (!decimal) return text;
-	if (/^0+$/.test(decimal[2])) return decimal[1];
-	throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+	const decimal = /^(\+?\d+)([.,])(\d+)$/.exec(text);
+	if (decimal) {
+		const [, whole, point, fraction] = decimal;
+		const zeros = /^0+$/.test(fraction);
+		if (zeros && fraction.length <= 2) return whole;
+		if (fraction.length <= 2) throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
+		if (zeros && point === '.') throw ambiguousEnding(asWritten, `.${fraction}`);
+		return text;
+	}
+	const ending = /^[^.]*(\.\d{1,2})$/.exec(text);
+	if (ending) throw ambiguousEnding(asWritten, ending[1]);
+	return text;
+}
+
+function ambiguousEnding(asWritten: string, ending: string): InvalidFieldError {
+	return new InvalidFieldError(
+		FIELD.phoneNumber,
+		`${shown(asWritten)} ends in "${ending}", which may be a decimal part or digits of the number; the node cannot tell which`,
+		'Format the column as plain text in the sheet and write the number without that dot, e.g. +62 812 3456 7890',
+	);
 }
 
 /** A link is refused even when it holds a number: what it opens is not certainly that number. */
@@ -255,7 +276,8 @@ function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 	const twoNumbers =
 		(text.match(/\+/g) ?? []).length > 1 ||
 		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
-		slashedNumbers(text);
+		slashedNumbers(text) ||
+		otherEnding(text);
 	if (twoNumbers) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
 	}
@@ -271,6 +293,16 @@ function slashedNumbers(text: string): boolean {
 	const digits = (part: string) => (part.match(/\d/g) ?? []).length;
 	if (parts.filter((part) => digits(part) >= MIN_DIGITS).length < 2) return false;
 	return parts.reduce((sum, part) => sum + digits(part), 0) > MAX_DIGITS + 2 || parts.slice(1).some((part) => part.startsWith('+'));
+}
+
+/**
+ * "0812 3456 7890/91", "(021) 555 1234/35": a whole number, then after a slash another ending of it (two numbers). A slash
+ * after an area code ("030/1234567") has fewer digits before it than a number has.
+ */
+function otherEnding(text: string): boolean {
+	const digits = (part: string) => (part.match(/\d/g) ?? []).length;
+	const parts = text.split('/');
+	return parts.slice(1).some((part, index) => digits(part) >= 1 && digits(part) <= 4 && digits(parts.slice(0, index + 1).join('/')) >= MIN_DIGITS);
 }
 
 /** Letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
