@@ -12,6 +12,7 @@ import type { FailedOutcome, Refusal, MessageInput } from '../../nodes/TemplateM
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 import { bodyValuesFromList, buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
 import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape';
+import { customMessageKey } from '../../nodes/TemplateMessage/request/messageKey';
 import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';
 import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
@@ -54,6 +55,9 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['A 0 after a country code whose rule the node does not know', () => buildSendRequest(input({ phoneNumber: '+55 011 98765 4321' }))],
 	['A number cell beyond 2^53', () => buildSendRequest(input({ phoneNumber: Number('9007199254740993') }))],
 	['A number shown with digit grouping', () => buildSendRequest(input({ phoneNumber: '6,281,234,567,890' }))],
+	['A dot before zeros alone, or a `.0` after a number grouped otherwise', () => buildSendRequest(input({ phoneNumber: '62 812 3456 7890.0' }))],
+	['Another ending after a slash', () => buildSendRequest(input({ phoneNumber: '0812-3456-7890/91' }))],
+	['A Message Key beyond 2^53', () => customMessageKey(JSON.parse('1234567890123456789'))],
 	['A chat link instead of a number', () => buildSendRequest(input({ phoneNumber: 'https://wa.me/6281234567890' }))],
 	['Template Code ID empty', () => buildSendRequest(input({ templateCodeId: ' ' }))],
 	['A body value left empty', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi', ''] }) }))],

@@ -36,4 +36,11 @@ describe('message keys (Send Once)', () => {
 		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', undefined)).toThrow(/^Message Key: is empty$/);
 		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', 'k'.repeat(501))).toThrow(/^Message Key: has 501 characters/);
 	});
+
+	test('an order id beyond 2^53 that arrived as a number is refused: two such ids would be one key, and the second message never sent', () => {
+		const [first, second] = [JSON.parse('1234567890123456789'), JSON.parse('1234567890123456790')] as number[];
+		expect(first).toBe(second);
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', first)).toThrow(/^Message Key: is a number too large to hold all its digits/);
+		expect(messageKey(request('6281234567890', 'x'), 'customKey', '1234567890123456789')).toBe('1234567890123456789');
+	});
 });

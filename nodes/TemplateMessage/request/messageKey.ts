@@ -1,5 +1,6 @@
 import { fingerprint } from '../shared/fingerprint';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { refuseLostDigits } from './text';
 import type { SendRequestBody, SendOnce } from '../shared/contracts';
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
@@ -14,6 +15,8 @@ export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce,
 }
 
 export function customMessageKey(value: unknown): string {
+	// Two order ids beyond 2^53 can arrive as one number: one key for two messages.
+	refuseLostDigits(value, MESSAGE_KEY_FIELD);
 	const key = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 	if (key === '') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');
