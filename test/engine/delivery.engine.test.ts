@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ApiServer, Responder } from '../helpers/apiServer';
+import type { ApiServer, Reply, Responder } from '../helpers/apiServer';
 import { acceptAll, perRecipient, rateLimited, startApiServer } from '../helpers/apiServer';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 import { pacersUsed, watchPace } from '../helpers/flowWatch';
@@ -84,6 +84,30 @@ test('"Retry Unknown Deliveries" does retry them (and so may send twice, as its 
 		{ received: 2, accepted: 1 },
 		{ received: 2, accepted: 1 },
 	]);
+});
+
+describe('"Retry Unknown Deliveries": once an attempt may have been taken, the message stays "delivery unknown" whatever later attempts say', () => {
+	const unknownThen = (later: Reply): Responder => (request, index) => (index === 0 ? { resetAfterBody: true } : later);
+
+	test.each([
+		['refused (400)', { status: 400, body: { errors: [{ message: 'Invalid parameter', code: 3 }] } }, /^Delivery unknown: connection reset; tried again, it was refused \(HTTP 400: Invalid parameter \(code 3\)\) \[item 0\]$/, 2],
+		['failing (503) until Max Attempts', { status: 503, rawBody: 'Service Unavailable' }, /^Delivery unknown: connection reset; tried again, it was refused \(HTTP 503: .+\) \[item 0\]$/, 3],
+		['throttled beyond Max Wait When Throttled', { status: 429, headers: { 'Retry-After': '300' } }, /^Delivery unknown: connection reset; not tried again: the API kept asking to slow down .* \[item 0\]$/, 2],
+	])('the next attempt %s', async (_name, later, error, attempts) => {
+		api.respondWith(unknownThen(later as Reply));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: parameters({ retryUnknownDelivery: true, maxAttempts: 3 }), onError: 'continueRegularOutput' });
+		const [item] = result.output(SEND_NODE);
+		expect(item.json.error).toMatch(error);
+		expect(details(item.json)).toMatchObject({ delivery: 'unknown', attempts });
+		expect(item.json.status).toBe('unknown');
+	});
+
+	test("n8n's Retry On Fail does not post it again", async () => {
+		api.respondWith(unknownThen({ status: 400, body: { errors: [{ message: 'Invalid parameter', code: 3 }] } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: recipients(1), parameters: parameters({ retryUnknownDelivery: true }), retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		expect(result.run.data.resultData.error?.message).toMatch(/^Delivery unknown: connection reset; tried again, it was refused/);
+		expect(api.requests).toHaveLength(2);
+	});
 });
 
 test('a connection closed before the request was sent is never a duplicate', async () => {

@@ -1,7 +1,7 @@
 import { truncate } from '../shared/bounded';
 import type { Claim, Claims } from '../sendOnce/claims';
 import { LOOKUPS } from '../sendOnce/record';
-import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult } from '../shared/contracts';
+import type { PreparedMessage, RetryPolicy, SendRequestBody, SendResult, UnknownOutcome } from '../shared/contracts';
 import type { FlowControl, HeldBack } from '../flow/flowControl';
 import type { Progress } from './progress';
 import type { Redactor } from '../api/redact';
@@ -47,10 +47,17 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 
 	const passage = flow.start(itemIndex, request.message.template.template_code_id);
 	let tries = 0;
-	// An earlier attempt may have been taken (retried only with Retry Unknown Deliveries): Send Once keeps the key.
-	let uncertain = false;
+	// An earlier attempt may have been taken (tried again only with Retry Unknown Deliveries): whatever the later
+	// attempts say, the message may have gone out, and Send Once keeps the key.
+	let uncertain: UnknownOutcome | undefined;
+	const mayHaveGone = (uncertainty: UnknownOutcome, after: string, attempts: number): SendResult => {
+		const outcome: UnknownOutcome = { ...uncertainty, reason: `${uncertainty.reason}; ${after}` };
+		memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: outcome.reason, attempts });
+		return { kind: 'deliveryUnknown', outcome, attempts, sentInEarlierTry: false };
+	};
 	const notSent = (held: HeldBack, attempts: number): SendResult | undefined => {
-		if (!uncertain) claims?.refused(itemIndex);
+		if (uncertain) return mayHaveGone(uncertain, `not tried again: ${held === 'stop' ? 'the run stopped' : held.reason}`, attempts);
+		claims?.refused(itemIndex);
 		return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts };
 	};
 	try {
@@ -60,7 +67,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 
 			claims?.departing(itemIndex);
 			const { outcome, rateLimit } = await post(request);
-			if (outcome.kind === 'unknown') uncertain = true;
+			if (outcome.kind === 'unknown') uncertain ??= outcome;
 			const throttled = flow.answered(passage, outcome, rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return notSent(throttled, attempt);
@@ -80,7 +87,8 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt });
 				return { kind: 'deliveryUnknown', outcome: final, attempts: attempt, sentInEarlierTry: false };
 			}
-			if (!uncertain) claims?.refused(itemIndex);
+			if (uncertain) return mayHaveGone(uncertain, `tried again, it was refused (${final.statusCode === undefined ? '' : `HTTP ${final.statusCode}: `}${final.reason})`, attempt);
+			claims?.refused(itemIndex);
 			return { kind: 'refused', outcome: final, attempts: attempt, sentInEarlierTry: false };
 		}
 	} finally {
