@@ -87,7 +87,7 @@ test('"Retry Unknown Deliveries" does retry them (and so may send twice, as its 
 });
 
 describe('"Retry Unknown Deliveries": once an attempt may have been taken, the message stays "delivery unknown" whatever later attempts say', () => {
-	const unknownThen = (later: Reply): Responder => (request, index) => (index === 0 ? { resetAfterBody: true } : later);
+	const unknownThen = (later: Reply): Responder => (_request, index) => (index === 0 ? { resetAfterBody: true } : later);
 
 	test.each([
 		['refused (400)', { status: 400, body: { errors: [{ message: 'Invalid parameter', code: 3 }] } }, /^Delivery unknown: connection reset; tried again, it was refused \(HTTP 400: Invalid parameter \(code 3\)\) \[item 0\]$/, 2],
