@@ -31,6 +31,23 @@ describe('classifyResponse', () => {
 		expect(classifyResponse(response(200, '<html>ok</html>'))).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/not JSON/) });
 	});
 
+	test("one of the provider's documented codes decides before the status: a 2xx or a gateway status with it was not taken", () => {
+		const tokenInvalid = { errors: [{ message: 'Token invalid', code: 45 }] };
+		for (const status of [200, 202, 502, 504, 524]) {
+			expect(classifyResponse(response(status, tokenInvalid))).toMatchObject({ kind: 'rejected', statusCode: status, apiCode: 45, transient: false, reason: 'Token invalid (code 45)' });
+		}
+		expect(classifyResponse(response(200, { errors: [{ message: 'Template not found', code: 59 }] }))).toMatchObject({ kind: 'rejected', apiCode: 59 });
+		// An undocumented code, or none, says nothing of whether a 2xx or a gateway passed the message on.
+		expect(classifyResponse(response(200, { errors: [{ message: 'Odd', code: 1 }] }))).toMatchObject({ kind: 'unknown' });
+		expect(classifyResponse(response(502, { errors: [{ message: 'Bad gateway', code: 'upstream' }] }))).toMatchObject({ kind: 'unknown' });
+		// Not worth trying again at a 503 either, but for the API's internal error (13) at any 5xx.
+		expect(classifyResponse(response(503, tokenInvalid))).toMatchObject({ kind: 'rejected', transient: false });
+		expect(classifyResponse(response(502, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', transient: true });
+		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true });
+		// Accepted stays accepted, whatever else the body holds.
+		expect(classifyResponse(response(200, { ...tokenInvalid, success: true, msgid: 'm-1' }))).toMatchObject({ kind: 'accepted' });
+	});
+
 	test('4xx/5xx keep status and the API reason; any body still shows', () => {
 		expect(classifyResponse(response(406, { errors: [{ message: 'Invalid phone', code: 12 }, { message: 'Bad index' }] }))).toMatchObject({
 			kind: 'rejected',

@@ -206,6 +206,23 @@ describe('the same care as a send', () => {
 		]);
 	});
 
+	test("the API's code in a 2xx decides as at any status: code 9 is waited out and asked again, a refused token (45) stops the lookups after it", async () => {
+		const throttledOnce = await server(
+			statusApi({
+				slow: (index) => (index === 0 ? { status: 200, body: { success: false, errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '1' } } : ok('slow', history(['2024-03-01T03:22:58Z', 'read']))),
+			}),
+		);
+		expect(rowsOf(await getStatus(throttledOnce, [{ msgid: 'slow' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['read', null]]);
+		expect(lookups(throttledOnce).map((request) => request.answer)).toEqual([200, 200]);
+
+		const refused = await server(() => ({ status: 200, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] } }));
+		const items = Array.from({ length: 5 }, (_, index) => ({ msgid: `m-${index}` }));
+		const rows = rowsOf(await getStatus(refused, items, { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } } }));
+		expect(lookups(refused)).toHaveLength(1);
+		expect(rows[0].error).toMatch(/Token invalid \(code 45\)/);
+		expect(rows.slice(1).every((row) => /^Not looked up: the API refused the lookup at item 0 \(HTTP 200: Token invalid \(code 45\)\)/.test(String(row.error)))).toBe(true);
+	});
+
 	test("never more lookups on their way at once than a send's default (10)", async () => {
 		let inFlight = 0;
 		let peak = 0;

@@ -78,6 +78,21 @@ describe('StopEarly', () => {
 		expect(stop.record(99, 'tpl', failing)).toMatchObject({ scope: 'server' });
 	});
 
+	test("a 5xx with one of the provider's documented codes is that refusal, not the API failing: the code decides the scope at once", () => {
+		const stop = new StopEarly(0);
+		expect(stop.record(0, 'tpl-a', refused(500, 45))).toMatchObject({ scope: 'account', itemIndex: 0, apiCode: 45 });
+		const templates = new StopEarly(0);
+		expect(templates.record(0, 'tpl-a', refused(503, 59))).toMatchObject({ scope: 'template', templateCodeId: 'tpl-a' });
+		expect(templates.blocking('tpl-b')).toBeUndefined();
+		// Documented item refusals at a 5xx neither stop the run nor count towards the breaker.
+		const items = new StopEarly(0);
+		for (let i = 0; i < 2 * BREAKER_THRESHOLD; i++) expect(items.record(i, 'tpl', refused(500, 39))).toBeUndefined();
+		// The API's internal error (13) is the API failing.
+		const internal = new StopEarly(0);
+		for (let i = 0; i < BREAKER_THRESHOLD - 1; i++) expect(internal.record(i, 'tpl', refused(500, 13))).toBeUndefined();
+		expect(internal.record(9, 'tpl', refused(500, 13))).toMatchObject({ scope: 'server' });
+	});
+
 	test("item refusals neither block nor count as the API's failures", () => {
 		const stop = new StopEarly(0);
 		for (let i = 0; i < 20; i++) expect(stop.record(i, 'tpl', refused(406, 39))).toBeUndefined();

@@ -1,4 +1,4 @@
-import { INTERNAL_ERROR_CODE, isThrottle } from '../shared/apiCodes';
+import { apiCodeInfo, INTERNAL_ERROR_CODE, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 import { header, retryAfterMs } from './headers';
 
@@ -23,6 +23,8 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		// The spec shows msgid as a string; a number is the same id (kept as its text).
 		const msgid = typeof body.msgid === 'string' || (typeof body.msgid === 'number' && Number.isFinite(body.msgid)) ? String(body.msgid) : '';
 		if (body.success === true && msgid !== '') return { kind: 'accepted', msgid, statusCode };
+		// One of the provider's documented codes is the API saying no (a refused token, no balance): not taken.
+		if (saysNo(body)) return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: answerReason(statusCode, body) };
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
 	}
 
@@ -36,8 +38,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
 	// 503 is the server itself saying it did not take the request, and so is the provider's
-	// documented internal error (a 500 with code 13, "try again later"): worth trying again.
-	const transient = statusCode === 503 || (statusCode === 500 && code === INTERNAL_ERROR_CODE);
+	// documented internal error (code 13 with a 5xx, "try again later"): worth trying again. Another of its
+	// documented codes with a 503 (a refused token) would get the same answer again.
+	const transient = code === INTERNAL_ERROR_CODE ? statusCode >= 500 : statusCode === 503 && !saysNo(body);
 	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
 	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
 }
@@ -54,11 +57,19 @@ function answerReason(statusCode: number, body: unknown): string {
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
  * 520 to 527, and a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
- * front). A 500 in that shape is the API itself failing the request. See docs/reliability.md.
+ * front). A 500 in that shape is the API itself failing the request, and so is any of these statuses with
+ * one of the provider's documented codes. See docs/reliability.md.
  */
 function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
+	// A proxy's page never carries the provider's documented codes: the API itself answered.
+	if (saysNo(body)) return false;
 	if (statusCode === 502 || statusCode === 504 || (statusCode >= 520 && statusCode <= 527)) return true;
 	return statusCode === 500 && apiCode(body) === undefined;
+}
+
+/** An answer in the provider's error shape with one of its documented codes (see API_CODES). */
+export function saysNo(body: unknown): boolean {
+	return apiCodeInfo(apiCode(body)) !== undefined;
 }
 
 /**

@@ -8,7 +8,8 @@ import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
-import { classifyResponse, classifyTransportError, requestWritten } from './outcome';
+import { apiCode, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
+import { NOT_FOUND_CODE } from '../shared/apiCodes';
 import type { Redactor } from './redact';
 
 export interface Attempt {
@@ -75,7 +76,11 @@ export async function getStatus(
 		({ statusCode, headers, answer }): StatusAttempt => {
 			const rateLimit = readRateLimit(headers);
 			if ('tooLarge' in answer) return { kind: 'failed', outcome: tooLargeOutcome(statusCode, answer.declaredBytes) as FailedOutcome, rateLimit };
-			if (statusCode >= 200 && statusCode < 300) return { kind: 'answered', statusCode, body: parseAnswer(redactor.text(answer.text)), rateLimit };
+			if (statusCode >= 200 && statusCode < 300) {
+				const body = parseAnswer(redactor.text(answer.text));
+				// "Too many requests" or a refused token in a 2xx is the API's no, as for a send; "no such message" (33) is the row's answer.
+				if (!isObject(body) || body.success === true || !saysNo(body) || apiCode(body) === NOT_FOUND_CODE) return { kind: 'answered', statusCode, body, rateLimit };
+			}
 			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
 			return { kind: 'failed', outcome: finish(outcome, redactor) as FailedOutcome, rateLimit };
 		},

@@ -1,5 +1,5 @@
 import type { Outcome, Refusal } from '../shared/contracts';
-import { refusalScope, throttled } from '../shared/apiCodes';
+import { apiCodeInfo, INTERNAL_ERROR_CODE, refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 
@@ -77,6 +77,8 @@ const CONTRADICTIONS_TO_STOP = 3;
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
 	if (outcome.errorCode === 'ERR_CANCELED') return false;
+	// The API's documented code decides before the status: a 500 with code 45 is the token refused, not the API failing.
+	if (outcome.kind === 'rejected' && outcome.apiCode !== INTERNAL_ERROR_CODE && apiCodeInfo(outcome.apiCode) !== undefined) return false;
 	// A 2xx the node could not read as accepted: the API answered, and may well have taken it.
 	if (outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300) return false;
 	if (outcome.kind === 'unknown') return true;

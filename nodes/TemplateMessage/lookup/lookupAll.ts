@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { NOT_FOUND_CODE } from '../shared/apiCodes';
+import { apiCodeInfo, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
 import { MAX_REASON_LENGTH } from '../shared/bounded';
@@ -216,7 +216,7 @@ async function lookUp(
 				return { kind: 'failed', outcome, attempts: attempt, noEndpoint: true };
 			}
 			// A 2xx too large to read: the API answered; asking again would bring the same.
-			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300) {
+			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300 && !isApiError(failed)) {
 				flow.finalOutcome(passage, ANSWERED);
 				return { kind: 'unreadable', reason: failed.reason, attempts: attempt };
 			}
@@ -262,5 +262,5 @@ const ANSWERED: Outcome = { kind: 'accepted', msgid: '', statusCode: 200 };
  * flow's pause and probe.
  */
 function forFlow(outcome: FailedOutcome): Outcome {
-	return outcome.kind === 'rejected' ? { ...outcome, apiCode: undefined } : outcome;
+	return outcome.kind === 'rejected' && apiCodeInfo(outcome.apiCode)?.tokenRefused !== true ? { ...outcome, apiCode: undefined } : outcome;
 }
