@@ -8,6 +8,7 @@ import type { ICredentialsDecrypted, ICredentialTestFunctions, INodeCredentialTe
 import http from 'node:http';
 import https from 'node:https';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -115,6 +116,25 @@ test('a server that never answers is a timeout, and a redirect is reported, not 
 		expect(api.requests).toHaveLength(0);
 	} finally {
 		await Promise.all([closing(hanging), closing(moved)]);
+	}
+});
+
+test("headers that drip in a byte at a time end at the test's time limit too (n8n 1.78's helper waits for them)", async () => {
+	const sockets = new Set<net.Socket>();
+	const dripping = net.createServer((socket) => {
+		sockets.add(socket);
+		socket.on('error', () => undefined);
+		socket.write('HTTP/1.1 200 OK\r\nX-Slow: ');
+		const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('a')), 50);
+		socket.on('close', () => clearInterval(drip));
+	});
+	await new Promise<void>((resolve) => dripping.listen(0, '127.0.0.1', resolve));
+	try {
+		const { port } = dripping.address() as AddressInfo;
+		expect(await askWithToken(context(), `http://127.0.0.1:${port}`, TOKEN, 300)).toEqual({ code: expect.stringMatching(/^(ECONNABORTED|ETIMEDOUT)$/), reason: expect.any(String) });
+	} finally {
+		for (const socket of sockets) socket.destroy();
+		await new Promise((resolve) => dripping.close(resolve));
 	}
 });
 

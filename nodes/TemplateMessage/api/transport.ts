@@ -170,11 +170,12 @@ function executionSender(ctx: IExecuteFunctions, credentials: ICredentialsDecryp
 /**
  * The credential test's request: `helpers.request` is the only helper a credential test has, so the
  * token is set here as the credential's authentication sets it. The helper takes no signal: its own
- * timeout ends a request that gets no answer, with the error's code the dialog names.
+ * timeout ends a request that gets no answer, with the error's code the dialog names, but not one whose
+ * headers drip in (n8n 1.78's), so the attempt's deadline ends the wait for it too.
  */
 export function credentialTestSender(ctx: ICredentialTestFunctions, token: string, timeoutMs: number): Sender {
-	return async ({ url, method, headers, body, json }) =>
-		(await ctx.helpers.request({
+	return async ({ url, method, headers, body, json }, signal) => {
+		const requested = ctx.helpers.request({
 			uri: url,
 			method,
 			headers: { ...headers, Authorization: token },
@@ -186,7 +187,29 @@ export function credentialTestSender(ctx: ICredentialTestFunctions, token: strin
 			// The body as a stream, so the bounded reader can stop a hostile server's 300 MB.
 			useStream: true,
 			timeout: timeoutMs,
-		})) as UnreadAnswer;
+		}) as Promise<UnreadAnswer>;
+		return await untilAborted(requested, signal, () => Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+	};
+}
+
+/** `answer`, or `aborted()` as soon as `signal` aborts; an answer that comes after has its body closed. */
+async function untilAborted(answer: Promise<UnreadAnswer>, signal: AbortSignal, aborted: () => Error): Promise<UnreadAnswer> {
+	let onAbort!: () => void;
+	const abort = new Promise<never>((_, reject) => {
+		onAbort = () => reject(aborted());
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([answer, abort]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
+		if (signal.aborted) answer.then((late) => closeBody(late.body), () => undefined);
+	}
+}
+
+function closeBody(body: unknown): void {
+	if (typeof body === 'object' && body !== null && typeof (body as { destroy?: unknown }).destroy === 'function') (body as { destroy: () => void }).destroy();
 }
 
 /**
