@@ -40,12 +40,16 @@ describe('classifyResponse', () => {
 		// An undocumented code, or none, says nothing of whether a 2xx or a gateway passed the message on.
 		expect(classifyResponse(response(200, { errors: [{ message: 'Odd', code: 1 }] }))).toMatchObject({ kind: 'unknown' });
 		expect(classifyResponse(response(502, { errors: [{ message: 'Bad gateway', code: 'upstream' }] }))).toMatchObject({ kind: 'unknown' });
-		// Not worth trying again at a 503 either, but for the API's internal error (13) at any 5xx.
+		// Not worth trying again at a 503 either.
 		expect(classifyResponse(response(503, tokenInvalid))).toMatchObject({ kind: 'rejected', transient: false });
-		expect(classifyResponse(response(502, { errors: [{ message: 'Internal error', code: 13 }] }))).toMatchObject({ kind: 'rejected', transient: true });
 		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true });
-		// Accepted stays accepted, whatever else the body holds.
+		// The API's internal error (13) says it failed, not whether the message went out: behind a gateway's status or a
+		// 2xx it stays unknown, never tried again on its own.
+		const internal = { errors: [{ message: 'Internal server error', code: 13 }] };
+		for (const status of [200, 502, 504]) expect(classifyResponse(response(status, internal))).toMatchObject({ kind: 'unknown', statusCode: status });
+		// Accepted stays accepted, whatever else the body holds; success: true without a msgid is unknown, never refused.
 		expect(classifyResponse(response(200, { ...tokenInvalid, success: true, msgid: 'm-1' }))).toMatchObject({ kind: 'accepted' });
+		expect(classifyResponse(response(200, { ...tokenInvalid, success: true }))).toMatchObject({ kind: 'unknown' });
 	});
 
 	test('4xx/5xx keep status and the API reason; any body still shows', () => {

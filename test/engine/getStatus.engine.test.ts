@@ -221,6 +221,12 @@ describe('the same care as a send', () => {
 		expect(lookups(refused)).toHaveLength(1);
 		expect(rows[0].error).toMatch(/Token invalid \(code 45\)/);
 		expect(rows.slice(1).every((row) => /^Not looked up: the API refused the lookup at item 0 \(HTTP 200: Token invalid \(code 45\)\)/.test(String(row.error)))).toBe(true);
+
+		// A 404 in the API's shape is a row's unknown msgid, but not with a refused token's code.
+		const refused404 = await server(() => ({ status: 404, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] } }));
+		const rows404 = rowsOf(await getStatus(refused404, items, { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } } }));
+		expect(lookups(refused404)).toHaveLength(1);
+		expect(rows404.map((row) => row.notFound)).toEqual(items.map(() => false));
 	});
 
 	test("never more lookups on their way at once than a send's default (10)", async () => {

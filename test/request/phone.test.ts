@@ -91,6 +91,11 @@ describe('normalisePhoneNumber', () => {
 			['+62 0812.3456789', '628123456789'],
 			['+49 30/1234 5678', '493012345678'],
 			['+49 (0)6151/12345', '49615112345'],
+			['+49 (0)6151/1234', '4961511234'],
+			['0049 6151/1234', '4961511234'],
+			['+62 0812/3456/7890', '6281234567890'],
+			// Dots between groups of two, as French numbers are written.
+			['+33 6.12.34.56.00', '33612345600'],
 			['+6281234567890.0', '6281234567890'],
 			// The apostrophe Sheets and Excel keep numbers as text with.
 			["'+62 812 3456 7890", '6281234567890'],
@@ -119,6 +124,7 @@ describe('normalisePhoneNumber', () => {
 			['62812345678.000', /"62812345678\.000" ends in "\.000", which may be a decimal part or digits of the number; the node cannot tell which$/],
 			['62 812 3456 7890.0', /"62 812 3456 7890\.0" ends in "\.0", which may be a decimal part or digits of the number/],
 			['0812 3456 78.00', /ends in "\.00", which may be a decimal part/],
+			['+62 812.3456.7890.0', /ends in "\.0", which may be a decimal part/],
 			// Another ending after a slash: two numbers, never one longer one.
 			['0812-3456-7890/91', /"0812-3456-7890\/91" holds more than one number$/],
 			['(021) 555 1234/35', /holds more than one number$/],
@@ -302,6 +308,7 @@ describe('normalisePhoneNumber', () => {
 		});
 
 		test('a number with digit grouping is separated by commas, not two numbers', () => {
+			rejects('6,281,234,567,890.0', /is one number separated by commas \(digit grouping, as a sheet shows a number\)/);
 			const error = rejects('6,281,234,567,890', /^Phone Number: "6,281,234,567,890" is one number separated by commas \(digit grouping, as a sheet shows a number\), not a phone number as written$/);
 			expect(error.hint).toMatch(/^Format the column as plain text/);
 			rejects('+62 812 3456 7890, +62 813 1111 2222', /holds more than one number$/);
@@ -327,14 +334,16 @@ describe('normalisePhoneNumber', () => {
 		// Where a documented rule drops a 0 the generator happened to write (tested by the tables above):
 		// a 0 alone in brackets after the country code; one or two digits after a dot that ends a whole
 		// number (a decimal: its .0 is dropped, another fraction refused); a 0 right after the country code.
-		// Refused by rule: a single dot before one or two digits that end the cell, or before zeros alone (a decimal part or
-		// digits?); one to four digits after a slash that follows a whole number (another ending of it).
+		// Refused by rule: a single dot before one or two digits that end the cell, or before zeros alone, and a last group
+		// of a lone 0 after a dot (a decimal part or digits?); one to four digits after a cell's one slash that follows more
+		// than an area code (another ending of it).
 		const byRule = (cell: string) => {
 			const plain = cell.replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
 			const digits = (text: string) => text.replace(/\D/g, '').length;
+			// Any one slash before one to four digits (the rule also asks for more than an area code before it).
 			const parts = plain.split('/');
-			const slashEnding = parts.slice(1).some((part, index) => digits(part) >= 1 && digits(part) <= 4 && digits(parts.slice(0, index + 1).join('/')) >= 7);
-			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || slashEnding;
+			const slashEnding = parts.length === 2 && digits(parts[1]) >= 1 && digits(parts[1]) <= 4;
+			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || /\.0$/.test(plain) || slashEnding;
 		};
 		const zeroAfterCountryCode = (digits: string) => digits.slice(countryCodeOf(digits).length).startsWith('0');
 

@@ -1,4 +1,4 @@
-import { apiCodeInfo, INTERNAL_ERROR_CODE, isThrottle } from '../shared/apiCodes';
+import { INTERNAL_ERROR_CODE, isApiAnswer, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 import { header, retryAfterMs } from './headers';
 
@@ -24,7 +24,7 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		const msgid = typeof body.msgid === 'string' || (typeof body.msgid === 'number' && Number.isFinite(body.msgid)) ? String(body.msgid) : '';
 		if (body.success === true && msgid !== '') return { kind: 'accepted', msgid, statusCode };
 		// One of the provider's documented codes is the API saying no (a refused token, no balance): not taken.
-		if (saysNo(body)) return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: answerReason(statusCode, body) };
+		if (body.success !== true && saysNo(body)) return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: answerReason(statusCode, body) };
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
 	}
 
@@ -38,9 +38,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		return { kind: 'unknown', statusCode, body, apiCode: code, reason };
 	}
 	// 503 is the server itself saying it did not take the request, and so is the provider's
-	// documented internal error (code 13 with a 5xx, "try again later"): worth trying again. Another of its
+	// documented internal error (code 13 with a 500, "try again later"): worth trying again. Another of its
 	// documented codes with a 503 (a refused token) would get the same answer again.
-	const transient = code === INTERNAL_ERROR_CODE ? statusCode >= 500 : statusCode === 503 && !saysNo(body);
+	const transient = code === INTERNAL_ERROR_CODE ? statusCode === 500 || statusCode === 503 : statusCode === 503 && !saysNo(body);
 	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
 	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
 }
@@ -67,9 +67,9 @@ function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 	return statusCode === 500 && apiCode(body) === undefined;
 }
 
-/** An answer in the provider's error shape with one of its documented codes (see API_CODES). */
+/** An answer in the provider's error shape with one of its documented codes that answer the request (see isApiAnswer). */
 export function saysNo(body: unknown): boolean {
-	return apiCodeInfo(apiCode(body)) !== undefined;
+	return isApiAnswer(apiCode(body));
 }
 
 /**

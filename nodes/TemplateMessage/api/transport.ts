@@ -192,7 +192,10 @@ export function credentialTestSender(ctx: ICredentialTestFunctions, token: strin
 	};
 }
 
-/** `answer`, or `aborted()` as soon as `signal` aborts; an answer that comes after has its body closed. */
+/**
+ * `answer`, or `aborted()` as soon as `signal` aborts; an answer that comes after has its body closed. The request itself
+ * cannot be aborted (n8n 1.78's helper takes no signal): one whose headers never end lives on until Node's header limit.
+ */
 async function untilAborted(answer: Promise<UnreadAnswer>, signal: AbortSignal, aborted: () => Error): Promise<UnreadAnswer> {
 	let onAbort!: () => void;
 	const abort = new Promise<never>((_, reject) => {

@@ -1,5 +1,5 @@
 import type { Outcome, Refusal } from '../shared/contracts';
-import { apiCodeInfo, INTERNAL_ERROR_CODE, refusalScope, throttled } from '../shared/apiCodes';
+import { isApiAnswer, refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 
@@ -78,7 +78,7 @@ const CONTRADICTIONS_TO_STOP = 3;
 function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
 	if (outcome.errorCode === 'ERR_CANCELED') return false;
 	// The API's documented code decides before the status: a 500 with code 45 is the token refused, not the API failing.
-	if (outcome.kind === 'rejected' && outcome.apiCode !== INTERNAL_ERROR_CODE && apiCodeInfo(outcome.apiCode) !== undefined) return false;
+	if (outcome.kind === 'rejected' && isApiAnswer(outcome.apiCode)) return false;
 	// A 2xx the node could not read as accepted: the API answered, and may well have taken it.
 	if (outcome.statusCode !== undefined && outcome.statusCode >= 200 && outcome.statusCode < 300) return false;
 	if (outcome.kind === 'unknown') return true;

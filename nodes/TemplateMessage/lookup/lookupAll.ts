@@ -204,7 +204,8 @@ async function lookUp(
 			const failed = answer.outcome;
 			// The API answered, and said it has no such message: this row's result, in the API's own error
 			// (a 404 in its error shape, or the provider's code 33, "data does not exist", at any status).
-			if ((failed.statusCode === 404 && isApiError(failed)) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
+			const tokenRefused = apiCodeInfo(failed.apiCode)?.tokenRefused === true;
+			if ((failed.statusCode === 404 && isApiError(failed) && !tokenRefused) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
 				flow.finalOutcome(passage, ANSWERED);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
 			}

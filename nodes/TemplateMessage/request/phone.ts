@@ -229,6 +229,8 @@ function phoneText(raw: unknown): string {
  * ("62 812 3456 7890.0") may end in a decimal part or in digits: the node cannot tell which.
  */
 function wholeNumber(text: string, asWritten: string): string {
+	// "6,281,234,567,890.0": digit grouping, said as such below.
+	if (COMMA_GROUPED.test(text)) return text;
 	if (/^\+?\d+([.,]\d+)?e\+?\d+$/i.test(text)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
@@ -241,7 +243,9 @@ function wholeNumber(text: string, asWritten: string): string {
 		if (zeros && point === '.') throw ambiguousEnding(asWritten, `.${fraction}`);
 		return text;
 	}
-	const ending = /^[^.]*(\.\d{1,2})$/.exec(text);
+	// One dot before the last one or two digits, or a last group of a lone 0 ("+62 812.3456.7890.0"): dots between
+	// groups of two ("06.12.34.56.78") stay separators.
+	const ending = /^[^.]*(\.\d{1,2})$/.exec(text) ?? /(\.0)$/.exec(text);
 	if (ending) throw ambiguousEnding(asWritten, ending[1]);
 	return text;
 }
@@ -296,14 +300,21 @@ function slashedNumbers(text: string): boolean {
 }
 
 /**
- * "0812 3456 7890/91", "(021) 555 1234/35": a whole number, then after a slash another ending of it (two numbers). A slash
- * after an area code ("030/1234567") has fewer digits before it than a number has.
+ * "0812 3456 7890/91", "(021) 555 1234/35": a whole number, then after its one slash another ending of it (two numbers).
+ * A slash after an area code ("030/1234567", "+49 (0)6151/1234") has fewer digits before it, country code and trunk 0
+ * left aside, than any number has.
  */
 function otherEnding(text: string): boolean {
-	const digits = (part: string) => (part.match(/\d/g) ?? []).length;
 	const parts = text.split('/');
-	return parts.slice(1).some((part, index) => digits(part) >= 1 && digits(part) <= 4 && digits(parts.slice(0, index + 1).join('/')) >= MIN_DIGITS);
+	if (parts.length !== 2) return false;
+	const after = parts[1].replace(/\D/g, '').length;
+	if (after < 1 || after > 4) return false;
+	const before = parts[0].replace(TRUNK_ZERO, '$1$2').replace(/\D/g, '');
+	const national = /^\s*(\+|00)/.test(parts[0]) ? before.replace(/^00/, '').slice(countryCodeOf(before.replace(/^00/, '')).length) : before.replace(/^0/, '');
+	return national.length > LONGEST_AREA_CODE;
 }
+/** The most digits an area code has, without its trunk 0 (Germany's 33203). */
+const LONGEST_AREA_CODE = 5;
 
 /** Letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
 function describeOthers(digits: string, text: string): string {

@@ -36,6 +36,15 @@ export function apiCodeInfo(code: number | string | undefined): ApiCode | undefi
 }
 
 /**
+ * One of the provider's documented codes that is its answer to this request (a refused token, no balance, no such
+ * template, too many requests), at whatever HTTP status it comes; not its internal error (13), which says the API failed
+ * and, behind a gateway's status, nothing of whether the message went out.
+ */
+export function isApiAnswer(code: number | string | undefined): boolean {
+	return code !== INTERNAL_ERROR_CODE && apiCodeInfo(code) !== undefined;
+}
+
+/**
  * The API asking to slow down: HTTP 429, or code 9 (too many requests) with any status, a 200 with
  * `success: false` included. The code decides before the status, as everywhere.
  */
