@@ -285,6 +285,17 @@ test('dry run: builds and checks every item, outputs the request it would send, 
 	expect(api.requests).toHaveLength(0);
 });
 
+test('Dry Run by an expression: the text "true" (a webhook\'s query, a variable) sends nothing; text it cannot read fails the run naming the option, sending nothing', async () => {
+	const dryBy = (dry: string) =>
+		runSendNode({ baseUrl: api.baseUrl, items: [{ ...rows[0], dry }], parameters: { ...mappedBody, options: { dryRun: '={{ $json.dry }}' } }, typeVersion: 2 });
+	const dry = await dryBy('true');
+	expect(dry.output(SEND_NODE).map((item) => item.json.status)).toEqual(['dryRun']);
+	const unreadable = await dryBy('yes');
+	expect(unreadable.nodeError(SEND_NODE)?.message).toBe('Options → Dry Run (Send Nothing): expected true or false, got "yes"');
+	expect(unreadable.nodeError(SEND_NODE)?.name).toBe('NodeOperationError');
+	expect(api.requests).toHaveLength(0);
+});
+
 test('version 2: a dry run carries the request only where asked for, and every row reads as one table, status first', async () => {
 	const items = [rows[0], { phone: 'not a phone', name: 'X', invoice: 'INV-0' }, rows[0]];
 	const run = (options: object) =>

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
+import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
@@ -82,7 +83,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 /** What the lookups run with: the request settings and the wait, as given under Options. */
 function lookupSettings(ctx: IExecuteFunctions) {
-	return readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion);
+	return readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion, runOptionRefused(ctx.getNode()));
 }
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */

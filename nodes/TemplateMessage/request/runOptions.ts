@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunOptions, SendOnce } from '../shared/contracts';
 import { readOptions } from '../shared/options';
+import { runOptionRefused } from '../shared/optionSpec';
 
 /** Read once, from the first item: they govern the whole run. */
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	return {
-		...readOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject, 'run', ctx.getNode().typeVersion),
+		...readOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject, 'run', ctx.getNode().typeVersion, runOptionRefused(ctx.getNode())),
 		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
 	};
 }

@@ -1,4 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { InvalidFieldError } from './InvalidFieldError';
 
 // How an option is declared once (its field, its reading, its scope) and how a table of them
 // becomes an operation's Options collection and its reader: Send's table is in options.ts, Get
@@ -8,6 +11,22 @@ export interface ReadContext {
 	/** Every option of the collection as n8n gave it, for the one whose reading depends on another. */
 	allOptions: IDataObject;
 	typeVersion: number;
+	/** A value the option cannot be read from (an expression's): the error naming it, never its default. */
+	refuse: (problem: string, hint: string) => never;
+}
+
+/** The error for an option's value, named as the editor shows it: a field error of an item, or the run's (see readRunOptions). */
+export type Refuse = (field: string, problem: string, hint: string) => never;
+
+export const fieldError: Refuse = (field, problem, hint) => {
+	throw new InvalidFieldError(field, problem, hint);
+};
+
+/** An option read once for the run (see readRunOptions): the run's error, before any request. */
+export function runOptionRefused(node: INode): Refuse {
+	return (field, problem, hint) => {
+		throw new NodeOperationError(node, `${field}: ${problem}`, { description: hint });
+	};
 }
 
 export type Scope = 'run' | 'item';
@@ -19,6 +38,26 @@ export interface OptionSpec<T, S extends Scope = Scope> {
 	read(value: unknown, context: ReadContext): T;
 	/** Read once for the run from the first item, or for each item (what shapes one message). */
 	scope: S;
+}
+
+function shown(value: unknown): string {
+	if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+	return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : String(value);
+}
+
+/** A switch: on or off, also as the text an expression gives ("true", "false"); nothing else. */
+export function readSwitch(value: unknown, { refuse }: Pick<ReadContext, 'refuse'>): boolean {
+	if (value === undefined || value === null || value === '' || typeof value === 'boolean') return value === true;
+	if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === 'true';
+	return refuse(`expected true or false, got ${shown(value)}`, 'Use an expression that gives true or false, or set the switch itself');
+}
+
+/** A number, also as the text an expression gives ("5"); undefined when not given. */
+function readNumber(value: unknown, { refuse }: Pick<ReadContext, 'refuse'>): number | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (typeof value === 'number' && Number.isFinite(value)) return value;
+	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
+	return refuse(`expected a number, got ${shown(value)}`, 'Use an expression that gives a number, or enter the number itself');
 }
 
 export const optionSpec = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
@@ -33,8 +72,9 @@ export function numberOption(
 	{ min, max, precision = 0, seconds = false }: { min: number; max?: number; precision?: number; seconds?: boolean },
 ): OptionSpec<number, 'run'> {
 	const typeOptions = max === undefined ? { minValue: min, numberPrecision: precision } : { minValue: min, maxValue: max, numberPrecision: precision };
-	return optionSpec('run', { ...property, type: 'number', typeOptions }, (value) => {
-		const held = Math.min(typeof value === 'number' && Number.isFinite(value) ? Math.max(min, value) : (property.default as number), max ?? Infinity);
+	return optionSpec('run', { ...property, type: 'number', typeOptions }, (value, context) => {
+		const given = readNumber(value, context);
+		const held = Math.min(given === undefined ? (property.default as number) : Math.max(min, given), max ?? Infinity);
 		const number = precision === 0 ? Math.floor(held) : held;
 		return seconds ? number * 1000 : number;
 	});
@@ -67,8 +107,18 @@ export function optionsCollection(name: string, table: Record<string, OptionSpec
 }
 
 /** Every option of a table, read from its Options collection as n8n gave it. */
-export function readTable<Table extends Record<string, OptionSpec<unknown>>>(table: Table, collection: IDataObject, typeVersion: number): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
+export function readTable<Table extends Record<string, OptionSpec<unknown>>>(
+	table: Table,
+	collection: IDataObject,
+	typeVersion: number,
+	refuse: Refuse = fieldError,
+): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
 	const values: IDataObject = {};
-	for (const [name, spec] of Object.entries(table)) values[name] = spec.read(collection[name], { allOptions: collection, typeVersion }) as IDataObject[string];
+	for (const [name, spec] of Object.entries(table)) values[name] = readOne(spec, collection[name], { allOptions: collection, typeVersion }, refuse) as IDataObject[string];
 	return values as { [Name in keyof Table]: ReturnType<Table[Name]['read']> };
+}
+
+/** One option's reading; a value it cannot read is refused naming the option where the editor shows it. */
+export function readOne<T>(spec: OptionSpec<T>, value: unknown, context: Omit<ReadContext, 'refuse'>, refuse: Refuse): T {
+	return spec.read(value, { ...context, refuse: (problem, hint) => refuse(`Options → ${spec.property.displayName}`, problem, hint) });
 }

@@ -2,10 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
-import type { OptionSpec, Scope } from './optionSpec';
-import { choiceOption, numberOption, optionSpec, optionsCollection } from './optionSpec';
+import type { OptionSpec, Refuse, Scope } from './optionSpec';
+import { choiceOption, fieldError, numberOption, optionSpec, optionsCollection, readOne, readSwitch } from './optionSpec';
 
-const isOn = (value: unknown) => value === true;
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -45,7 +44,7 @@ export const OPTIONS = {
 			description:
 				`Whether to only build and check every item, and check the credential's form, without sending anything: each row shows the message its recipient would get (and the request body with ${NAME.includeRequestPayload}). Useful to check a sheet mapping before a real send.`,
 		},
-		isOn,
+		readSwitch,
 	),
 	includeInputFields: optionSpec(
 		'run',
@@ -56,7 +55,7 @@ export const OPTIONS = {
 			description:
 				"Whether to copy each input item's fields (a sheet's columns and row number, say) into its output row, so that a next step can write the result back to the same row. The node's own fields win when a name is the same.",
 		},
-		isOn,
+		readSwitch,
 	),
 	includeRequestPayload: optionSpec(
 		'run',
@@ -67,7 +66,7 @@ export const OPTIONS = {
 			description: 'Whether to add the request body that was sent, or in a dry run would be sent (never the token), to each output item',
 		},
 		// Version 1 (saved with 0.1.0) put the request on every row of a dry run.
-		(value, { allOptions, typeVersion }) => isOn(value) || (isOn(allOptions.dryRun) && typeVersion < 2),
+		(value, context) => readSwitch(value, context) || (readSwitch(context.allOptions.dryRun, context) && context.typeVersion < 2),
 	),
 	maxAttempts: numberOption(
 		{
@@ -144,7 +143,7 @@ export const OPTIONS = {
 			description:
 				'Whether to also retry a message whose delivery is unknown (timeout after sending, 502/504, unreadable answer). Warning: the API may already have accepted it, so the recipient can get it twice.',
 		},
-		isOn,
+		readSwitch,
 	),
 	sendInDoubt: optionSpec(
 		'run',
@@ -155,7 +154,7 @@ export const OPTIONS = {
 			description:
 				`Whether to send, with ${FIELD.sendOnce}, the messages an earlier execution recorded but never learnt the fate of (its worker was killed, n8n crashed, it was cancelled mid-request, or the API gave no readable answer). Warning: some of them did reach their recipient, who then gets them twice. Off, they come out as in doubt and are not sent.`,
 		},
-		isOn,
+		readSwitch,
 	),
 	skipDuplicates: optionSpec(
 		'run',
@@ -166,7 +165,7 @@ export const OPTIONS = {
 			description:
 				`Whether to send at most one message per recipient and content within one run: an item with the same phone number (after normalising), template and values as an earlier item of the run is not sent and comes out as skipped, naming the item it repeats. Across runs: ${FIELD.sendOnce}.`,
 		},
-		isOn,
+		readSwitch,
 	),
 	buttonIndexFormat: choiceOption(
 		{
@@ -237,10 +236,10 @@ export function optionPath(name: OptionName): string {
 export const optionsProperty: INodeProperties = optionsCollection('options', OPTIONS);
 
 /** Reads the options of one scope from the Options collection as n8n gave it. */
-export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number): ValuesOf<NamesOf<S>> {
+export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number, refuse: Refuse = fieldError): ValuesOf<NamesOf<S>> {
 	const values: IDataObject = {};
 	for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec<unknown>]>) {
-		if (spec.scope === scope) values[name] = spec.read(collection[name], { allOptions: collection, typeVersion }) as IDataObject[string];
+		if (spec.scope === scope) values[name] = readOne(spec, collection[name], { allOptions: collection, typeVersion }, refuse) as IDataObject[string];
 	}
 	return values as ValuesOf<NamesOf<S>>;
 }

@@ -1,0 +1,34 @@
+/**
+ * Options as expressions give them: a switch or a number as text is read as meant; anything else is a
+ * field error naming the option, never its default (a Dry Run that fell back to off would send).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { readOptions } from '../../nodes/TemplateMessage/shared/options';
+import { readStatusOptions } from '../../nodes/TemplateMessage/shared/statusOptions';
+import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
+
+const run = (options: IDataObject) => readOptions(options, 'run', 2);
+
+test('a switch is on or off, also as the text "true" or "false" an expression gives', () => {
+	expect(run({ dryRun: true }).dryRun).toBe(true);
+	expect(run({ dryRun: 'true' }).dryRun).toBe(true);
+	expect(run({ dryRun: ' TRUE ' }).dryRun).toBe(true);
+	expect(run({ dryRun: 'false' }).dryRun).toBe(false);
+	expect(run({ dryRun: '' }).dryRun).toBe(false);
+	expect(run({}).dryRun).toBe(false);
+});
+
+test.each<[IDataObject[string]]>([['yes'], [1], [{ on: true }]])('a switch given %j is refused, naming the option, not taken as off', (value) => {
+	expect(() => run({ dryRun: value })).toThrow(InvalidFieldError);
+	expect(() => run({ dryRun: value })).toThrow(/^Options → Dry Run \(Send Nothing\): expected true or false, got /);
+});
+
+test('a number is read from the text an expression gives; other text is refused, naming the option', () => {
+	expect(run({ maxAttempts: '1' }).maxAttempts).toBe(1);
+	expect(run({ maxPerSecond: ' 5 ' }).maxPerSecond).toBe(5);
+	expect(run({ maxPerSecond: '' }).maxPerSecond).toBe(25);
+	expect(() => run({ maxPerSecond: 'five' })).toThrow(/^Options → Max Messages per Second: expected a number, got "five"$/);
+	expect(readStatusOptions({ maxAttempts: '1' }, 2).maxAttempts).toBe(1);
+	expect(() => readStatusOptions({ waitLimit: 'soon' }, 2)).toThrow(/^Options → Wait Limit .*: expected a number, got "soon"$/);
+});
