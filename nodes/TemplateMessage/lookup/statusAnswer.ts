@@ -66,8 +66,11 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 			`${unreadableTimes} ${plural(unreadableTimes, 'timestamp', 'timestamps')} could not be read (ISO 8601 text, or Unix time in seconds or milliseconds, is expected): the history is kept in the API's order`,
 		);
 	}
-	// Sorted by time when every time was read (stable: equal times keep the API's order), else as the API lists it (oldest first).
-	const sorted = unreadableTimes === 0 ? entries.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.ms! - b.entry.ms! || a.index - b.index).map(({ entry }) => entry) : entries;
+	// Sorted by time when every time was read, else as the API lists it (oldest first). At equal times (whole seconds
+	// make them common) a final status comes after one that is not (it cannot be followed), then the API's order.
+	const finalLast = (entry: Entry) => (isFinalStatus(entry.status) ? 1 : 0);
+	const sorted =
+		unreadableTimes === 0 ? entries.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.ms! - b.entry.ms! || finalLast(a.entry) - finalLast(b.entry) || a.index - b.index).map(({ entry }) => entry) : entries;
 	if (sorted.length === 0) {
 		if (unreadableEntries === 0) reading.problems.push('the status history is empty');
 		return reading;
