@@ -9,7 +9,7 @@ import type { WorkflowJson } from '../helpers/engine';
 import { CREDENTIAL_TYPE, NODE_TYPE, PACKAGE_ROOT, runWorkflow, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 
 const { createSandbox } = require('../../sandbox/server') as {
-	createSandbox: (options: { token: string; now: () => number }) => { server: import('node:http').Server };
+	createSandbox: (options: { token: string; now?: () => number }) => { server: import('node:http').Server; stats: { lookups: number } };
 };
 
 const examplesDir = path.join(PACKAGE_ROOT, 'examples');
@@ -163,6 +163,30 @@ test('the status example writes each row its status after its Wait: read, reject
 			{ name: 'Rina', success: true, deliveryStatus: 'submitted', final: false, failureCode: null, failureReason: null },
 		]);
 		expect(rows.every((row) => typeof row.msgid === 'string' && row.msgid === result.output(SEND_NODE)[rows.indexOf(row)].json.msgid)).toBe(true);
+	} finally {
+		await new Promise((resolve) => sandbox.server.close(resolve));
+	}
+});
+
+test('the status example with rows the Send did not take (On Error: Continue): each keeps its own row, none is joined to another by an empty msgid', async () => {
+	const sandbox = createSandbox({ token: TEST_TOKEN });
+	await new Promise<void>((resolve) => sandbox.server.listen(0, '127.0.0.1', resolve));
+	try {
+		const workflow = JSON.parse(readFileSync(path.join(examplesDir, 'send-wait-status.json'), 'utf8')) as WorkflowJson;
+		const send = workflow.nodes.find((node) => node.name === SEND_NODE)!;
+		send.onError = 'continueRegularOutput';
+		const rows = Object.values(workflow.pinData ?? {})[0] as Array<{ json: Record<string, unknown> }>;
+		rows.push({ json: { ...rows[0].json, phone: 'not a phone', name: 'Bad' } }, { json: { ...rows[0].json, phone: 'also bad', name: 'Bad too' } });
+		const baseUrl = `http://127.0.0.1:${(sandbox.server.address() as AddressInfo).port}`;
+		const result = await runWorkflow(workflow, { [CREDENTIAL_TYPE]: { baseUrl, token: TEST_TOKEN } }, { 'n8n-nodes-base.wait': clockWait(() => undefined) });
+		const sent = result.output(SEND_NODE).map((item) => item.json);
+		const merged = result.output('Write the status back').map((item) => item.json);
+		expect(merged.map((row) => [row.name, row.status, row.error ?? null])).toEqual(sent.map((row) => [row.name, row.status, row.error ?? null]));
+		expect(merged.slice(-2).map((row) => [row.phone, row.deliveryStatus])).toEqual([
+			['not a phone', undefined],
+			['also bad', undefined],
+		]);
+		expect(sandbox.stats.lookups).toBe(5);
 	} finally {
 		await new Promise((resolve) => sandbox.server.close(resolve));
 	}

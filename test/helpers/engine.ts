@@ -147,7 +147,11 @@ function passThroughType(name: string): INodeType {
  */
 function booleanFilterType(): INodeType {
 	return {
-		description: { ...passThroughType('n8n-nodes-base.filter').description, version: [2, 2.1, 2.2, 2.3] },
+		description: {
+			...passThroughType('n8n-nodes-base.filter').description,
+			version: [2, 2.1, 2.2, 2.3],
+			properties: [{ displayName: 'Conditions', name: 'conditions', type: 'filter', default: {} }],
+		},
 		async execute(this: IExecuteFunctions) {
 			const kept = this.getInputData().filter((_, itemIndex) => {
 				const [condition] = (this.getNodeParameter('conditions', itemIndex) as { conditions: Array<{ leftValue: unknown; operator: { operation: string } }> }).conditions;
