@@ -154,7 +154,7 @@ test('the status example, run from the editor: Get Status shows each row read, t
 	await getStatus.waitFor({ timeout: 60_000 });
 	await getStatus.getByText('Get delivery status').waitFor({ timeout: 10_000 });
 	await page.getByTestId('execute-workflow-button').first().click();
-	// Send, the Wait's 5 s, Get Status, Merge: the run ends with the Merge's output.
+	// Send, the Filter, the Wait's 5 s, Get Status, Merge: the run ends with the Merge's output.
 	await page.getByText('Workflow executed successfully').first().waitFor({ timeout: 60_000 });
 	await getStatus.dblclick();
 	const output = page.getByTestId('output-panel');

@@ -62,14 +62,16 @@ describe('readStatusAnswer', () => {
 		expect(reading.problems).toEqual([]);
 	});
 
-	test('at equal times a final status comes last, whatever the API order (newest first, seconds only): never a rejected message read as submitted', () => {
+	test('at equal times by how far the message got, whatever the API order (newest first, seconds only): never a rejected message read as submitted', () => {
 		const at = '2024-03-01T03:22:58Z';
 		const rejected = readStatusAnswer({ history_status: [{ timestamp: at, status: 'rejected' }, { timestamp: at, status: 'submitted' }] }, same);
 		expect([rejected.deliveryStatus, rejected.final]).toEqual(['rejected', true]);
 		const read = readStatusAnswer({ history_status: [{ timestamp: at, status: 'read' }, { timestamp: at, status: 'delivered' }, { timestamp: '2024-03-01T03:22:50Z', status: 'submitted' }] }, same);
 		expect(read.history.map((entry) => entry.status)).toEqual(['submitted', 'delivered', 'read']);
 		expect([read.deliveryStatus, read.final]).toEqual(['read', true]);
-		// Two final statuses, or two that are not, keep the API's order.
+		const delivered = readStatusAnswer({ history_status: [{ timestamp: at, status: 'delivered' }, { timestamp: at, status: 'submitted' }] }, same);
+		expect([delivered.deliveryStatus, delivered.final]).toEqual(['delivered', false]);
+		// Two final statuses keep the API's order.
 		const both = readStatusAnswer({ history_status: [{ timestamp: at, status: 'failed' }, { timestamp: at, status: 'read' }] }, same);
 		expect(both.deliveryStatus).toBe('read');
 	});

@@ -32,3 +32,10 @@ test('a number is read from the text an expression gives; other text is refused,
 	expect(readStatusOptions({ maxAttempts: '1' }, 2).maxAttempts).toBe(1);
 	expect(() => readStatusOptions({ waitLimit: 'soon' }, 2)).toThrow(/^Options → Wait Limit .*: expected a number, got "soon"$/);
 });
+
+test('a choice given by an expression is one of its values; a name or anything else is refused, naming the option', () => {
+	expect(readStatusOptions({ waitUntil: 'delivered', waitLimit: 1 }, 2).wait).toEqual({ until: 'delivered', limitMs: 60_000 });
+	expect(readStatusOptions({ waitUntil: '' }, 2).wait).toBeUndefined();
+	expect(() => readStatusOptions({ waitUntil: 'Delivered' }, 2)).toThrow(/^Options → Wait Until: expected one of "once", .*"delivered".*, got "Delivered"$/);
+	expect(() => readOptions({ buttonTypeField: 'subtype' }, 'item', 2)).toThrow(InvalidFieldError);
+});

@@ -20,6 +20,11 @@ export function isFinalStatus(status: string): boolean {
 	return FINAL_STATUSES.has(status);
 }
 
+/** How far a message got: submitted (and any word the provider does not document), delivered, then a final status. */
+function progress(status: string): number {
+	return isFinalStatus(status) ? 2 : status === 'delivered' ? 1 : 0;
+}
+
 /**
  * Reads a status answer (`{msgid, phone_number, history_status: [{timestamp, status}], additional_info:
  * {code, reason}}`), whatever shape it really has: every text kept is `redact`ed (the token redacted)
@@ -67,10 +72,9 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 		);
 	}
 	// Sorted by time when every time was read, else as the API lists it (oldest first). At equal times (whole seconds
-	// make them common) a final status comes after one that is not (it cannot be followed), then the API's order.
-	const finalLast = (entry: Entry) => (isFinalStatus(entry.status) ? 1 : 0);
+	// make them common) by how far the message got (a final status cannot be followed), then in the API's order.
 	const sorted =
-		unreadableTimes === 0 ? entries.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.ms! - b.entry.ms! || finalLast(a.entry) - finalLast(b.entry) || a.index - b.index).map(({ entry }) => entry) : entries;
+		unreadableTimes === 0 ? entries.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.ms! - b.entry.ms! || progress(a.entry.status) - progress(b.entry.status) || a.index - b.index).map(({ entry }) => entry) : entries;
 	if (sorted.length === 0) {
 		if (unreadableEntries === 0) reading.problems.push('the status history is empty');
 		return reading;

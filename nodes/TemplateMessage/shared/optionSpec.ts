@@ -64,8 +64,8 @@ export const optionSpec = <T, S extends Scope>(scope: S, property: Omit<INodePro
 
 /**
  * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given, held
- * within `min` to `max` and rounded to `precision` decimals (0: whole), else its default; `seconds`: read in
- * milliseconds.
+ * within `min` to `max` and rounded to `precision` decimals (0: whole), its default when none is given; `seconds`:
+ * read in milliseconds.
  */
 export function numberOption(
 	property: Omit<INodeProperties, 'name' | 'type' | 'typeOptions'>,
@@ -80,10 +80,14 @@ export function numberOption(
 	});
 }
 
-/** A choice among the field's own values, else its default. */
+/** A choice among the field's own values, its default when none is given. */
 export function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
 	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
-	return optionSpec('item', property, (value) => (choices.includes(value) ? (value as T) : (property.default as T)));
+	return optionSpec('item', property, (value, { refuse }) => {
+		if (value === undefined || value === null || value === '') return property.default as T;
+		if (choices.includes(value)) return value as T;
+		return refuse(`expected one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}, got ${shown(value)}`, 'Use an expression that gives one of these values, or pick one in the list');
+	});
 }
 
 /** The same option offered by another operation, in its words (its name, its description). */
