@@ -57,8 +57,9 @@ function answerReason(statusCode: number, body: unknown): string {
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
  * 520 to 527, and a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
- * front). A 500 in that shape is the API itself failing the request, and so is any of these statuses with
- * one of the provider's documented codes. See docs/reliability.md.
+ * front). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
+ * provider's documented codes that answer the request (see isApiAnswer; not its internal error, 13) is the API
+ * itself answering. See docs/reliability.md.
  */
 function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 	// A proxy's page never carries the provider's documented codes: the API itself answered.
