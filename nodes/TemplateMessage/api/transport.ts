@@ -79,7 +79,8 @@ export async function getStatus(
 			if (statusCode >= 200 && statusCode < 300) {
 				const body = parseAnswer(redactor.text(answer.text));
 				// "Too many requests" or a refused token in a 2xx is the API's no, as for a send; "no such message" (33) is the row's answer.
-				if (!isObject(body) || body.success === true || !saysNo(body) || apiCode(body) === NOT_FOUND_CODE) return { kind: 'answered', statusCode, body, rateLimit };
+				const apiSaysNo = isObject(body) && body.success !== true && saysNo(body) && apiCode(body) !== NOT_FOUND_CODE;
+				if (!apiSaysNo) return { kind: 'answered', statusCode, body, rateLimit };
 			}
 			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
 			return { kind: 'failed', outcome: finish(outcome, redactor) as FailedOutcome, rateLimit };

@@ -310,7 +310,8 @@ function otherEnding(text: string): boolean {
 	const after = parts[1].replace(/\D/g, '').length;
 	if (after < 1 || after > 4) return false;
 	const before = parts[0].replace(TRUNK_ZERO, '$1$2').replace(/\D/g, '');
-	const national = /^\s*(\+|00)/.test(parts[0]) ? before.replace(/^00/, '').slice(countryCodeOf(before.replace(/^00/, '')).length) : before.replace(/^0/, '');
+	const withCode = before.replace(/^00/, '');
+	const national = /^\s*(\+|00)/.test(parts[0]) ? withCode.slice(countryCodeOf(withCode).length) : before.replace(/^0/, '');
 	return national.length > LONGEST_AREA_CODE;
 }
 /** The most digits an area code has, without its trunk 0 (Germany's 33203). */

@@ -123,6 +123,6 @@ export function readTable<Table extends Record<string, OptionSpec<unknown>>>(
 }
 
 /** One option's reading; a value it cannot read is refused naming the option where the editor shows it. */
-export function readOne<T>(spec: OptionSpec<T>, value: unknown, context: Omit<ReadContext, 'refuse'>, refuse: Refuse): T {
+function readOne<T>(spec: OptionSpec<T>, value: unknown, context: Omit<ReadContext, 'refuse'>, refuse: Refuse): T {
 	return spec.read(value, { ...context, refuse: (problem, hint) => refuse(`Options → ${spec.property.displayName}`, problem, hint) });
 }

@@ -3,8 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
 import type { OptionSpec, Refuse, Scope } from './optionSpec';
-import { choiceOption, fieldError, numberOption, optionSpec, optionsCollection, readOne, readSwitch } from './optionSpec';
-
+import { choiceOption, fieldError, numberOption, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -235,13 +234,14 @@ export function optionPath(name: OptionName): string {
 
 export const optionsProperty: INodeProperties = optionsCollection('options', OPTIONS);
 
+const OPTIONS_OF: Record<Scope, Record<string, OptionSpec<unknown>>> = {
+	run: Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.scope === 'run')),
+	item: Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.scope === 'item')),
+};
+
 /** Reads the options of one scope from the Options collection as n8n gave it. */
 export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number, refuse: Refuse = fieldError): ValuesOf<NamesOf<S>> {
-	const values: IDataObject = {};
-	for (const [name, spec] of Object.entries(OPTIONS) as Array<[OptionName, OptionSpec<unknown>]>) {
-		if (spec.scope === scope) values[name] = readOne(spec, collection[name], { allOptions: collection, typeVersion }, refuse) as IDataObject[string];
-	}
-	return values as ValuesOf<NamesOf<S>>;
+	return readTable(OPTIONS_OF[scope], collection, typeVersion, refuse) as ValuesOf<NamesOf<S>>;
 }
 
 /** The options read once for the run, from the first item. */
