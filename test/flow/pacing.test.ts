@@ -3,6 +3,7 @@ import type { DepartureTry } from '../../nodes/TemplateMessage/flow/pacer';
 import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { runPool } from '../../nodes/TemplateMessage/flow/pool';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
+import { fieldError } from '../../nodes/TemplateMessage/shared/optionSpec';
 import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/flow/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
@@ -12,7 +13,7 @@ import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
 const waitOf = (attempt: DepartureTry): number => ('waitMs' in attempt ? attempt.waitMs : 0);
 
 /** The retry policy of a run with no option set. */
-const defaults = readOptions({}, 'run', 2);
+const defaults = readOptions({}, 'run', 2, fieldError);
 
 describe('Pacer', () => {
 	const clock = (start = 1_000_000) => {

@@ -11,6 +11,7 @@ import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import type { PreparedMessage, SendResult } from '../../nodes/TemplateMessage/shared/contracts';
 import { statusOf } from '../../nodes/TemplateMessage/shared/contracts';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
+import { fieldError } from '../../nodes/TemplateMessage/shared/optionSpec';
 import { SimulatedClock } from './simulatedClock';
 
 /** What the scripted API answers one request. */
@@ -113,7 +114,7 @@ export async function simulateRuns(all: SimulatedSettings[], { pacers = 'shared'
 
 /** Read as a run reads the Options collection: the settings in the editor's units, the rest their defaults. */
 function optionsOf({ maxPerSecond, maxAttempts, maxThrottleWait, maxOutageWait, maxConcurrency }: SimulatedSettings) {
-	return readOptions({ maxPerSecond, maxAttempts, maxThrottleWait, maxOutageWait, maxConcurrency }, 'run', 2);
+	return readOptions({ maxPerSecond, maxAttempts, maxThrottleWait, maxOutageWait, maxConcurrency }, 'run', 2, fieldError);
 }
 
 function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pacer) {

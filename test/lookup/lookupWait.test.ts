@@ -12,6 +12,7 @@ import { classifyResponse } from '../../nodes/TemplateMessage/api/outcome';
 import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import type { StatusAttempt } from '../../nodes/TemplateMessage/api/transport';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
+import { fieldError } from '../../nodes/TemplateMessage/shared/optionSpec';
 import type { StatusResult } from '../../nodes/TemplateMessage/shared/status';
 import type { WaitSettings } from '../../nodes/TemplateMessage/shared/statusOptions';
 import { readStatusOptions } from '../../nodes/TemplateMessage/shared/statusOptions';
@@ -29,7 +30,7 @@ const rejectedAt = (atMs: number): Lifecycle => (ms) => (ms >= atMs ? { status: 
 async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, latencyMs = 20 }: { lifecycles: Lifecycle[]; wait?: WaitSettings; maxPerSecond?: number; cancelAt?: number; latencyMs?: number }) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
-	const options = readOptions({ maxPerSecond }, 'run', 2);
+	const options = readOptions({ maxPerSecond }, 'run', 2, fieldError);
 	const cancel = cancelAt === undefined ? undefined : new AbortController();
 	if (cancel) void clock.sleep(cancelAt!).then(() => cancel.abort());
 	const flow = new FlowControl(new Pacer(options.maxPerSecond, clock.now), { maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: true }, { log: () => undefined, hint: () => undefined }, clock, cancel?.signal);
@@ -67,8 +68,8 @@ test('ask once (the default): one lookup per row, whatever its status', async ()
 	expect(run.statuses).toEqual(['delivered', 'submitted']);
 	expect(run.results.map((result) => result?.kind === 'status' && result.wait)).toEqual([undefined, undefined]);
 	expect(run.summary).toBe('Get Status: 1 delivered, 1 submitted');
-	expect(readStatusOptions({}, 2).wait).toBeUndefined();
-	expect(readStatusOptions({ waitUntil: 'read', waitLimit: 2.5 }, 2).wait).toEqual({ until: 'read', limitMs: 150_000 });
+	expect(readStatusOptions({}, 2, fieldError).wait).toBeUndefined();
+	expect(readStatusOptions({ waitUntil: 'read', waitLimit: 2.5 }, 2, fieldError).wait).toEqual({ until: 'read', limitMs: 150_000 });
 });
 
 test('until read: each row is asked again, 2 s, then 4, 8, … apart, until it is read or final; read receipts off keep it to the limit', async () => {

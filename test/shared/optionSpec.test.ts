@@ -2,13 +2,16 @@
  * Options as expressions give them: a switch or a number as text is read as meant; anything else is a
  * field error naming the option, never its default (a Dry Run that fell back to off would send).
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { readStatusOptions } from '../../nodes/TemplateMessage/shared/statusOptions';
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
+import { fieldError, runOptionRefused } from '../../nodes/TemplateMessage/shared/optionSpec';
 
-const run = (options: IDataObject) => readOptions(options, 'run', 2);
+const node = { name: 'Template Message', typeVersion: 2 } as INode;
+const run = (options: IDataObject) => readOptions(options, 'run', 2, runOptionRefused(node));
 
 test('a switch is on or off, also as the text "true" or "false" an expression gives', () => {
 	expect(run({ dryRun: true }).dryRun).toBe(true);
@@ -20,7 +23,7 @@ test('a switch is on or off, also as the text "true" or "false" an expression gi
 });
 
 test.each<[IDataObject[string]]>([['yes'], [1], [{ on: true }]])('a switch given %j is refused, naming the option, not taken as off', (value) => {
-	expect(() => run({ dryRun: value })).toThrow(InvalidFieldError);
+	expect(() => run({ dryRun: value })).toThrow(NodeOperationError);
 	expect(() => run({ dryRun: value })).toThrow(/^Options → Dry Run \(Send Nothing\): expected true or false, got /);
 });
 
@@ -29,13 +32,13 @@ test('a number is read from the text an expression gives; other text is refused,
 	expect(run({ maxPerSecond: ' 5 ' }).maxPerSecond).toBe(5);
 	expect(run({ maxPerSecond: '' }).maxPerSecond).toBe(25);
 	expect(() => run({ maxPerSecond: 'five' })).toThrow(/^Options → Max Messages per Second: expected a number, got "five"$/);
-	expect(readStatusOptions({ maxAttempts: '1' }, 2).maxAttempts).toBe(1);
-	expect(() => readStatusOptions({ waitLimit: 'soon' }, 2)).toThrow(/^Options → Wait Limit .*: expected a number, got "soon"$/);
+	expect(readStatusOptions({ maxAttempts: '1' }, 2, fieldError).maxAttempts).toBe(1);
+	expect(() => readStatusOptions({ waitLimit: 'soon' }, 2, runOptionRefused(node))).toThrow(/^Options → Wait Limit .*: expected a number, got "soon"$/);
 });
 
 test('a choice given by an expression is one of its values; a name or anything else is refused, naming the option', () => {
-	expect(readStatusOptions({ waitUntil: 'delivered', waitLimit: 1 }, 2).wait).toEqual({ until: 'delivered', limitMs: 60_000 });
-	expect(readStatusOptions({ waitUntil: '' }, 2).wait).toBeUndefined();
-	expect(() => readStatusOptions({ waitUntil: 'Delivered' }, 2)).toThrow(/^Options → Wait Until: expected one of "once", .*"delivered".*, got "Delivered"$/);
-	expect(() => readOptions({ buttonTypeField: 'subtype' }, 'item', 2)).toThrow(InvalidFieldError);
+	expect(readStatusOptions({ waitUntil: 'delivered', waitLimit: 1 }, 2, fieldError).wait).toEqual({ until: 'delivered', limitMs: 60_000 });
+	expect(readStatusOptions({ waitUntil: '' }, 2, fieldError).wait).toBeUndefined();
+	expect(() => readStatusOptions({ waitUntil: 'Delivered' }, 2, runOptionRefused(node))).toThrow(/^Options → Wait Until: expected one of "once", .*"delivered".*, got "Delivered"$/);
+	expect(() => readOptions({ buttonTypeField: 'subtype' }, 'item', 2, fieldError)).toThrow(InvalidFieldError);
 });

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { readOptions } from '../shared/options';
+import { fieldError } from '../shared/optionSpec';
 import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
@@ -31,7 +32,7 @@ export function readRunIndex(ctx: IExecuteFunctions): number {
 /** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
 	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
-	const { defaultCountryCode, ...compatibility } = readOptions(get('options', {}) as IDataObject, 'item', ctx.getNode().typeVersion);
+	const { defaultCountryCode, ...compatibility } = readOptions(get('options', {}) as IDataObject, 'item', ctx.getNode().typeVersion, fieldError);
 
 	const templateFields = templateAsWritten(ctx, get('template', {}) as IDataObject);
 	const base = {

@@ -7,12 +7,13 @@ import { checkAgainstTemplate, checkRefusedCharacters } from './templateCheck';
 import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadComponent, SendRequestBody } from '../shared/contracts';
 import { isMediaHeaderKind, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { readOptions } from '../shared/options';
+import { fieldError } from '../shared/optionSpec';
 import { hasControlCharacter } from '../shared/controlCharacters';
 import { notHttpProblem } from '../shared/httpUrl';
 import { describeValue, parseJson, quote, requiredText } from './text';
 
 /** The API spellings a message uses where its item gives none: the options' defaults, read once. */
-const SPELLING_DEFAULTS: CompatibilityOptions = readOptions({}, 'item', 2);
+const SPELLING_DEFAULTS: CompatibilityOptions = readOptions({}, 'item', 2, fieldError);
 
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {

@@ -115,7 +115,7 @@ export function readTable<Table extends Record<string, OptionSpec<unknown>>>(
 	table: Table,
 	collection: IDataObject,
 	typeVersion: number,
-	refuse: Refuse = fieldError,
+	refuse: Refuse,
 ): { [Name in keyof Table]: ReturnType<Table[Name]['read']> } {
 	const values: IDataObject = {};
 	for (const [name, spec] of Object.entries(table)) values[name] = readOne(spec, collection[name], { allOptions: collection, typeVersion }, refuse) as IDataObject[string];

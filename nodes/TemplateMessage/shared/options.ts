@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
 import type { OptionSpec, Refuse, Scope } from './optionSpec';
-import { choiceOption, fieldError, numberOption, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
+import { choiceOption, numberOption, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -240,7 +240,8 @@ const OPTIONS_OF: Record<Scope, Record<string, OptionSpec<unknown>>> = {
 };
 
 /** Reads the options of one scope from the Options collection as n8n gave it. */
-export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number, refuse: Refuse = fieldError): ValuesOf<NamesOf<S>> {
+/** `refuse` is the scope's error: fieldError for an item's options, runOptionRefused(node) for the run's. */
+export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number, refuse: Refuse): ValuesOf<NamesOf<S>> {
 	return readTable(OPTIONS_OF[scope], collection, typeVersion, refuse) as ValuesOf<NamesOf<S>>;
 }
 

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD } from './flowLimits';
 import { MAX_TIMEOUT_MS, OPTIONS } from './options';
 import type { OptionSpec, Refuse } from './optionSpec';
-import { choiceOption, fieldError, numberOption, optionsCollection, readTable, reworded } from './optionSpec';
+import { choiceOption, numberOption, optionsCollection, readTable, reworded } from './optionSpec';
 
 /** The status Get Status may keep asking for: delivered (read counts too), or read. */
 export type WaitTarget = 'delivered' | 'read';
@@ -83,7 +83,7 @@ export type StatusOptionValues = Omit<ReturnType<typeof readTable<typeof STATUS_
 };
 
 /** The Options collection as n8n gave it, read as a Send reads its own. */
-export function readStatusOptions(collection: IDataObject, typeVersion: number, refuse: Refuse = fieldError): StatusOptionValues {
+export function readStatusOptions(collection: IDataObject, typeVersion: number, refuse: Refuse): StatusOptionValues {
 	const { waitLimit, waitUntil, ...settings } = readTable(STATUS_OPTIONS, collection, typeVersion, refuse);
 	if (waitUntil === 'once') return settings;
 	return { ...settings, wait: { until: waitUntil, limitMs: Math.round(waitLimit * 60_000) } };
