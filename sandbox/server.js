@@ -297,16 +297,23 @@ function renderPage(messages, refused, stats, access) {
 ${byHand(access)}</body></html>`;
 }
 
+/** The sandbox's behaviour as SANDBOX_* variables set it (docs/development.md), for its own process and for `npm start`. */
+function settingsFromEnv(env) {
+	return {
+		token: env.SANDBOX_TOKEN || DEFAULT_TOKEN,
+		latencyMs: Number(env.SANDBOX_LATENCY_MS || 0),
+		rateLimit: Number(env.SANDBOX_RATE_LIMIT || 0),
+		sharedShare: Number(env.SANDBOX_SHARED_SHARE || 0),
+		rateWindow: env.SANDBOX_RATE_WINDOW || 'sliding',
+		resetForm: env.SANDBOX_RATE_RESET || 'fraction',
+	};
+}
+
 if (require.main === module) {
 	const port = Number(process.env.SANDBOX_PORT || 5680);
 	const { SANDBOX_TLS_KEY: keyFile, SANDBOX_TLS_CERT: certFile } = process.env;
 	const { server } = createSandbox({
-		token: process.env.SANDBOX_TOKEN || DEFAULT_TOKEN,
-		latencyMs: Number(process.env.SANDBOX_LATENCY_MS || 0),
-		rateLimit: Number(process.env.SANDBOX_RATE_LIMIT || 0),
-		sharedShare: Number(process.env.SANDBOX_SHARED_SHARE || 0),
-		rateWindow: process.env.SANDBOX_RATE_WINDOW || 'sliding',
-		resetForm: process.env.SANDBOX_RATE_RESET || 'fraction',
+		...settingsFromEnv(process.env),
 		tls: keyFile && certFile ? { key: readFileSync(keyFile), cert: readFileSync(certFile) } : undefined,
 	});
 	const scheme = keyFile && certFile ? 'https' : 'http';
@@ -316,4 +323,4 @@ if (require.main === module) {
 	process.on('SIGTERM', stop);
 }
 
-module.exports = { createSandbox, DEFAULT_TOKEN };
+module.exports = { createSandbox, settingsFromEnv, DEFAULT_TOKEN };

@@ -211,9 +211,10 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 }
 
 /** Starts the sandbox API in this process. */
-async function startSandbox({ port = 5680, token = DEFAULT_TOKEN, latencyMs = 0, rateLimit = 0 } = {}) {
+/** The sandbox in this process; settings as createSandbox takes them (sandbox/server.js). */
+async function startSandbox({ port = 5680, token = DEFAULT_TOKEN, ...settings } = {}) {
 	const { createSandbox } = require('../sandbox/server');
-	const sandbox = createSandbox({ token, latencyMs, rateLimit });
+	const sandbox = createSandbox({ ...settings, token });
 	await new Promise((resolve, reject) => {
 		sandbox.server.once('error', reject);
 		sandbox.server.listen(port, '127.0.0.1', resolve);

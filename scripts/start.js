@@ -16,6 +16,7 @@ const path = require('node:path');
 const stack = require('./stack');
 const queue = require('./queue');
 const { TEMPLATES } = require('../sandbox/templates');
+const { settingsFromEnv } = require('../sandbox/server');
 
 // Each n8n line keeps its own data: n8n 1.x cannot open a database that 2.x has migrated.
 const userFolder = path.join(stack.ROOT, stack.APP_DIR.endsWith('n8n-app') ? '.n8n-data' : `.n8n-data-${path.basename(stack.APP_DIR)}`);
@@ -30,7 +31,8 @@ async function main() {
 	}
 	stack.linkPackage(userFolder);
 
-	const sandbox = realBaseUrl ? undefined : await stack.startSandbox({ port: sandboxPort });
+	// SANDBOX_RATE_LIMIT, SANDBOX_LATENCY_MS and the rest as docs/development.md lists them.
+	const sandbox = realBaseUrl ? undefined : await stack.startSandbox({ ...settingsFromEnv(process.env), port: sandboxPort });
 	const credential = realBaseUrl ? { baseUrl: realBaseUrl, token: realToken } : { baseUrl: sandbox.url, token: sandbox.token };
 	console.log(realBaseUrl ? `Using the real API at ${realBaseUrl}` : `Sandbox API: ${sandbox.url} (received messages: ${sandbox.url}/)`);
 
