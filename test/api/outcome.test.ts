@@ -68,6 +68,17 @@ describe('classifyResponse', () => {
 		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true, retryAfterMs: undefined });
 	});
 
+	test("Envoy's 503 after a reset of a request it passed on is \"delivery unknown\"; one that never reached the API is tried again", () => {
+		const envoy = (reason: string) => `upstream connect error or disconnect/reset before headers. ${reason}`;
+		for (const reason of ['reset reason: connection termination', 'reset reason: remote reset', 'retried and the latest reset reason: local reset', 'reset reason: protocol error']) {
+			expect(classifyResponse(response(503, envoy(reason)))).toMatchObject({ kind: 'unknown', statusCode: 503 });
+		}
+		for (const reason of ['reset reason: connection failure, transport failure reason: delayed connect error: 111', 'reset reason: overflow', 'retried and the latest reset reason: remote connection failure', 'reset reason: remote refused stream reset']) {
+			expect(classifyResponse(response(503, envoy(reason)))).toMatchObject({ kind: 'rejected', transient: true });
+		}
+		expect(classifyResponse(response(503, 'no healthy upstream'))).toMatchObject({ kind: 'rejected', transient: true });
+	});
+
 	test('gateway statuses that can follow a forwarded request are "delivery unknown": 502, 504, 520 to 527', () => {
 		for (const status of [502, 504, 520, 521, 522, 523, 524, 525, 526, 527]) {
 			expect(classifyResponse(response(status, 'origin error'))).toMatchObject({ kind: 'unknown', statusCode: status });

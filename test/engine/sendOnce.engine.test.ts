@@ -3,6 +3,8 @@
  * and with Send Once across executions, through n8n's deduplication store (an in-memory stand-in
  * for the one in n8n's database, with its semantics: test/helpers/deduplicationStore.ts).
  */
+import { createHash } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
@@ -486,9 +488,89 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: `${recipients(1)[0].phone}|tpl-once` });
 	});
 
-	test('an execution of one message calls the store five times: record, look up, and three to settle', async () => {
+	/**
+	 * Another worker's one store call, read before a write of this run and written after it, without the
+	 * lock n8n's store does not have: `when` picks the write. Meanwhile every store call is checked: a
+	 * message the API took keeps its key or its pending mark in the record at every moment, or the next
+	 * run would send it again.
+	 */
+	function staleWriteAfter(when: (values: unknown[]) => boolean, sentKeys: string[]) {
+		const store = deduplicationStore();
+		const [record, remove] = [store.checkProcessedAndRecord.bind(store), store.removeProcessed.bind(store)];
+		const stored = (value: string) => createHash('md5').update(`template-message:${value}`).digest('base64');
+		const lost = new Set<string>();
+		const check = () => {
+			const held = new Set(store.records.get('test-workflow/') ?? []);
+			for (const key of sentKeys) if (!held.has(stored(key)) && !held.has(stored(`${key}\u0000pending`))) lost.add(key);
+		};
+		let done = false;
+		store.checkProcessedAndRecord = async (values, scope, context, options) => {
+			const before = [...(store.records.get('test-workflow/') ?? [])];
+			const result = await record(values, scope, context, options);
+			if (!done && when(values)) {
+				done = true;
+				store.records.set('test-workflow/', before);
+				await record(['template-message:another-order'], scope, context, options);
+			}
+			check();
+			return result;
+		};
+		store.removeProcessed = async (values, scope, context, options) => {
+			await remove(values, scope, context, options);
+			check();
+		};
+		return {
+			lost,
+			get happened() {
+				return done;
+			},
+			restore: () => Object.assign(store, { checkProcessedAndRecord: record, removeProcessed: remove }),
+		};
+	}
+	const keysOf = (result: Awaited<ReturnType<typeof runSendNode>>) => result.output(SEND_NODE).map(({ json }) => String(json.messageKey));
+	const blockMarker = (values: unknown[]) => values.find((value) => /run:[^:]+:\d+$/.test(String(value)));
+
+	test('another worker\'s write lands between the writes that move sent-before keys to the newest end at the end of a run: the keys are back before their marks go, and no later run sends them again', async () => {
+		const items = recipients(3);
+		const first = await send(items, { sendOnce: 'recipientTemplate' });
+		expect(outcomes(first)).toEqual(['sent', 'sent', 'sent']);
+		// The run's settle: its second write, the one recording the moved keys again (no block's marker).
+		const race = staleWriteAfter((values) => blockMarker(values) === undefined, keysOf(first));
+		try {
+			expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
+		} finally {
+			race.restore();
+		}
+		expect(race.happened).toBe(true);
+		expect([...race.lost]).toEqual([]);
+		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
+		expect(api.requests).toHaveLength(3);
+	});
+
+	test('another worker\'s write lands between the writes of a block\'s claim that move the last block\'s sent-before keys: they are looked up again, and their marks go only once they are back', async () => {
+		const items = recipients(6);
+		// One at a time, unpaced: a block is one message, so each claim moves the one before it.
+		const oneByOne = { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1, maxPerSecond: 0 } };
+		const first = await send(items, oneByOne);
+		expect(outcomes(first)).toEqual(Array(6).fill('sent'));
+		const race = staleWriteAfter((values) => /:1$/.test(String(blockMarker(values))), keysOf(first));
+		try {
+			expect(outcomes(await send(items, oneByOne))).toEqual(Array(6).fill('sentBefore'));
+		} finally {
+			race.restore();
+		}
+		expect(race.happened).toBe(true);
+		expect([...race.lost]).toEqual([]);
+		expect(outcomes(await send(items, oneByOne))).toEqual(Array(6).fill('sentBefore'));
+		expect(api.requests).toHaveLength(6);
+	});
+
+	test('an execution of one message calls the store five times: record, look up, and three to settle; seven for one sent before', async () => {
 		await send(recipients(1), { sendOnce: 'recipientTemplate' });
 		expect(deduplicationStore().stats.calls).toBe(5);
+		deduplicationStore().stats.calls = 0;
+		await send(recipients(1), { sendOnce: 'recipientTemplate' });
+		expect(deduplicationStore().stats.calls).toBe(7);
 	});
 
 	test('each message recorded costs a bounded number of values written, however long the run', async () => {

@@ -29,7 +29,7 @@ const nothingLeft = () => ({ moveToNewest: [], dropMarks: [] });
 test('a run whose claim was asked for while another run settled still holds its mark: the next claim finds the message sent before, not in doubt', async () => {
 	const ctx = storeContext('wf-interleaved');
 	const first = MessageRecord.open(ctx);
-	expect(await first.claim(['order-12'], nothingLeft())).toEqual({ sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set() });
+	expect(await first.claim(['order-12'], nothingLeft())).toEqual({ sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movesStood: true });
 	// The first run sent it and settles; a second run asks to claim it before that settling has run.
 	const settling = first.settleRun({ forget: [], keep: ['order-12'], inDoubt: [], leftOver: { moveToNewest: [], dropMarks: ['order-12'] } });
 	const second = MessageRecord.open(ctx);

@@ -56,8 +56,8 @@ function answerReason(statusCode: number, body: unknown): string {
 
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
- * 520 to 527, and a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
- * front). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
+ * 520 to 527, a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
+ * front), and Envoy's 503 for a connection reset after it passed the request on (see resetAfterForwarding). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
  * provider's documented codes that answer the request (see isApiAnswer; not its internal error, 13) is the API
  * itself answering. See docs/reliability.md.
  */
@@ -65,7 +65,19 @@ function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 	// A proxy's page never carries the provider's documented codes: the API itself answered.
 	if (saysNo(body)) return false;
 	if (statusCode === 502 || statusCode === 504 || (statusCode >= 520 && statusCode <= 527)) return true;
+	if (statusCode === 503) return resetAfterForwarding(body);
 	return statusCode === 500 && apiCode(body) === undefined;
+}
+
+/**
+ * Envoy (Istio, many API gateways) answers 503 "upstream connect error or disconnect/reset before
+ * headers. reset reason: …" both when it could not reach the API and when the connection broke after
+ * it passed the request on. Only a failed connection, a full circuit breaker or a refused stream
+ * surely kept the request from the API.
+ */
+function resetAfterForwarding(body: unknown): boolean {
+	if (typeof body !== 'string' || !/reset before headers/i.test(body)) return false;
+	return !/reset reason:\s*(remote )?(connection failure|overflow|(local |remote )?refused stream)/i.test(body);
 }
 
 /** An answer in the provider's error shape with one of its documented codes that answer the request (see isApiAnswer). */

@@ -1,6 +1,7 @@
 import { fingerprint } from '../shared/fingerprint';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { refuseLostDigits } from './text';
+import { hasControlCharacter } from '../shared/controlCharacters';
 import type { SendRequestBody, SendOnce } from '../shared/contracts';
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
@@ -20,6 +21,10 @@ export function customMessageKey(value: unknown): string {
 	const key = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
 	if (key === '') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');
+	}
+	// The record marks its own entries with control characters (a key's pending mark, a run's markers).
+	if (hasControlCharacter(key)) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'contains a control character (a tab, a line break or another invisible character)', 'Map a value of visible characters, such as an order id');
 	}
 	if (key.length > MAX_KEY_LENGTH) {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `has ${key.length} characters; at most ${MAX_KEY_LENGTH} are allowed`, 'Use a shorter value that still names the message, such as an order id');

@@ -129,7 +129,9 @@ export class Claims {
 					this.leftOver.dropMarks.push(...leftOver.dropMarks);
 				}
 			}
-			this.movedToNewest.push(...leftOver.moveToNewest);
+			// Known back in the record: their marks can go. Not known: moved again by the next write, marks kept.
+			if (found.movesStood) this.movedToNewest.push(...leftOver.moveToNewest);
+			else this.leftOver.moveToNewest.push(...leftOver.moveToNewest);
 			// Each key went in with its pending mark.
 			this.recordSize += 2 * keys.length;
 			for (const itemIndex of items) this.classify(itemIndex, found);

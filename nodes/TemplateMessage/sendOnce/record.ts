@@ -59,9 +59,13 @@ export class MessageRecord {
 	 * Both gone: a write about other keys replaced this one; the lookup recorded them again, so look once more.
 	 * The last lookup writes the marker alone: found gone there, no write of this block stood, and none of its
 	 * keys is left in the record as this run's (a key there now is another execution's, and stays).
+	 * Keys moved to the newest end are in every lookup too, and the marks this claim made on keys sent before
+	 * (they cover those keys' move by the next write): a write read between this claim's removal and its record
+	 * would leave the moved keys out, one read before it the marks, and neither may then go (`movesStood`).
 	 */
 	async claim(keys: string[], leftOver: LeftForNextWrite): Promise<BlockClaim> {
-		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set() };
+		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movesStood: true };
+		const movingNext: string[] = [];
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const started = Date.now();
 		const found = await this.serialized(async () => {
@@ -80,20 +84,28 @@ export class MessageRecord {
 					continue;
 				}
 				const sentBefore = recorded.has(key);
-				if (sentBefore) claim.sentBefore.add(key);
+				if (sentBefore) {
+					claim.sentBefore.add(key);
+					movingNext.push(pending(key));
+				}
 				// This claim's write just marked the key (see LeftForNextWrite): until this run settles, the mark is its own.
 				held.set(key, { runId: this.runId, sentBefore });
 				this.marksHeld.push(key);
 			}
 			return recorded;
 		});
-		const settleMs = Math.max(SETTLE_MS, 2 * recentSlowestClaim(Date.now() - started));
+		const settleMs = pauseAfter(Date.now() - started);
+		const moves = [...leftOver.moveToNewest, ...movingNext];
+		claim.movesStood = moves.length === 0;
 		let unconfirmed = keys.filter((key) => !found.has(key) && !found.has(pending(key)));
-		for (let lookup = 1; unconfirmed.length > 0; lookup++) {
+		for (let lookup = 1; unconfirmed.length > 0 || !claim.movesStood; lookup++) {
 			await sleep(settleMs);
 			const last = lookup >= LOOKUPS;
-			const again = new Set(await this.serialized(() => this.record(last ? [marker] : [...unconfirmed, ...unconfirmed.map(pending), marker])));
-			if (again.has(marker)) break;
+			const again = new Set(await this.serialized(() => this.record([...(last ? [] : [...unconfirmed, ...unconfirmed.map(pending)]), ...moves, marker])));
+			if (again.has(marker)) {
+				claim.movesStood = true;
+				break;
+			}
 			if (last) {
 				// Overwritten on every lookup: not sent rather than perhaps sent twice.
 				for (const key of unconfirmed.splice(0)) claim.overwritten.add(key);
@@ -109,7 +121,11 @@ export class MessageRecord {
 	 * Three writes. 1: forget the keys that surely did not go out (each with its mark), the run's markers,
 	 * marks to drop and the keys to move to the newest end. 2: record again keys that may have gone out or were sent before
 	 * (another worker's write may have replaced them), marks still in doubt and the moved keys at the
-	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the moved keys' marks.
+	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the moved keys' marks,
+	 * once write 2 is known to have stood: another worker's write, read between 1 and 2, would leave the moved
+	 * keys out, and dropping their marks then would leave neither (sent again by the next run). So write 2
+	 * carries a marker, looked up after a pause as a claim's is (each lookup records the moved keys again);
+	 * never found, the marks stay: in doubt.
 	 * A crash between writes leaves marks, never a key without its mark: in doubt, never sent twice.
 	 */
 	async settleRun({ forget, keep, inDoubt, leftOver }: { forget: string[]; keep: string[]; inDoubt: string[]; leftOver: LeftForNextWrite }): Promise<{ pushedOut: number }> {
@@ -124,17 +140,31 @@ export class MessageRecord {
 			const settledNow = leftOver.dropMarks.filter((key) => !moving.has(key));
 			await this.remove([...markers, ...forget, ...forget.map(pending), ...leftOver.moveToNewest, ...settledNow.map(pending)]);
 			let pushedOut = 0;
+			const marker = marksLeft.length > 0 ? [`${MARKER}${this.runId}:settle`] : [];
 			const toRecord = [...new Set([...leftOver.moveToNewest, ...keep, ...inDoubt.map(pending)])];
+			let stood = true;
 			if (toRecord.length > 0) {
-				// Room for the marks that go right after, so that they push out no key.
-				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length;
+				// Room for the marks and the marker that go right after, so that they push out no key.
+				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length + marker.length;
 				const before = await this.size();
-				const added = toRecord.length - (await this.record(toRecord, limit)).length;
+				const started = Date.now();
+				const recordedBefore = (await this.record([...toRecord, ...marker], limit)).filter((value) => !marker.includes(value));
+				const added = toRecord.length - recordedBefore.length;
 				if (limit !== undefined) pushedOut = Math.max(0, before + added - limit);
+				if (marker.length > 0) stood = await this.stood(marker[0], leftOver.moveToNewest, pauseAfter(Date.now() - started));
 			}
-			await this.remove(marksLeft.map(pending));
+			await this.remove([...(stood ? marksLeft.map(pending) : []), ...marker]);
 			return { pushedOut };
 		});
+	}
+
+	/** Looks `marker` up after each pause, recording `values` again with it, until a write of them stood (see claim). */
+	private async stood(marker: string, values: string[], pauseMs: number): Promise<boolean> {
+		for (let lookup = 1; lookup <= LOOKUPS; lookup++) {
+			await sleep(pauseMs);
+			if ((await this.record([...values, marker])).includes(marker)) return true;
+		}
+		return false;
 	}
 
 	async forget(keys: string[]): Promise<void> {
@@ -194,6 +224,8 @@ export interface BlockClaim {
 	inDoubt: Set<string>;
 	raced: Set<string>;
 	overwritten: Set<string>;
+	/** The keys this claim moved to the newest end, and its marks on keys sent before, are known in the record: the moved keys' marks may go. */
+	movesStood: boolean;
 }
 
 /**
@@ -218,6 +250,10 @@ const SETTLE_MS = 20;
  * each one alike: the pause follows the slow ones (four CPU-bound jobs beside two workers on two
  * cores sent 1 of 100 same-moment pairs twice when it followed this claim alone).
  */
+/** The pause before a write of `thisCallMs` is looked up again. */
+function pauseAfter(thisCallMs: number): number {
+	return Math.max(SETTLE_MS, 2 * recentSlowestClaim(thisCallMs));
+}
 function recentSlowestClaim(thisClaimMs: number): number {
 	recentClaimsMs.push(thisClaimMs);
 	if (recentClaimsMs.length > RECENT_CLAIMS) recentClaimsMs.shift();
