@@ -68,12 +68,12 @@ describe('classifyResponse', () => {
 		expect(classifyResponse(response(503, 'busy'))).toMatchObject({ kind: 'rejected', transient: true, retryAfterMs: undefined });
 	});
 
-	test("Envoy's 503 after a reset of a request it passed on is \"delivery unknown\"; one that never reached the API is tried again", () => {
+	test("Envoy's 503 after a reset of a request it passed on, or after its own retries, is \"delivery unknown\"; one that never reached the API is tried again", () => {
 		const envoy = (reason: string) => `upstream connect error or disconnect/reset before headers. ${reason}`;
-		for (const reason of ['reset reason: connection termination', 'reset reason: remote reset', 'retried and the latest reset reason: local reset', 'reset reason: protocol error']) {
+		for (const reason of ['reset reason: connection termination', 'reset reason: remote reset', 'retried and the latest reset reason: local reset', 'reset reason: protocol error', 'retried and the latest reset reason: remote connection failure']) {
 			expect(classifyResponse(response(503, envoy(reason)))).toMatchObject({ kind: 'unknown', statusCode: 503 });
 		}
-		for (const reason of ['reset reason: connection failure, transport failure reason: delayed connect error: 111', 'reset reason: overflow', 'retried and the latest reset reason: remote connection failure', 'reset reason: remote refused stream reset']) {
+		for (const reason of ['reset reason: connection failure, transport failure reason: delayed connect error: 111', 'reset reason: local connection failure', 'reset reason: connection timeout', 'reset reason: overflow', 'reset reason: remote refused stream reset']) {
 			expect(classifyResponse(response(503, envoy(reason)))).toMatchObject({ kind: 'rejected', transient: true });
 		}
 		expect(classifyResponse(response(503, 'no healthy upstream'))).toMatchObject({ kind: 'rejected', transient: true });

@@ -58,7 +58,7 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['A dot before zeros alone, or a `.0` after a number grouped otherwise', () => buildSendRequest(input({ phoneNumber: '62 812 3456 7890.0' }))],
 	['Another ending after a slash', () => buildSendRequest(input({ phoneNumber: '0812-3456-7890/91' }))],
 	['A Message Key beyond 2^53', () => customMessageKey(JSON.parse('1234567890123456789'))],
-	['A Message Key with a control character', () => customMessageKey('order-1\u0000pending')],
+	['A Message Key with a NUL character', () => customMessageKey('order-1\u0000pending')],
 	['A chat link instead of a number', () => buildSendRequest(input({ phoneNumber: 'https://wa.me/6281234567890' }))],
 	['Template Code ID empty', () => buildSendRequest(input({ templateCodeId: ' ' }))],
 	['A body value left empty', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi', ''] }) }))],

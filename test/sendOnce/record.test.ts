@@ -5,6 +5,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MessageRecord } from '../../nodes/TemplateMessage/sendOnce/record';
+import { orderedStore } from './orderedStore';
 
 function storeContext(workflowId: string): IExecuteFunctions {
 	const values = new Set<string>();
@@ -29,7 +30,7 @@ const nothingLeft = () => ({ moveToNewest: [], dropMarks: [] });
 test('a run whose claim was asked for while another run settled still holds its mark: the next claim finds the message sent before, not in doubt', async () => {
 	const ctx = storeContext('wf-interleaved');
 	const first = MessageRecord.open(ctx);
-	expect(await first.claim(['order-12'], nothingLeft())).toEqual({ sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movesStood: true });
+	expect(await first.claim(['order-12'], nothingLeft())).toEqual({ sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movedByOther: new Set(), movesStood: true });
 	// The first run sent it and settles; a second run asks to claim it before that settling has run.
 	const settling = first.settleRun({ forget: [], keep: ['order-12'], inDoubt: [], leftOver: { moveToNewest: [], dropMarks: ['order-12'] } });
 	const second = MessageRecord.open(ctx);
@@ -59,4 +60,13 @@ test("a claim after a slow one waits as long before its lookup: another worker's
 	// own few ms (20, the shortest pause). Less 50 ms for timers that fire early by a millisecond.
 	expect(calls).toHaveLength(2);
 	expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(2 * 150 - 50);
+});
+
+test('a run that pushes keys out of a full record counts them, the settle write\'s marker and the marks it keeps room for aside', async () => {
+	const store = orderedStore('wf-pushed-out', ['a', 'b', 'c']);
+	const record = MessageRecord.open(store.ctx, 3);
+	expect([...(await record.claim(['a', 'd'], nothingLeft())).sentBefore]).toEqual(['a']);
+	// d sent; a, sent before, moved to the newest end.
+	const { pushedOut } = await record.settleRun({ forget: [], keep: ['d', 'a'], inDoubt: [], leftOver: { moveToNewest: ['a'], dropMarks: ['d', 'a'] } });
+	expect({ pushedOut, b: store.has('b'), size: store.size }).toEqual({ pushedOut: 1, b: false, size: 3 });
 });

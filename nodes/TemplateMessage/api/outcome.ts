@@ -57,7 +57,8 @@ function answerReason(statusCode: number, body: unknown): string {
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
  * 520 to 527, a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
- * front), and Envoy's 503 for a connection reset after it passed the request on (see resetAfterForwarding). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
+ * front), and Envoy's 503 for a connection broken after it passed the request on (see
+ * resetAfterForwarding). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
  * provider's documented codes that answer the request (see isApiAnswer; not its internal error, 13) is the API
  * itself answering. See docs/reliability.md.
  */
@@ -72,12 +73,14 @@ function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 /**
  * Envoy (Istio, many API gateways) answers 503 "upstream connect error or disconnect/reset before
  * headers. reset reason: …" both when it could not reach the API and when the connection broke after
- * it passed the request on. Only a failed connection, a full circuit breaker or a refused stream
- * surely kept the request from the API.
+ * it passed the request on. Only a failed or timed-out connection, a full circuit breaker or a refused
+ * stream surely kept the request from the API, and only when Envoy did not retry (an earlier try may
+ * have been passed on).
  */
 function resetAfterForwarding(body: unknown): boolean {
 	if (typeof body !== 'string' || !/reset before headers/i.test(body)) return false;
-	return !/reset reason:\s*(remote )?(connection failure|overflow|(local |remote )?refused stream)/i.test(body);
+	if (/retried/i.test(body)) return true;
+	return !/reset reason:\s*((local |remote )?connection (failure|timeout)|overflow|(local |remote )?refused stream reset)/i.test(body);
 }
 
 /** An answer in the provider's error shape with one of its documented codes that answer the request (see isApiAnswer). */

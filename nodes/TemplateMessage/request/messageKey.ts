@@ -1,7 +1,6 @@
 import { fingerprint } from '../shared/fingerprint';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { refuseLostDigits } from './text';
-import { hasControlCharacter } from '../shared/controlCharacters';
 import type { SendRequestBody, SendOnce } from '../shared/contracts';
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
@@ -22,9 +21,9 @@ export function customMessageKey(value: unknown): string {
 	if (key === '') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');
 	}
-	// The record marks its own entries with control characters (a key's pending mark, a run's markers).
-	if (hasControlCharacter(key)) {
-		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'contains a control character (a tab, a line break or another invisible character)', 'Map a value of visible characters, such as an order id');
+	// The record marks its own entries with a NUL character (a key's pending mark, a run's markers).
+	if (key.includes('\u0000')) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'contains a NUL character (\\u0000)', 'Map a value of visible characters, such as an order id');
 	}
 	if (key.length > MAX_KEY_LENGTH) {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `has ${key.length} characters; at most ${MAX_KEY_LENGTH} are allowed`, 'Use a shorter value that still names the message, such as an order id');

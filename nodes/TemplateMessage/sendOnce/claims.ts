@@ -147,8 +147,11 @@ export class Claims {
 		if (found.raced.has(key) || found.overwritten.has(key)) return;
 		if (found.sentBefore.has(key)) {
 			this.sentBefore.add(itemIndex);
-			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end.
-			this.leftOver.moveToNewest.push(key);
+			if (found.movedByOther.has(key)) return;
+			// Its mark, made by this claim, goes in the write after the one moving the key to the newest end;
+			// when that mark is not known to stand, the key stays where it is and only the mark goes.
+			if (found.movesStood) this.leftOver.moveToNewest.push(key);
+			else this.leftOver.dropMarks.push(key);
 		} else if (found.inDoubt.has(key)) {
 			// Its mark alone says it is in doubt: both stay where they are.
 			if (this.sizing.sendInDoubt) this.resent.add(itemIndex);

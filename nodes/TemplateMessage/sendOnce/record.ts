@@ -62,13 +62,15 @@ export class MessageRecord {
 	 * Keys moved to the newest end are in every lookup too, and the marks this claim made on keys sent before
 	 * (they cover those keys' move by the next write): a write read between this claim's removal and its record
 	 * would leave the moved keys out, one read before it the marks, and neither may then go (`movesStood`).
+	 * A key sent before whose mark another run of this process holds is that run's to move (`movedByOther`).
 	 */
 	async claim(keys: string[], leftOver: LeftForNextWrite): Promise<BlockClaim> {
-		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movesStood: true };
+		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movedByOther: new Set(), movesStood: true };
 		const movingNext: string[] = [];
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
-		const started = Date.now();
-		const found = await this.serialized(async () => {
+		const { found, pauseMs } = await this.serialized(async () => {
+			// Timed from here: a wait for this process's other calls is not a slow store.
+			const started = Date.now();
 			// Read inside the serialized call: a run settling before it may drop the workflow's map, and a
 			// hold set on a dropped map would leave its mark looking like no one's (in doubt) to the next claim.
 			const held = heldMarks(this.workflowId);
@@ -79,8 +81,12 @@ export class MessageRecord {
 				if (recorded.has(pending(key))) {
 					// A mark another run of this process holds: that run is sending the message right now, or
 					// found it sent before and is moving its key to the newest end (see LeftForNextWrite).
-					if (holder) (holder.sentBefore ? claim.sentBefore : claim.raced).add(key);
-					else claim.inDoubt.add(key);
+					if (!holder) claim.inDoubt.add(key);
+					else if (!holder.sentBefore) claim.raced.add(key);
+					else {
+						claim.sentBefore.add(key);
+						claim.movedByOther.add(key);
+					}
 					continue;
 				}
 				const sentBefore = recorded.has(key);
@@ -92,14 +98,13 @@ export class MessageRecord {
 				held.set(key, { runId: this.runId, sentBefore });
 				this.marksHeld.push(key);
 			}
-			return recorded;
+			return { found: recorded, pauseMs: pauseAfter(Date.now() - started) };
 		});
-		const settleMs = pauseAfter(Date.now() - started);
 		const moves = [...leftOver.moveToNewest, ...movingNext];
 		claim.movesStood = moves.length === 0;
 		let unconfirmed = keys.filter((key) => !found.has(key) && !found.has(pending(key)));
 		for (let lookup = 1; unconfirmed.length > 0 || !claim.movesStood; lookup++) {
-			await sleep(settleMs);
+			await sleep(pauseMs);
 			const last = lookup >= LOOKUPS;
 			const again = new Set(await this.serialized(() => this.record([...(last ? [] : [...unconfirmed, ...unconfirmed.map(pending)]), ...moves, marker])));
 			if (again.has(marker)) {
@@ -118,51 +123,56 @@ export class MessageRecord {
 	}
 
 	/**
-	 * Three writes. 1: forget the keys that surely did not go out (each with its mark), the run's markers,
-	 * marks to drop and the keys to move to the newest end. 2: record again keys that may have gone out or were sent before
-	 * (another worker's write may have replaced them), marks still in doubt and the moved keys at the
-	 * newest end; only then keep to Max Messages Remembered, oldest first. 3: drop the moved keys' marks,
-	 * once write 2 is known to have stood: another worker's write, read between 1 and 2, would leave the moved
-	 * keys out, and dropping their marks then would leave neither (sent again by the next run). So write 2
-	 * carries a marker, looked up after a pause as a claim's is (each lookup records the moved keys again);
-	 * never found, the marks stay: in doubt.
+	 * 1: forget the keys that surely did not go out (each with its mark), the run's markers, marks to drop and
+	 * the keys to move to the newest end. 2: record again keys that may have gone out or were sent before
+	 * (another worker's write may have replaced them), marks still in doubt and the moved keys at the newest
+	 * end; only then keep to Max Messages Remembered, oldest first. 3: drop the moved keys' marks, once write 2
+	 * is known to have stood: another worker's write, read between 1 and 2, would leave the moved keys out, and
+	 * dropping their marks then would leave neither (sent again by the next run). So write 2 carries a marker,
+	 * looked up as a claim's is (see stood); never found, the marks stay: in doubt.
 	 * A crash between writes leaves marks, never a key without its mark: in doubt, never sent twice.
 	 */
 	async settleRun({ forget, keep, inDoubt, leftOver }: { forget: string[]; keep: string[]; inDoubt: string[]; leftOver: LeftForNextWrite }): Promise<{ pushedOut: number }> {
-		return await this.serialized(async () => {
-			const held = heldMarks(this.workflowId);
-			for (const key of this.marksHeld.splice(0)) if (held.get(key)?.runId === this.runId) held.delete(key);
-			if (held.size === 0) heldMarksByWorkflow.delete(this.workflowId);
-
-			const moving = new Set(leftOver.moveToNewest);
-			const marksLeft = leftOver.dropMarks.filter((key) => moving.has(key));
-			const markers = Array.from({ length: this.markers }, (_, block) => `${MARKER}${this.runId}:${block}`);
-			const settledNow = leftOver.dropMarks.filter((key) => !moving.has(key));
-			await this.remove([...markers, ...forget, ...forget.map(pending), ...leftOver.moveToNewest, ...settledNow.map(pending)]);
-			let pushedOut = 0;
-			const marker = marksLeft.length > 0 ? [`${MARKER}${this.runId}:settle`] : [];
-			const toRecord = [...new Set([...leftOver.moveToNewest, ...keep, ...inDoubt.map(pending)])];
-			let stood = true;
-			if (toRecord.length > 0) {
-				// Room for the marks and the marker that go right after, so that they push out no key.
-				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length + marker.length;
+		const moving = new Set(leftOver.moveToNewest);
+		const marksLeft = leftOver.dropMarks.filter((key) => moving.has(key));
+		const settledNow = leftOver.dropMarks.filter((key) => !moving.has(key));
+		const markers = Array.from({ length: this.markers }, (_, block) => `${MARKER}${this.runId}:${block}`);
+		const marker = marksLeft.length > 0 ? `${MARKER}${this.runId}:settle` : undefined;
+		try {
+			const { pushedOut, pauseMs } = await this.serialized(async () => {
+				await this.remove([...markers, ...forget, ...forget.map(pending), ...leftOver.moveToNewest, ...settledNow.map(pending)]);
+				const toRecord = [...new Set([...leftOver.moveToNewest, ...keep, ...inDoubt.map(pending)]), ...(marker === undefined ? [] : [marker])];
+				if (toRecord.length === 0) return { pushedOut: 0, pauseMs: 0 };
+				// Room for the marks that go right after (and the marker), so that they push out no key.
+				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length + (marker === undefined ? 0 : 1);
 				const before = await this.size();
 				const started = Date.now();
-				const recordedBefore = (await this.record([...toRecord, ...marker], limit)).filter((value) => !marker.includes(value));
-				const added = toRecord.length - recordedBefore.length;
-				if (limit !== undefined) pushedOut = Math.max(0, before + added - limit);
-				if (marker.length > 0) stood = await this.stood(marker[0], leftOver.moveToNewest, pauseAfter(Date.now() - started));
-			}
-			await this.remove([...(stood ? marksLeft.map(pending) : []), ...marker]);
+				const added = toRecord.length - (await this.record(toRecord, limit)).length;
+				return { pushedOut: limit === undefined ? 0 : Math.max(0, before + added - limit), pauseMs: pauseAfter(Date.now() - started) };
+			});
+			const moved = marker === undefined || (await this.stood(marker, leftOver.moveToNewest, pauseMs));
+			await this.serialized(() => this.remove([...(moved ? marksLeft.map(pending) : []), ...(marker === undefined ? [] : [marker])]));
 			return { pushedOut };
-		});
+		} finally {
+			await this.serialized(async () => this.releaseHeldMarks());
+		}
 	}
 
-	/** Looks `marker` up after each pause, recording `values` again with it, until a write of them stood (see claim). */
+	/** This run's marks are no longer held (see heldMarks): a mark left now is in doubt. */
+	private releaseHeldMarks(): void {
+		const held = heldMarks(this.workflowId);
+		for (const key of this.marksHeld.splice(0)) if (held.get(key)?.runId === this.runId) held.delete(key);
+		if (held.size === 0) heldMarksByWorkflow.delete(this.workflowId);
+	}
+
+	/**
+	 * After each pause, records `values` again with `marker`: found there, the write before stood (a write read
+	 * before it has landed by then), so `values` are in the record.
+	 */
 	private async stood(marker: string, values: string[], pauseMs: number): Promise<boolean> {
 		for (let lookup = 1; lookup <= LOOKUPS; lookup++) {
 			await sleep(pauseMs);
-			if ((await this.record([...values, marker])).includes(marker)) return true;
+			if ((await this.serialized(() => this.record([...values, marker]))).includes(marker)) return true;
 		}
 		return false;
 	}
@@ -224,6 +234,8 @@ export interface BlockClaim {
 	inDoubt: Set<string>;
 	raced: Set<string>;
 	overwritten: Set<string>;
+	/** Sent before, and marked by another run of this process, which moves it to the newest end. */
+	movedByOther: Set<string>;
 	/** The keys this claim moved to the newest end, and its marks on keys sent before, are known in the record: the moved keys' marks may go. */
 	movesStood: boolean;
 }
@@ -245,15 +257,11 @@ const RECORD_ATTEMPTS = 3;
 /** The shortest pause before a block's marker is looked up again (see claim). */
 const SETTLE_MS = 20;
 /**
- * The slowest of this process's recent claims, this one's included. Another worker's write can land
- * as late as its own claim is slow, and a machine starved of CPU slows every process's claims, not
+ * The slowest of this process's recent writes that are looked up again (claims, and settles moving
+ * keys), this one's included. Another worker's write can land as late as its own claim is slow, and a machine starved of CPU slows every process's claims, not
  * each one alike: the pause follows the slow ones (four CPU-bound jobs beside two workers on two
  * cores sent 1 of 100 same-moment pairs twice when it followed this claim alone).
  */
-/** The pause before a write of `thisCallMs` is looked up again. */
-function pauseAfter(thisCallMs: number): number {
-	return Math.max(SETTLE_MS, 2 * recentSlowestClaim(thisCallMs));
-}
 function recentSlowestClaim(thisClaimMs: number): number {
 	recentClaimsMs.push(thisClaimMs);
 	if (recentClaimsMs.length > RECENT_CLAIMS) recentClaimsMs.shift();
@@ -261,6 +269,10 @@ function recentSlowestClaim(thisClaimMs: number): number {
 }
 const RECENT_CLAIMS = 20;
 const recentClaimsMs: number[] = [];
+/** The pause before a write that took `thisCallMs` is looked up again. */
+function pauseAfter(thisCallMs: number): number {
+	return Math.max(SETTLE_MS, 2 * recentSlowestClaim(thisCallMs));
+}
 /**
  * How many times a block overwritten by concurrent writes is looked up again. Eight queue-mode workers on one
  * workflow's record (2 CPUs) wrote over one claim at four lookups in a row, and over another's at five.
