@@ -58,9 +58,11 @@ const sendOnlyFiles = files.filter((file) => !readFileSync(path.join(examplesDir
 
 test.each(sendOnlyFiles)('%s as saved with 0.1.0 (no Template fields, button values under Buttons, no Send Once) sends the same bodies', async (file) => {
 	const workflow = JSON.parse(readFileSync(path.join(examplesDir, file), 'utf8')) as WorkflowJson;
-	// 0.1.0 had no Template fields: button values went under the node's Buttons, by index.
+	// 0.1.0 had node version 1 and no Template fields: button values went under the node's Buttons, by index.
 	const asSaved = structuredClone(workflow);
 	for (const node of asSaved.nodes) {
+		if (node.type !== NODE_TYPE) continue;
+		node.typeVersion = 1;
 		const parameters = node.parameters as IDataObject;
 		const templateButtons = ((parameters.template as IDataObject | undefined)?.buttons as { button?: IDataObject[] } | undefined)?.button ?? [];
 		const valued = templateButtons

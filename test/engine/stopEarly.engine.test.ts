@@ -23,14 +23,21 @@ const delivery = (item: INodeExecutionData) => (item.json.success === true ? 'se
 
 const warnings: string[] = [];
 const infos: string[] = [];
+/** Each log line says where it is from; the lines below are compared without it. */
+const WHERE = /^\[workflow "[^"]*", node "[^"]*"(, execution [^\]]+)?\] /;
+const wheres: string[] = [];
 beforeEach(() => {
 	warnings.length = 0;
 	infos.length = 0;
+	wheres.length = 0;
 	const prototype = n8nLoggerClass().prototype as unknown as { log: (level: string, message: string) => void };
 	const log = prototype.log;
 	jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, level: string, message: string, ...rest: unknown[]) {
-		if (level === 'warn' && message.startsWith('Template Message')) warnings.push(message);
-		if (level === 'info') infos.push(message);
+		const where = WHERE.exec(message)?.[0];
+		if (where) wheres.push(where);
+		const line = message.replace(WHERE, '');
+		if (level === 'warn' && line.startsWith('Template Message')) warnings.push(line);
+		if (level === 'info') infos.push(line);
 		return (log as (...args: unknown[]) => void).apply(this, [level, message, ...rest]);
 	});
 });
@@ -69,6 +76,8 @@ test('a one-item run refused for the account: the log does not say it stopped ea
 	expect(warnings).toEqual([
 		'Template Message: account refusal at item 0 (HTTP 401): Token invalid (code 45). It would have stopped the rest, but nothing was left to send: 0 sent.',
 	]);
+	// n8n prints only the message (unless it logs as JSON): the line itself says which workflow and node.
+	expect(wheres[0]).toMatch(/^\[workflow "[^"]+", node "Template Message"/);
 });
 
 test('without Continue On Fail, the node fails with the refusal and says how many were sent', async () => {

@@ -24,6 +24,13 @@ export const subtitle = '"Get delivery status"';
 
 export const properties: INodeProperties[] = [
 	{
+		displayName:
+			"Execute step first runs the nodes before this one that have no output in the editor, and a Send among them sends its messages again: pin the Send's output (or turn on its Send Once) before trying Get Status on its own.",
+		name: 'executeStepNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
 		displayName: 'Message ID',
 		name: 'messageId',
 		type: 'string',

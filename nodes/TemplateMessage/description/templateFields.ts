@@ -7,8 +7,8 @@ import { buttonKindField, buttonValueFields } from './buttonValues';
 import { capitalised } from '../shared/words';
 
 /**
- * The template as registered, for checks and the preview: nothing here is sent. Every part is
- * optional; a part left out is not checked.
+ * The template as registered, for checks and the preview; only its buttons' values are sent, when the
+ * node's own Buttons are empty. Every part is optional; a part left out is not checked.
  */
 export const templateProperty: INodeProperties = {
 	displayName: FIELD.template,
@@ -17,7 +17,7 @@ export const templateProperty: INodeProperties = {
 	placeholder: 'Add Template Detail',
 	default: {},
 	description:
-		"The template as registered in the developer dashboard. Nothing here is sent: every item is checked against it before the first message goes out, and each output item shows the message its recipient gets. With Template Code ID from an expression, map these from the same row, or leave them out.",
+		`The template as registered in the developer dashboard: every item is checked against it before the first message goes out, and each output item shows the message its recipient gets. Only the values of its buttons are sent, when the node's ${FIELD.buttons} are empty. With Template Code ID from an expression, map these from the same row, or leave them out.`,
 	options: [
 		{
 			displayName: TEMPLATE_FIELD.bodyText,

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { ItemResult, PreparedMessage, ReadMessage, SendRun } from '../shared/contracts';
 import { statusOf } from '../shared/contracts';
-import { notice } from '../shared/notice';
+import { logLine, notice } from '../shared/notice';
 import { failureOf } from './errors';
 import { rowsOf } from './rows';
 import { runSummary } from './runSummary';
@@ -29,11 +29,12 @@ export function sendOutput(
 		const [first] = stops;
 		const refusal = `${first.scope} refusal at item ${first.itemIndex}${first.statusCode !== undefined ? ` (HTTP ${first.statusCode})` : ''}: ${first.reason}.`;
 		// "Stopped early" only when something was left unsent: a one-item run, or a stop at the last item, held nothing back.
-		ctx.logger.warn(
+		logLine(
+			ctx,
 			notSent > 0
 				? `Template Message stopped sending early: ${refusal} ${accepted} sent, ${notSent} not sent.`
 				: `Template Message: ${refusal} It would have stopped the rest, but nothing was left to send: ${accepted} sent.`,
-			{ nodeName: node.name },
+			'warn',
 		);
 	}
 	if (stoppedAt !== undefined) {

@@ -13,7 +13,7 @@ import { accountPacer } from '../flow/pacer';
 import { runPool } from '../flow/pool';
 import { Progress } from './progress';
 import { Redactor } from '../api/redact';
-import { notice, noticesOf } from '../shared/notice';
+import { logLine, notice, noticesOf } from '../shared/notice';
 import { MessageRecord } from '../sendOnce/record';
 import { SentMemory } from './sentMemory';
 import { postMessage } from '../api/transport';
@@ -62,7 +62,7 @@ export async function sendAll(
 		progress: new Progress(
 			messages.filter((message) => message !== undefined).length,
 			(line) => {
-				ctx.logger.info(line, { nodeName: node.name });
+				logLine(ctx, line);
 				// n8n shows it in the browser's console during a manual run only.
 				ctx.sendMessageToUI?.(line);
 			},

@@ -6,9 +6,21 @@ export interface Notices {
 	hint(message: string): void;
 }
 
+/**
+ * A line in n8n's log, saying which workflow, node and execution it is from: n8n prints only the message
+ * unless it logs as JSON, and many workflows may share one log.
+ */
+export function logLine(ctx: IExecuteFunctions, message: string, level: 'info' | 'warn' = 'info'): void {
+	const node = ctx.getNode().name;
+	const workflow = ctx.getWorkflow();
+	const executionId = ctx.getExecutionId?.();
+	const where = `workflow "${workflow.name ?? workflow.id}", node "${node}"${executionId ? `, execution ${executionId}` : ''}`;
+	ctx.logger[level](`[${where}] ${message}`, { nodeName: node, workflowId: workflow.id, executionId });
+}
+
 export function noticesOf(ctx: IExecuteFunctions): Notices {
 	return {
-		log: (message, level = 'info') => ctx.logger[level](message, { nodeName: ctx.getNode().name }),
+		log: (message, level = 'info') => logLine(ctx, message, level),
 		hint: (message) => ctx.addExecutionHints?.({ message, location: 'outputPane' }),
 	};
 }
