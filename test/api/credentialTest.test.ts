@@ -26,6 +26,7 @@ describe('what the credential dialog says about one test request', () => {
 		expect(verdict({ status: 404 }).message).toBe('No send endpoint at this address (HTTP 404): check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)');
 		expect(verdict({ status: 308 }).message).toBe('The Base URL redirects (HTTP 308): enter the address the API answers at, often its https:// form');
 		expect(verdict({ status: 503 })).toEqual({ status: 'Error', message: `${BASE_URL}/ answered HTTP 503: the API is reachable but failing, so the token could not be checked. Try again later` });
+		expect(verdict({ status: 429 })).toEqual({ status: 'Error', message: `${BASE_URL}/ answered HTTP 429 (too many requests): the API is reachable, but the token could not be checked. Try again in a moment` });
 	});
 
 	test.each([

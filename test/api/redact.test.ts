@@ -50,6 +50,30 @@ describe('Redactor', () => {
 		expect(redact.text(`«${form.slice(0, Math.floor(form.length / 2))}»`)).toBe('«[redacted]»');
 	});
 
+	const pieces = (text: string, size: number) => text.match(new RegExp(`.{1,${size}}`, 'g'))!;
+
+	test.each([
+		['broken by a line break every 10 characters', pieces(JWT, 10).join('\n')],
+		['broken by JSON-escaped line breaks, as in an answer\'s raw text', pieces(JWT, 10).join('\\n')],
+		['broken by a space every 7 characters', pieces(JWT, 7).join(' ')],
+		['in pieces of 11 characters, a JSON list', JSON.stringify(pieces(JWT, 11))],
+		['its base64 wrapped at 76 characters, as MIME writes it', pieces(b64(JWT), 76).join('\r\n')],
+		['in hex', Buffer.from(JWT).toString('hex')],
+		['in upper-case hex, in pieces', pieces(Buffer.from(JWT).toString('hex').toUpperCase(), 9).join('-')],
+		['in base64 of its base64', b64(b64(JWT))],
+	])('%s', (_name, form) => {
+		const left = redact.text(`«${form}»`);
+		expect(left).toContain('[redacted]');
+		// Left around the marks: the breaks and at most a few characters of the encoding's edges.
+		expect(left.split('[redacted]').join('').replace(/[^A-Za-z0-9]/g, '').length).toBeLessThanOrEqual(4);
+	});
+
+	test('text around an echo broken by other characters is kept, and ordinary text with punctuation is left alone', () => {
+		expect(redact.text(`Invalid token: ${pieces(JWT, 10).join('\n')} (code 45)`)).toBe('Invalid token: [redacted] (code 45)');
+		const ordinary = 'Error 500, request id 3f2a9c1e-8b4d-4e1a-9c2f-1d2e3f4a5b6c at 2026-11-28T08:00:00Z: "message_value is not same as the template" (code 39)';
+		expect(redact.text(ordinary)).toBe(ordinary);
+	});
+
 	test('short tokens are matched whole, even a single character', () => {
 		expect(new Redactor('x7').text('a x7 b')).toBe('a [redacted] b');
 		expect(new Redactor('k').text('kk')).toBe('[redacted][redacted]');

@@ -42,6 +42,9 @@ const TOKENS: Array<[string, string]> = [
 ];
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
+const pieces = (text: string, size: number) => text.match(new RegExp(`.{1,${size}}`, 'gs'))!;
+/** A text's letters and digits alone, lower-cased: an echo broken up shows there whole. */
+const lettersOf = (text: string) => text.replace(/[^A-Za-z0-9]/g, '').toLowerCase();
 const html = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Each way a server might echo the Authorization header it got, each between « and ». */
@@ -65,6 +68,8 @@ function echoes(auth: string): string[] {
 	if (bare.length >= 12) forms.push(b64(`user:${bare}`));
 	// A server log cut at 60% of the token.
 	if (bare.length >= 24) forms.push(bare.slice(0, Math.floor(bare.length * 0.6)));
+	// Broken up: a line break every 10 characters, a list of 11-character pieces; in hex; base64 of base64.
+	if (bare.length >= 24) forms.push(pieces(bare, 10).join('\n'), JSON.stringify(pieces(bare, 11)), Buffer.from(bare, 'utf8').toString('hex'), b64(b64(bare)));
 	return [...new Set(forms)];
 }
 
@@ -128,6 +133,10 @@ test.each(TOKENS)('a token of %s: no echo of it survives anywhere', async (_name
 	const haystack = [everythingIn(withContinue), everythingIn(stopping), ...logged].join('\n');
 	expect(logged.join('\n')).toContain('«[redacted]»');
 	for (const form of echoes(`Bearer ${token.replace(/^Bearer\s+/i, '')}`)) expect(haystack).not.toContain(`«${form}»`);
+	// No 16 letters and digits of it in a row, whatever broke them up.
+	const letters = lettersOf(token.replace(/^Bearer\s+/i, ''));
+	const everything = lettersOf(haystack);
+	for (let i = 0; i + 16 <= letters.length; i++) expect(everything).not.toContain(letters.slice(i, i + 16));
 });
 
 test('a redirect whose Location host is the token: the error shows no part of it, lower-cased or not', async () => {

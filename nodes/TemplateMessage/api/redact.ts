@@ -4,12 +4,16 @@ const RUN = 12;
 /**
  * Removes the token from text the server sent back, however echoed: with or without "Bearer ";
  * JSON-, URL- or HTML-escaped, or every character as \uXXXX, %XX or a numeric entity; in base64
- * (any alignment, standard or URL-safe); in any letter case (a host name is lower-cased). Forms mixed
- * within the token are not recognised. Any RUN consecutive characters of a form match, so an echo
- * cut short is still caught (a shorter token is matched whole): apply it before truncating.
+ * (any alignment, standard or URL-safe, or base64 again), in hex; in any letter case (a host name is
+ * lower-cased); broken by line breaks, spaces or other punctuation (a wrapped line, pieces in a list).
+ * Forms mixed within the token, and pieces in separate fields of an answer, are not recognised. Any
+ * RUN consecutive characters of a form match, so an echo cut short is still caught (a shorter token is
+ * matched whole): apply it before truncating.
  */
 export class Redactor {
 	private readonly runs = new Set<string>();
+	/** The same runs of each form's letters and digits alone, for an echo broken by other characters (see skeleton). */
+	private readonly skeletonRuns = new Set<string>();
 	private readonly whole: string[] = [];
 
 	constructor(token: string) {
@@ -20,6 +24,8 @@ export class Redactor {
 			for (const form of new Set(encodedForms(secret).map(asciiLowerCase))) {
 				if (form.length < RUN) this.whole.push(form);
 				else for (let i = 0; i + RUN <= form.length; i++) this.runs.add(form.slice(i, i + RUN));
+				const { text } = skeleton(form);
+				for (let i = 0; i + RUN <= text.length; i++) this.skeletonRuns.add(text.slice(i, i + RUN));
 			}
 		}
 		// Longest first, so that a short form inside a longer one does not leave pieces behind.
@@ -29,8 +35,31 @@ export class Redactor {
 	text(text: string): string {
 		let result = text;
 		if (this.runs.size > 0 && result.length >= RUN) result = this.maskRuns(result);
+		if (this.skeletonRuns.size > 0 && result.length >= RUN) result = this.maskSkeletonRuns(result);
 		for (const secret of this.whole) result = maskWhole(result, secret);
 		return result;
+	}
+
+	/** Runs found among the text's letters and digits alone: masked from the first character of each to its last, whatever lies between. */
+	private maskSkeletonRuns(text: string): string {
+		const { text: letters, at } = skeleton(text);
+		let out = '';
+		let copiedUpTo = 0;
+		let runEnd = -1;
+		const flush = (start: number) => {
+			out += text.slice(copiedUpTo, at[start]) + REDACTED;
+			copiedUpTo = at[runEnd] + 1;
+		};
+		let runStart = -1;
+		for (let i = 0; i + RUN <= letters.length; i++) {
+			if (!this.skeletonRuns.has(letters.slice(i, i + RUN))) continue;
+			if (runStart >= 0 && i > runEnd + 1) flush(runStart);
+			if (runStart < 0 || i > runEnd + 1) runStart = i;
+			runEnd = i + RUN - 1;
+		}
+		if (runStart < 0) return text;
+		flush(runStart);
+		return out + text.slice(copiedUpTo);
 	}
 
 	private maskRuns(text: string): string {
@@ -47,6 +76,28 @@ export class Redactor {
 		}
 		return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
 	}
+}
+
+/**
+ * The letters and digits of a text (lower-cased), with where each stands in it: JSON's escapes of
+ * line breaks and tabs (\\n, \\r, \\t) count as breaks, not as letters.
+ */
+function skeleton(text: string): { text: string; at: number[] } {
+	let letters = '';
+	const at: number[] = [];
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code === 0x5c && /[nrt]/.test(text[i + 1] ?? '')) {
+			i++;
+			continue;
+		}
+		const isDigit = code >= 0x30 && code <= 0x39;
+		const isLetter = (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+		if (!isDigit && !isLetter) continue;
+		letters += isLetter && code <= 0x5a ? String.fromCharCode(code + 0x20) : text[i];
+		at.push(i);
+	}
+	return { text: letters, at };
 }
 
 /** Lower-cases A to Z only, so that every index in the result is the same as in the text. */
@@ -87,6 +138,9 @@ function encodedForms(secret: string): string[] {
 		codePoints.map((code) => `&#${code};`).join(''),
 		codePoints.map((code) => `&#x${code.toString(16)};`).join(''),
 		...base64Forms(secret),
+		// Hex of its bytes; and base64 of its base64, as a server wrapping a header it echoes would.
+		Buffer.from(secret, 'utf8').toString('hex'),
+		...base64Forms(Buffer.from(secret, 'utf8').toString('base64')),
 	];
 }
 
