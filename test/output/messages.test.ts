@@ -61,6 +61,7 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['A Message Key with a NUL character', () => customMessageKey('order-1\u0000pending')],
 	['A chat link instead of a number', () => buildSendRequest(input({ phoneNumber: 'https://wa.me/6281234567890' }))],
 	['Template Code ID empty', () => buildSendRequest(input({ templateCodeId: ' ' }))],
+	['Template Code ID with a line break inside', () => buildSendRequest(input({ templateCodeId: 'order_\nconfirmed' }))],
 	['A body value left empty', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi', ''] }) }))],
 	['A body value that is an object', () => buildSendRequest(input({ components: fields({ bodyValues: [{ a: 1 }] }) }))],
 	['Body values expression that is not a list', () => bodyValuesFromList('Budi')],

@@ -19,4 +19,6 @@ test('two runs of one n8n finding a message sent before: both say so, only the r
 	await second.release();
 	expect([...store.lost]).toEqual([]);
 	expect({ key: store.has('order-7'), mark: store.has('order-7\u0000pending') }).toEqual({ key: true, mark: false });
+	// One move: the key removed once, to be recorded again at the newest end.
+	expect(store.calls.filter((call) => call.kind === 'remove' && call.values.includes('template-message:order-7'))).toHaveLength(1);
 });

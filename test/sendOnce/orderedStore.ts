@@ -12,13 +12,13 @@ export function orderedStore(workflowId: string, seed: string[] = []) {
 	const data = seed.map(stored);
 	const watched: string[] = [];
 	const lost = new Set<string>();
-	const calls: Array<{ at: number; values: string[] }> = [];
+	const calls: Array<{ at: number; values: string[]; kind: 'record' | 'remove' }> = [];
 	const check = () => {
 		for (const key of watched) if (!data.includes(stored(key)) && !data.includes(stored(`${key}\u0000pending`))) lost.add(key);
 	};
 	const helpers = {
 		async checkProcessedAndRecord(values: string[], _scope: unknown, options: { maxEntries?: number }) {
-			calls.push({ at: Date.now(), values });
+			calls.push({ at: Date.now(), values, kind: 'record' });
 			const hashes = values.map((value) => createHash('md5').update(value).digest('base64'));
 			const processed = values.filter((_, index) => data.includes(hashes[index]));
 			for (const hash of hashes) if (!data.includes(hash)) data.push(hash);
@@ -27,7 +27,7 @@ export function orderedStore(workflowId: string, seed: string[] = []) {
 			return { new: values.filter((value) => !processed.includes(value)), processed };
 		},
 		async removeProcessed(values: string[]) {
-			calls.push({ at: Date.now(), values });
+			calls.push({ at: Date.now(), values, kind: 'remove' });
 			for (const value of values) {
 				const index = data.indexOf(createHash('md5').update(value).digest('base64'));
 				if (index !== -1) data.splice(index, 1);

@@ -57,7 +57,7 @@ export function credentialTestVerdict(baseUrl: string, answer: TestAnswer): INod
 	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): check the JWT`);
 	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, which ${BASE_URL_ENDS}`);
 	if (status >= 500 || status < 200) return error(`${at} answered HTTP ${status}: the API is reachable but failing, so the token could not be checked. Try again later`);
-	// A 429 may come from a gateway before the token is looked at (the API's own code 9 says it got through).
+	// A 429 may come from a gateway before the token is looked at; the API's code 9 with another status comes after it.
 	if (status === 429) return error(`${at} answered HTTP 429 (too many requests): the API is reachable, but the token could not be checked. Try again in a moment`);
 	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
 }

@@ -34,48 +34,60 @@ export class Redactor {
 
 	text(text: string): string {
 		let result = text;
-		if (this.runs.size > 0 && result.length >= RUN) result = this.maskRuns(result);
-		if (this.skeletonRuns.size > 0 && result.length >= RUN) result = this.maskSkeletonRuns(result);
+		if (result.length >= RUN) {
+			// Both kinds of runs are found in the text as it came, then masked together: masking one first
+			// would leave the other's short pieces next to a mark.
+			const spans = [...this.runSpans(result), ...this.skeletonSpans(result)];
+			if (spans.length > 0) result = maskSpans(result, spans);
+		}
 		for (const secret of this.whole) result = maskWhole(result, secret);
 		return result;
 	}
 
-	/** Runs found among the text's letters and digits alone: masked from the first character of each to its last, whatever lies between. */
-	private maskSkeletonRuns(text: string): string {
-		const { text: letters, at } = skeleton(text);
-		let out = '';
-		let copiedUpTo = 0;
-		let runEnd = -1;
-		const flush = (start: number) => {
-			out += text.slice(copiedUpTo, at[start]) + REDACTED;
-			copiedUpTo = at[runEnd] + 1;
-		};
-		let runStart = -1;
-		for (let i = 0; i + RUN <= letters.length; i++) {
-			if (!this.skeletonRuns.has(letters.slice(i, i + RUN))) continue;
-			if (runStart >= 0 && i > runEnd + 1) flush(runStart);
-			if (runStart < 0 || i > runEnd + 1) runStart = i;
-			runEnd = i + RUN - 1;
-		}
-		if (runStart < 0) return text;
-		flush(runStart);
-		return out + text.slice(copiedUpTo);
+	private runSpans(text: string): Span[] {
+		const spans: Span[] = [];
+		if (this.runs.size === 0) return spans;
+		const lower = asciiLowerCase(text);
+		for (let i = 0; i + RUN <= text.length; i++) if (this.runs.has(lower.slice(i, i + RUN))) addSpan(spans, i, i + RUN);
+		return spans;
 	}
 
-	private maskRuns(text: string): string {
-		const lower = asciiLowerCase(text);
-		let out = '';
-		let copiedUpTo = 0;
-		let maskedUpTo = -1;
-		for (let i = 0; i + RUN <= text.length; i++) {
-			if (!this.runs.has(lower.slice(i, i + RUN))) continue;
-			// A run that starts inside or right after the last masked one extends it.
-			if (maskedUpTo < 0 || i > maskedUpTo + 1) out += text.slice(copiedUpTo, i) + REDACTED;
-			maskedUpTo = i + RUN - 1;
-			copiedUpTo = i + RUN;
-		}
-		return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
+	/** Runs found among the text's letters and digits alone, each from its first character to its last, whatever lies between. */
+	private skeletonSpans(text: string): Span[] {
+		const spans: Span[] = [];
+		if (this.skeletonRuns.size === 0) return spans;
+		const { text: letters, at } = skeleton(text);
+		for (let i = 0; i + RUN <= letters.length; i++) if (this.skeletonRuns.has(letters.slice(i, i + RUN))) addSpan(spans, at[i], at[i + RUN - 1] + 1);
+		return spans;
 	}
+}
+
+/** Where a text is masked: from a start index up to, not including, an end index. */
+type Span = [number, number];
+
+/** Spans found in order: one that overlaps or touches the last extends it, so a long echo is one span. */
+function addSpan(spans: Span[], start: number, end: number): void {
+	const last = spans.at(-1);
+	if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+	else spans.push([start, end]);
+}
+
+/** One mark for each group of spans that overlap or touch. */
+function maskSpans(text: string, spans: Span[]): string {
+	spans.sort((a, b) => a[0] - b[0]);
+	let out = '';
+	let copiedUpTo = 0;
+	let [start, end] = spans[0];
+	for (const [nextStart, nextEnd] of spans.slice(1)) {
+		if (nextStart <= end) {
+			end = Math.max(end, nextEnd);
+			continue;
+		}
+		out += text.slice(copiedUpTo, start) + REDACTED;
+		copiedUpTo = end;
+		[start, end] = [nextStart, nextEnd];
+	}
+	return out + text.slice(copiedUpTo, start) + REDACTED + text.slice(end);
 }
 
 /**

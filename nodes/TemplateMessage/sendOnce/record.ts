@@ -57,8 +57,9 @@ export class MessageRecord {
 	 * pause longer than a store call, is looked up again. Marker there: this write stands (the row is written
 	 * whole). Marker gone, key there: another execution recorded it at the same moment: left to it.
 	 * Both gone: a write about other keys replaced this one; the lookup recorded them again, so look once more.
-	 * The last lookup writes the marker alone: found gone there, no write of this block stood, and none of its
-	 * keys is left in the record as this run's (a key there now is another execution's, and stays).
+	 * The last lookup writes none of the block's keys, only the marker (and the moves below): found gone there, no
+	 * write of this block stood, and none of its keys is left in the record as this run's (a key there now is
+	 * another execution's, and stays).
 	 * Keys moved to the newest end are in every lookup too, and the marks this claim made on keys sent before
 	 * (they cover those keys' move by the next write): a write read between this claim's removal and its record
 	 * would leave the moved keys out, one read before it the marks, and neither may then go (`movesStood`).
@@ -150,6 +151,8 @@ export class MessageRecord {
 				const added = toRecord.length - (await this.record(toRecord, limit)).length;
 				return { pushedOut: limit === undefined ? 0 : Math.max(0, before + added - limit), pauseMs: pauseAfter(Date.now() - started) };
 			});
+			// Only the marks covering a move are this run's while it looks the move up.
+			await this.serialized(async () => this.releaseHeldMarks(moving));
 			const moved = marker === undefined || (await this.stood(marker, leftOver.moveToNewest, pauseMs));
 			await this.serialized(() => this.remove([...(moved ? marksLeft.map(pending) : []), ...(marker === undefined ? [] : [marker])]));
 			return { pushedOut };
@@ -158,10 +161,12 @@ export class MessageRecord {
 		}
 	}
 
-	/** This run's marks are no longer held (see heldMarks): a mark left now is in doubt. */
-	private releaseHeldMarks(): void {
+	/** This run's marks, but those of `kept` keys, are no longer held (see heldMarks): a mark left now is in doubt. */
+	private releaseHeldMarks(kept: ReadonlySet<string> = new Set()): void {
 		const held = heldMarks(this.workflowId);
-		for (const key of this.marksHeld.splice(0)) if (held.get(key)?.runId === this.runId) held.delete(key);
+		const released = this.marksHeld.filter((key) => !kept.has(key));
+		this.marksHeld.splice(0, this.marksHeld.length, ...this.marksHeld.filter((key) => kept.has(key)));
+		for (const key of released) if (held.get(key)?.runId === this.runId) held.delete(key);
 		if (held.size === 0) heldMarksByWorkflow.delete(this.workflowId);
 	}
 

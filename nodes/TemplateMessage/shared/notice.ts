@@ -14,7 +14,8 @@ export function logLine(ctx: IExecuteFunctions, message: string, level: 'info' |
 	const node = ctx.getNode().name;
 	const workflow = ctx.getWorkflow();
 	const executionId = ctx.getExecutionId?.();
-	const where = `workflow "${workflow.name ?? workflow.id}", node "${node}"${executionId ? `, execution ${executionId}` : ''}`;
+	// Quoted as JSON: a name with a line break or a quote stays one readable line.
+	const where = `workflow ${JSON.stringify(String(workflow.name ?? workflow.id))}, node ${JSON.stringify(node)}${executionId ? `, execution ${executionId}` : ''}`;
 	ctx.logger[level](`[${where}] ${message}`, { nodeName: node, workflowId: workflow.id, executionId });
 }
 
