@@ -179,7 +179,10 @@ async function startN8n(userFolder, { port = 5678, brokerPort = 5679, command = 
 	const handle = {
 		url: `http://127.0.0.1:${port}`,
 		child,
+		/** The last 20,000 characters of its output. */
 		output: () => output,
+		/** All of it, from its log file (a count of its lines must not stop at the kept tail). */
+		log: () => (logFile ? fs.readFileSync(logFile, 'utf8') : output),
 		async stop() {
 			if (child.exitCode === null && child.signalCode === null) {
 				child.kill('SIGTERM');

@@ -39,7 +39,7 @@ interface SandboxState {
 	stats: Record<string, number>;
 }
 let sandbox: { url: string; token: string; read(): Promise<SandboxState>; stop(): Promise<void> };
-let handles: { main: { url: string }; workers: Array<{ output(): string; child: import('node:child_process').ChildProcess; stop(): Promise<void> }> };
+let handles: { main: { url: string }; workers: Array<{ log(): string; child: import('node:child_process').ChildProcess; stop(): Promise<void> }> };
 let api: import('axios').AxiosInstance;
 
 beforeAll(async () => {
@@ -88,7 +88,7 @@ test('concurrent webhook calls: every row reaches the API exactly once, from the
 	expect(seconds).toBeGreaterThan((CALLS * ROWS_PER_CALL) / (2 * RATE) - 2);
 
 	// The executions ran on the workers (both of them), not on main, and n8n recorded full outputs.
-	const startedOn = handles.workers.map((worker) => [...worker.output().matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]));
+	const startedOn = handles.workers.map((worker) => [...worker.log().matchAll(/Worker started execution (\d+)/g)].map((match) => match[1]));
 	expect(startedOn.every((ids) => ids.length > 0)).toBe(true);
 	let executions: Array<{ id: string; status: string }> = [];
 	for (let i = 0; i < 120 && !(executions.length === CALLS && executions.every((e) => e.status === 'success')); i++) {
@@ -112,8 +112,8 @@ test('concurrent webhook calls: every row reaches the API exactly once, from the
 test('Send Once across two workers: the same row posted twice at the same moment, 100 times: each sent exactly once', async () => {
 	const TRIALS = 100;
 	const trialPhone = (trial: number) => `62816${String(trial).padStart(7, '0')}`;
-	const finished = () => handles.workers.map((worker) => [...worker.output().matchAll(/Worker finished execution (\d+)/g)].map((match) => match[1]));
-	const startedOn = () => handles.workers.map((worker) => new Set([...worker.output().matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])));
+	const finished = () => handles.workers.map((worker) => [...worker.log().matchAll(/Worker finished execution (\d+)/g)].map((match) => match[1]));
+	const startedOn = () => handles.workers.map((worker) => new Set([...worker.log().matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])));
 	const finishedBefore = finished().flat().length;
 	let splitPairs = 0;
 	for (let trial = 0; trial < TRIALS; trial++) {
@@ -143,7 +143,7 @@ test('a worker killed mid-execution: nothing sent twice, and after the run again
 	const ROWS = 200;
 	const callPhone = (row: number) => `62815${String(row).padStart(7, '0')}`;
 	const rows = Array.from({ length: ROWS }, (_, row) => ({ phone: callPhone(row), name: `Row ${row}` }));
-	const startedCount = () => handles.workers.map((worker) => (worker.output().match(/Worker started execution/g) ?? []).length);
+	const startedCount = () => handles.workers.map((worker) => (worker.log().match(/Worker started execution/g) ?? []).length);
 	const before = startedCount();
 	await axios.post(`${handles.main.url}/webhook/queue-bulk`, { rows });
 	const ours = (state: SandboxState) => state.messages.filter((message) => message.request.phone_number.startsWith('62815'));
