@@ -47,6 +47,7 @@ const quickReply = (label: string, payload?: string) => ({ kind: 'quickReply', l
 
 const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Phone Number left empty', () => buildSendRequest(input({ phoneNumber: '' }))],
+	['Phone Number with the country code twice', () => buildSendRequest(input({ phoneNumber: '+62 62 812 3456 7890' }))],
 	['A local number without country code', () => buildSendRequest(input({ phoneNumber: '0812 3456 7890' }))],
 	['Letters in the number', () => buildSendRequest(input({ phoneNumber: '+62 812 CALL ME' }))],
 	['Too few digits', () => buildSendRequest(input({ phoneNumber: '+62 812' }))],

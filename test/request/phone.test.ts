@@ -346,13 +346,21 @@ describe('normalisePhoneNumber', () => {
 			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || /\.0$/.test(plain) || slashEnding;
 		};
 		const zeroAfterCountryCode = (digits: string) => digits.slice(countryCodeOf(digits).length).startsWith('0');
+		// Numbers no country has: +1 and +7 take 10 digits (+1's first from 2 to 9), and 14 digits or more that repeat the country code.
+		const noSuchNumber = (digits: string) => {
+			const code = countryCodeOf(digits);
+			const national = digits.slice(code.length);
+			if (code === '1') return !/^[2-9]\d{9}$/.test(national);
+			if (code === '7') return national.length !== 10;
+			return digits.length >= 14 && national.startsWith(code);
+		};
 
 		test('any number written with any separators and marks goes to its own digits', () => {
 			const number = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 6, maxLength: 14 })).map(([first, rest]) => [first, ...rest].join(''));
 			fc.assert(
 				fc.property(number, fc.array(separator, { minLength: 15, maxLength: 15 }), fc.constantFrom('+', '00', "'+", ''), (digits, separators, prefix) => {
 					const cell = prefix + [...digits].map((digit, i) => digit + separators[i]).join('');
-					fc.pre(!byRule(cell) && !zeroAfterCountryCode(digits));
+					fc.pre(!byRule(cell) && !zeroAfterCountryCode(digits) && !noSuchNumber(digits));
 					expect(normalisePhoneNumber(cell)).toBe(digits);
 				}),
 				{ numRuns: 2000 },
@@ -402,3 +410,35 @@ describe('normalisePhoneNumber', () => {
 	});
 });
 
+
+describe('numbers no country has, that sheets make of real ones, are refused: sent, they would reach someone else', () => {
+	test.each<[string, string | undefined, RegExp]>([
+		['+62 62 812 3456 7890', undefined, /holds country code 62 twice/],
+		['+62 6281234567890', '62', /holds country code 62 twice/],
+		['62 62 812 3456 7890', '62', /holds country code 62 twice/],
+		['0062 62 812 3456 7890', undefined, /holds country code 62 twice/],
+		['+44 44 7911 123456', undefined, /holds country code 44 twice/],
+		['+91 919876543210', '91', /holds country code 91 twice/],
+		['+1 1-212-555-0100', '1', /has 11 digits after country code 1 \(1212…\); numbers there have 10, the first from 2 to 9/],
+		['+11 212 555 0100', undefined, /after country code 1/],
+		// Australia's international prefix 0011 and Indonesia's 001, read as 00 and a country code 1.
+		['0011 44 20 7946 0958', '61', /after country code 1/],
+		['001 62 812 3456 7890', '62', /after country code 1/],
+		// Russia's trunk 8 after +7.
+		['+7 8 (912) 345-67-89', undefined, /has 11 digits after country code 7/],
+	])('%j (Default Country Code %s)', (cell, defaultCountryCode, problem) => {
+		expect(() => normalisePhoneNumber(cell, defaultCountryCode)).toThrow(problem);
+	});
+
+	test.each<[string, string]>([
+		['+1 212 555 0100', '12125550100'],
+		['+7 912 345 6789', '79123456789'],
+		// Kazakhstan's numbers start with 7 after +7.
+		['+7 777 123 4567', '77771234567'],
+		// Area codes that start with the country code's digits: Pangkalan Brandan (0620), Emden (04921).
+		['+62 620 123 4567', '626201234567'],
+		['+49 4921 1234567', '4949211234567'],
+	])('%j is still its own number', (cell, digits) => {
+		expect(normalisePhoneNumber(cell)).toBe(digits);
+	});
+});

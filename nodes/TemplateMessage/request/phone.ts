@@ -68,6 +68,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) return undefined;
 	if (digits.charCodeAt(countryCodeOf(digits).length) === 48) return undefined; // a 0 after the country code: its country's rule
+	if (implausible(digits) !== undefined) return undefined;
 	return digits;
 }
 
@@ -139,7 +140,33 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 			'Check the number is complete and starts with its country code, e.g. +62 812 3456 7890',
 		);
 	}
+	const problem = implausible(digits);
+	if (problem !== undefined) throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} ${problem.problem}`, problem.hint);
 	return digits;
+}
+
+/** Numbers of these country codes have exactly 10 digits after it: North America (1, an area code from 2 to 9 first), Russia and Kazakhstan (7). */
+const TEN_DIGIT_COUNTRIES: Readonly<Record<string, RegExp>> = { '1': /^[2-9]\d{9}$/, '7': /^\d{10}$/ };
+/** From this many digits on, a number whose digits after the country code start with that code again holds it twice. */
+const TWICE_FROM_DIGITS = 14;
+
+/**
+ * A number no country has, that a sheet makes of a real one: the country code twice (a formula adding it to a
+ * cell that has it), a North American number with a 1 after the +1, a trunk 8 after +7, or another country's
+ * international prefix (0011, 001) read as 00 and a country code. Refused: sent, it would go to someone else.
+ */
+function implausible(digits: string): { problem: string; hint: string } | undefined {
+	const countryCode = countryCodeOf(digits);
+	const national = digits.slice(countryCode.length);
+	const hint = `Write the country code once, then the number, e.g. +${countryCode === '1' ? '1 212 555 0100' : countryCode === '7' ? '7 912 345 6789' : '62 812 3456 7890'}; a formula that puts the code in front of a cell that has it already makes such numbers`;
+	const tenDigits = TEN_DIGIT_COUNTRIES[countryCode];
+	if (tenDigits && !tenDigits.test(national)) {
+		return { problem: `has ${national.length} digits after country code ${countryCode} (${national.slice(0, 4)}…); numbers there have 10${countryCode === '1' ? ', the first from 2 to 9' : ''}`, hint };
+	}
+	if (digits.length >= TWICE_FROM_DIGITS && national.startsWith(countryCode)) {
+		return { problem: `holds country code ${countryCode} twice (${countryCode} ${countryCode}…), or is too long for a number of that country`, hint };
+	}
+	return undefined;
 }
 
 /** Country code first; the country's 0 rule decides a 0 right after it (a bracketed "(0)" is one the writer marked as a trunk prefix). */
