@@ -31,6 +31,14 @@ export function runOptionRefused(node: INode): Refuse {
 
 export type Scope = 'run' | 'item';
 
+/** The Options collection's name in the editor, Send's and Get Status's alike. */
+const COLLECTION_NAME = 'Options';
+
+/** Where the editor shows an option: `Options → <its name>`. */
+export function optionPathOf(displayName: string): string {
+	return `${COLLECTION_NAME} → ${displayName}`;
+}
+
 export interface OptionSpec<T, S extends Scope = Scope> {
 	/** The editor's field, but its name, which is the spec's key. */
 	property: Omit<INodeProperties, 'name'>;
@@ -98,7 +106,7 @@ export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Part
 /** An operation's Options collection, from its table of options: the one builder of every operation's. */
 export function optionsCollection(name: string, table: Record<string, OptionSpec<unknown>>): INodeProperties {
 	return {
-		displayName: 'Options',
+		displayName: COLLECTION_NAME,
 		name,
 		type: 'collection',
 		placeholder: 'Add Option',
@@ -124,5 +132,5 @@ export function readTable<Table extends Record<string, OptionSpec<unknown>>>(
 
 /** One option's reading; a value it cannot read is refused naming the option where the editor shows it. */
 function readOne<T>(spec: OptionSpec<T>, value: unknown, context: Omit<ReadContext, 'refuse'>, refuse: Refuse): T {
-	return spec.read(value, { ...context, refuse: (problem, hint) => refuse(`Options → ${spec.property.displayName}`, problem, hint) });
+	return spec.read(value, { ...context, refuse: (problem, hint) => refuse(optionPathOf(spec.property.displayName), problem, hint) });
 }

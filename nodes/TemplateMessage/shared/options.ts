@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
 import type { OptionSpec, Refuse, Scope } from './optionSpec';
-import { choiceOption, numberOption, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
+import { choiceOption, numberOption, optionPathOf, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -229,7 +229,7 @@ export function optionName(name: OptionName): string {
 
 /** Where the editor shows it. */
 export function optionPath(name: OptionName): string {
-	return `Options → ${optionName(name)}`;
+	return optionPathOf(optionName(name));
 }
 
 export const optionsProperty: INodeProperties = optionsCollection('options', OPTIONS);
