@@ -395,7 +395,7 @@ describe('the same care as a send', () => {
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
 		]);
 		expect(rows.map((row) => row.phone_number)).toEqual(['6281200000001', 'not a phone', null, null, '6281200000005', null, null]);
-		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 7 without msgid');
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(result)).toContain('Get Status: 7 without a usable msgid');
 	});
 });
 

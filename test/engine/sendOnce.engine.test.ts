@@ -473,6 +473,12 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
+	test('Forget Sent Messages with the error output: a row without a key goes to the second output, the forgotten ones to the first', async () => {
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [{ messageKey: 'a|tpl-once' }, {}], typeVersion: 2, onError: 'continueErrorOutput', parameters: { operation: 'forget' } });
+		expect(forget.output(SEND_NODE, 0).map((item) => [item.pairedItem, item.json])).toEqual([[{ item: 0 }, { forgotten: true, messageKey: 'a|tpl-once' }]]);
+		expect(forget.output(SEND_NODE, 1).map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, 'Message Key: is empty [item 1]']]);
+	});
+
 	test("Forget's default key reads a row routed to the error output, which carries it under details", async () => {
 		api.respondWith(() => ({ status: 400, body: { errors: [{ message: 'Invalid parameter', code: 39 }] } }));
 		const failed = await send(recipients(1), { sendOnce: 'recipientTemplate' }, { onError: 'continueErrorOutput' });

@@ -14,6 +14,8 @@ describe('package.json follows n8n community package rules', () => {
 			expect(packageJson.scripts[script]).toBeUndefined();
 		}
 		expect(packageJson.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		// Optional, so that npm does not install one beside the host's (see packaging.test.ts).
+		expect(packageJson.peerDependenciesMeta).toEqual({ 'n8n-workflow': { optional: true } });
 		expect(packageJson.keywords).toContain('n8n-community-node-package');
 		expect(packageJson.n8n).toMatchObject({ n8nNodesApiVersion: 1, strict: true });
 	});

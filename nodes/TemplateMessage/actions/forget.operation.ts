@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { invalidItemError } from '../output/errors';
+import { errorOutputItem, routesToErrorOutput } from '../output/rows';
 import { readForgetAll, readForgetKey } from '../request/parameters';
 import { MessageRecord } from '../sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
@@ -64,10 +65,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
 	await MessageRecord.open(this).forget(valid);
+	const node = this.getNode();
+	const routed = routesToErrorOutput(node);
 	return [
-		keys.map((key, itemIndex) => ({
-			json: typeof key === 'string' ? { forgotten: true, messageKey: key } : { error: key.message, details: { success: false, itemIndex, description: key.description ?? undefined } },
-			pairedItem: { item: itemIndex },
-		})),
+		keys.map((key, itemIndex) => {
+			if (typeof key === 'string') return { json: { forgotten: true, messageKey: key }, pairedItem: { item: itemIndex } };
+			const details = { success: false, itemIndex, description: key.description ?? undefined };
+			return routed ? errorOutputItem(node, key.message, details, itemIndex) : { json: { error: key.message, details }, pairedItem: { item: itemIndex } };
+		}),
 	];
 }

@@ -189,7 +189,7 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 		if (result.kind === 'status') {
 			const { deliveryStatus, failureReason, failureCode } = result.reading;
 			const still = notReached(result) === '' ? undefined : ` after ${duration(result.wait!.waitedMs)}`;
-			if (deliveryStatus === null) add(still ? `still without a status${still}` : 'without a readable status');
+			if (deliveryStatus === null) add(still ? `still without a status${still}` : LABELS.unreadable);
 			else if (still) add(`still ${deliveryStatus}${still}`);
 			else add(deliveryStatus, failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
 		} else add(LABELS[result.kind]);
@@ -210,14 +210,13 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 	return `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}: ${parts.join(', ')}`;
 }
 
+/** In the order the summary names them, after the statuses. */
 const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {
 	notFound: 'not found',
-	noMsgid: 'without msgid',
 	unreadable: 'without a readable status',
+	noMsgid: 'without a usable msgid',
 	failed: 'not looked up (failed)',
 	heldBack: 'not looked up (stopped)',
 };
 
-const TAIL: Record<string, number> = Object.fromEntries(
-	['not found', 'without a readable status', 'without msgid', 'not looked up (failed)', 'not looked up (stopped)'].map((label, index) => [label, index]),
-);
+const TAIL: Record<string, number> = Object.fromEntries(Object.values(LABELS).map((label, index) => [label, index]));
