@@ -121,6 +121,15 @@ describe('the README a user reads top to bottom', () => {
 		const table = section("The node's fields").slice(section("The node's fields").indexOf('### Options'));
 		const rows = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((name) => name !== 'Option' && !/^-+$/.test(name));
 		expect(rows).toEqual(options.map((option) => option.displayName));
+		// Its Default column says each option's default as the node has it.
+		const stated = [...table.matchAll(/^\| ([^|]+?) \| ([^|]+?) \|/gm)].filter(([, name]) => name !== 'Option' && !/^-+$/.test(name)).map(([, , given]) => given);
+		const shown = (option: INodeProperties) => {
+			if (option.type === 'boolean') return [option.default ? 'on' : 'off'];
+			if (option.default === '') return ['–'];
+			const choice = (option.options as Array<{ name: string; value: unknown }> | undefined)?.find((entry) => entry.value === option.default);
+			return choice ? [`\`${String(choice.value)}\``, `\`${choice.name}\``, choice.name.toLowerCase()] : [String(option.default)];
+		};
+		expect(options.map((option, index) => ({ option, given: stated[index] })).filter(({ option, given }) => !shown(option).includes(given)).map(({ option, given }) => `${option.displayName}: ${given}`)).toEqual([]);
 	});
 
 	test("its fields table names every field of the Send operation", () => {

@@ -17,8 +17,6 @@ export interface Attempt {
 	rateLimit?: RateLimitState;
 }
 
-/** Cut only after the token was redacted, so no piece of it is left. */
-
 /**
  * One POST, never retried or redirected; every status comes back as a response, so the outcome is
  * decided in one place. The run's decrypted credential is passed so n8n does not decrypt it per message.

@@ -1,6 +1,6 @@
 import { throttled } from '../shared/apiCodes';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
-import type { Outcome, Refusal, Throttling } from '../shared/contracts';
+import type { Refusal, Throttling } from '../shared/contracts';
 import { duration, secondsSetting } from '../shared/duration';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
@@ -10,7 +10,8 @@ import type { RateLimitState } from '../api/headers';
 import type { Departure } from './arrivalRecord';
 import type { Pacer, Pause, PauseCause } from './pacer';
 import { PauseLog } from './pauseLog';
-import { StopEarly } from './stopEarly';
+import type { FlowAnswer } from './stopEarly';
+import { StopEarly, tookIt } from './stopEarly';
 
 /** The system's time, or a simulated one in tests. */
 export interface Clock {
@@ -141,14 +142,14 @@ export class FlowControl {
 	 * What one attempt's answer says to every sender. 'again': a 429 or code 9 this message waits out (charged to
 	 * its budget). A refusal: the wait is beyond its budget. undefined: the answer is for the sender.
 	 */
-	answered(passage: Passage, outcome: Outcome, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
+	answered(passage: Passage, outcome: FlowAnswer, rateLimit?: RateLimitState): 'again' | Refusal | undefined {
 		const { departure } = passage;
-		if (departure && (outcome.kind === 'accepted' || outcome.statusCode !== undefined)) this.pacer.answered(departure, this.clock.now() - departure.at);
+		if (departure && (tookIt(outcome) || outcome.statusCode !== undefined)) this.pacer.answered(departure, this.clock.now() - departure.at);
 		if (rateLimit) {
 			const lowered = this.pacer.rateLimitHeaders(rateLimit, departure);
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
-		if (outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
+		if (tookIt(outcome) || outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
 		this.throttling.answers++;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
@@ -173,8 +174,8 @@ export class FlowControl {
 	}
 
 	/** The message's last answer in this run. */
-	finalOutcome(passage: Passage, outcome: Outcome): void {
-		if (outcome.kind === 'accepted') this.pacer.accepted();
+	finalOutcome(passage: Passage, outcome: FlowAnswer): void {
+		if (tookIt(outcome)) this.pacer.accepted();
 		const stop = this.stopEarly.record(passage.itemIndex, passage.templateCodeId, outcome, passage.probeToken);
 		if (stop) this.stops.push(stop);
 	}

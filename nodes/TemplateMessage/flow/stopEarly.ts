@@ -1,7 +1,17 @@
-import type { Outcome, Refusal } from '../shared/contracts';
+import type { FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { isApiAnswer, refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
+
+/** What an answer that is not a failure tells the flow, for any operation: the API took the request. */
+export const TAKEN = { kind: 'taken' } as const;
+
+/** An answer as the flow reads it: taken (a Send's accepted outcome, or TAKEN), or how it failed. */
+export type FlowAnswer = Outcome | typeof TAKEN;
+
+export function tookIt(answer: FlowAnswer): answer is Extract<FlowAnswer, { kind: 'accepted' | 'taken' }> {
+	return answer.kind === 'accepted' || answer.kind === 'taken';
+}
 
 /**
  * Decides, from each message's final outcome, when the rest of the run would fail the same way: after
@@ -25,8 +35,8 @@ export class StopEarly {
 	}
 
 	/** Returns the refusal when it is the one that stops others. */
-	record(itemIndex: number, templateCodeId: string, outcome: Outcome, probe?: ProbeToken): Refusal | undefined {
-		if (outcome.kind === 'accepted') {
+	record(itemIndex: number, templateCodeId: string, outcome: FlowAnswer, probe?: ProbeToken): Refusal | undefined {
+		if (tookIt(outcome)) {
 			this.breaker.answered(probe);
 			this.contradictions.count = 0;
 			return undefined;
@@ -60,7 +70,7 @@ export class StopEarly {
 	 * CONTRADICTIONS_TO_STOP identical 401/403 "recipient" refusals in a row, with nothing accepted
 	 * between, the recipients are not what is wrong: stop as for the account (docs/reliability.md).
 	 */
-	private believedScope(outcome: Exclude<Outcome, { kind: 'accepted' }>): ReturnType<typeof refusalScope> {
+	private believedScope(outcome: FailedOutcome): ReturnType<typeof refusalScope> {
 		const scope = refusalScope(outcome);
 		if (scope !== 'item' || outcome.kind !== 'rejected' || (outcome.statusCode !== 401 && outcome.statusCode !== 403)) {
 			this.contradictions.count = 0;
@@ -75,7 +85,7 @@ export class StopEarly {
 const CONTRADICTIONS_TO_STOP = 3;
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
-function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boolean {
+function isServerFailure(outcome: FailedOutcome): boolean {
 	if (outcome.errorCode === 'ERR_CANCELED') return false;
 	// The API's documented code decides before the status: a 500 with code 45 is the token refused, not the API failing.
 	if (outcome.kind === 'rejected' && isApiAnswer(outcome.apiCode)) return false;
@@ -85,6 +95,6 @@ function isServerFailure(outcome: Exclude<Outcome, { kind: 'accepted' }>): boole
 	return outcome.transient || outcome.statusCode === undefined || outcome.statusCode >= 500;
 }
 
-function refusal(scope: Refusal['scope'], itemIndex: number, templateCodeId: string, outcome: Exclude<Outcome, { kind: 'accepted' }>, reason = outcome.reason): Refusal {
+function refusal(scope: Refusal['scope'], itemIndex: number, templateCodeId: string, outcome: FailedOutcome, reason = outcome.reason): Refusal {
 	return { scope, itemIndex, templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 }

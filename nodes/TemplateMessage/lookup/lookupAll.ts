@@ -12,6 +12,8 @@ import type { Clock, Passage } from '../flow/flowControl';
 import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
 import { accountPacer } from '../flow/pacer';
 import { runPool } from '../flow/pool';
+import type { FlowAnswer } from '../flow/stopEarly';
+import { TAKEN } from '../flow/stopEarly';
 import { Redactor } from '../api/redact';
 import { apiCode, apiReason, isObject } from '../api/outcome';
 import { decideRetry } from '../flow/retry';
@@ -189,12 +191,12 @@ async function lookUp(
 			const held = await flow.slot(passage);
 			if (held) return held === 'stop' ? undefined : { kind: 'heldBack', heldBy: held, attempts: attempt - 1 };
 			const answer = await get();
-			const outcome: Outcome = answer.kind === 'answered' ? ANSWERED : answer.outcome;
+			const outcome: FlowAnswer = answer.kind === 'answered' ? TAKEN : answer.outcome;
 			const throttled = flow.answered(passage, outcome, answer.rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return { kind: 'heldBack', heldBy: throttled, attempts: attempt };
 			if (answer.kind === 'answered') {
-				flow.finalOutcome(passage, ANSWERED);
+				flow.finalOutcome(passage, TAKEN);
 				if (saysNoSuchMessage(answer.body)) {
 					const reason = redact(apiReason(answer.body) ?? 'data does not exist').slice(0, MAX_REASON_LENGTH);
 					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
@@ -206,7 +208,7 @@ async function lookUp(
 			// (a 404 in its error shape, or the provider's code 33, "data does not exist", at any status).
 			const tokenRefused = apiCodeInfo(failed.apiCode)?.tokenRefused === true;
 			if ((failed.statusCode === 404 && isApiError(failed) && !tokenRefused) || (failed.statusCode !== undefined && failed.apiCode === NOT_FOUND_CODE)) {
-				flow.finalOutcome(passage, ANSWERED);
+				flow.finalOutcome(passage, TAKEN);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
 			}
 			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
@@ -218,7 +220,7 @@ async function lookUp(
 			}
 			// A 2xx too large to read: the API answered; asking again would bring the same.
 			if (failed.statusCode !== undefined && failed.statusCode >= 200 && failed.statusCode < 300 && !isApiError(failed)) {
-				flow.finalOutcome(passage, ANSWERED);
+				flow.finalOutcome(passage, TAKEN);
 				return { kind: 'unreadable', reason: failed.reason, attempts: attempt };
 			}
 			const decision = decideRetry(failed, ++tries, policy);
@@ -252,9 +254,6 @@ function bodyKind(body: unknown): string {
 function saysNoSuchMessage(body: unknown): boolean {
 	return isObject(body) && body.history_status === undefined && apiCode(body) === NOT_FOUND_CODE;
 }
-
-/** What the flow hears of an answered lookup: the API is there and took the request (the pace may rise again). */
-const ANSWERED: Outcome = { kind: 'accepted', msgid: '', statusCode: 200 };
 
 /**
  * What the flow hears of a failed lookup. A refusal goes without the API's code, which speaks of sends

@@ -204,7 +204,8 @@ export function errorOutputItem(node: INode, message: string, details: IDataObje
 	return { json, pairedItem, error: new NodeOperationError(node, message, { itemIndex }) };
 }
 
-const FAILED: ReadonlySet<string> = new Set(['failed', 'unknown', 'notSent', 'invalid']);
+/** Whether a row of each status carries its error (and goes to n8n's error output when On Error says so). */
+const FAILED: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown: true, notSent: true, skipped: false, inDoubt: false, invalid: true };
 
 /**
  * Every item's row, in input order. A failed row keeps its error's message and its details apart: flat with
@@ -217,7 +218,7 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 	const table = rowTableOf(node);
 	return sources.map((source) => {
 		const { result, ...rest } = source;
-		const facts: SendRowBasis = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED.has(statusOf(result)) ? failureOf(node, result, source.itemIndex) : undefined };
+		const facts: SendRowBasis = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED[statusOf(result)] ? failureOf(node, result, source.itemIndex) : undefined };
 		const values = new Map(table.fields.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
 		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(table, values, true), source.itemIndex);

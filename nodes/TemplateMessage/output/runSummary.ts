@@ -2,20 +2,21 @@ import type { ItemStatus, Throttling, WindowEdge } from '../shared/contracts';
 import { duration } from '../shared/duration';
 import { capitalised } from '../shared/words';
 
-const WORDS: Array<[ItemStatus, string]> = [
-	['failed', 'refused'],
-	['unknown', 'delivery unknown'],
-	['notSent', 'not sent (held back or throttled)'],
-	['invalid', 'invalid'],
-	['skipped', 'skipped'],
-	['inDoubt', 'in doubt (not sent: see the rows)'],
-];
+/** How the summary counts each status but sent, in this order. */
+const WORDS: Record<Exclude<ItemStatus, 'sent'>, string> = {
+	failed: 'refused',
+	unknown: 'delivery unknown',
+	notSent: 'not sent (held back or throttled)',
+	invalid: 'invalid',
+	skipped: 'skipped',
+	inDoubt: 'in doubt (not sent: see the rows)',
+};
 
 /** An item a stopped run never reached (undefined) was not sent. */
 export function runSummary(statuses: Array<ItemStatus | undefined>, throttled?: Throttling): string {
 	const counts = new Map<ItemStatus, number>();
 	for (const status of statuses.map((status) => status ?? 'notSent')) counts.set(status, (counts.get(status) ?? 0) + 1);
-	const rest = WORDS.filter(([status]) => counts.has(status)).map(([status, word]) => `${counts.get(status)} ${word}`);
+	const rest = (Object.entries(WORDS) as Array<[ItemStatus, string]>).filter(([status]) => counts.has(status)).map(([status, word]) => `${counts.get(status)} ${word}`);
 	return `Sent ${counts.get('sent') ?? 0} of ${statuses.length} item(s)${rest.length > 0 ? `: ${rest.join(', ')}` : ''}.${throttled ? ` ${throttleSentence(throttled)}` : ''}`;
 }
 

@@ -43,8 +43,6 @@ const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> =
 	{ column: 'phone_number', from: ({ reading, inputPhone }) => reading?.phoneNumber ?? inputPhone },
 ];
 
-export const STATUS_COLUMNS: readonly string[] = COLUMNS.map(({ column }) => column);
-
 function reasonOf({ result, reading }: StatusRowBasis): string | null {
 	switch (result.kind) {
 		case 'noMsgid':

@@ -7,7 +7,7 @@ import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS
 import { customMessageKey, messageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
-import { FIELD, PAYLOAD_MODE } from '../shared/fieldNames';
+import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { templateTextAsWritten } from './pastedTemplate';
 
@@ -21,7 +21,7 @@ export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string
 }
 
 export function readForgetAll(ctx: IExecuteFunctions): boolean {
-	return ctx.getNodeParameter('forget', 0, 'keys') === 'all';
+	return ctx.getNodeParameter('forget', 0, FIELD_DEFAULT.forget) === 'all';
 }
 
 /** n8n's run index of this node in the execution: 0 for its first run, 2 for the third batch of Loop Over Items. */
@@ -45,7 +45,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	};
 	const fromTemplate = buttonsFromTemplate(templateButtonsOf(templateFields));
 
-	if (get('payloadMode', 'fields') === 'json') {
+	if (get('payloadMode', FIELD_DEFAULT.payloadMode) === 'json') {
 		if (fromTemplate) {
 			throw new InvalidFieldError(
 				FIELD.templateButtons,
@@ -57,7 +57,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	}
 
 	const bodyValues =
-		get('bodyValuesMode', 'fields') === 'list'
+		get('bodyValuesMode', FIELD_DEFAULT.bodyValuesMode) === 'list'
 			? bodyValuesFromList(get('bodyValuesList', ''))
 			: ((get('bodyValues.values', []) as IDataObject[]) ?? []).map((entry) => entry.text);
 
@@ -71,7 +71,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	}
 	const buttons = fromTemplate ?? ownButtons;
 
-	const headerType = get('headerType', 'none');
+	const headerType = get('headerType', FIELD_DEFAULT.headerType);
 	return {
 		...base,
 		components: {

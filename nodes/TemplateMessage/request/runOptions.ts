@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunOptions, SendOnce } from '../shared/contracts';
+import { FIELD_DEFAULT } from '../shared/fieldNames';
 import { readOptions } from '../shared/options';
 import { runOptionRefused } from '../shared/optionSpec';
 
@@ -8,6 +9,6 @@ import { runOptionRefused } from '../shared/optionSpec';
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	return {
 		...readOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject, 'run', ctx.getNode().typeVersion, runOptionRefused(ctx.getNode())),
-		sendOnce: ctx.getNodeParameter('sendOnce', 0, 'off') as SendOnce,
+		sendOnce: ctx.getNodeParameter('sendOnce', 0, FIELD_DEFAULT.sendOnce) as SendOnce,
 	};
 }

@@ -40,6 +40,18 @@ export const SEND_ONCE_CHOICE = {
 	customKey: 'Once per Message Key',
 } as const;
 
+/**
+ * Each choice field's default, where it is read when n8n leaves it out. n8n's lint wants the description's
+ * own default a literal: test/description/fieldNames.test.ts checks that they agree.
+ */
+export const FIELD_DEFAULT = {
+	payloadMode: 'fields',
+	bodyValuesMode: 'fields',
+	headerType: 'none',
+	sendOnce: 'off',
+	forget: 'keys',
+} as const satisfies { payloadMode: keyof typeof PAYLOAD_MODE; sendOnce: keyof typeof SEND_ONCE_CHOICE } & Record<string, string>;
+
 /** The operations' names, as the Operation field lists them (keyed by its values). */
 export const OPERATION_NAME = {
 	send: 'Send',

@@ -239,8 +239,10 @@ const OPTIONS_OF: Record<Scope, Record<string, OptionSpec<unknown>>> = {
 	item: Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.scope === 'item')),
 };
 
-/** Reads the options of one scope from the Options collection as n8n gave it. */
-/** `refuse` is the scope's error: fieldError for an item's options, runOptionRefused(node) for the run's. */
+/**
+ * Reads the options of one scope from the Options collection as n8n gave it. `refuse` is the scope's
+ * error: fieldError for an item's options, runOptionRefused(node) for the run's.
+ */
 export function readOptions<S extends Scope>(collection: IDataObject, scope: S, typeVersion: number, refuse: Refuse): ValuesOf<NamesOf<S>> {
 	return readTable(OPTIONS_OF[scope], collection, typeVersion, refuse) as ValuesOf<NamesOf<S>>;
 }

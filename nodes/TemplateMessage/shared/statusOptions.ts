@@ -68,12 +68,6 @@ export const STATUS_OPTIONS = {
 	}),
 } satisfies Record<string, OptionSpec<unknown>>;
 
-export type StatusOptionName = keyof typeof STATUS_OPTIONS;
-
-export function statusOptionName(name: StatusOptionName): string {
-	return STATUS_OPTIONS[name].property.displayName;
-}
-
 export const statusOptionsProperty: INodeProperties = optionsCollection('statusOptions', STATUS_OPTIONS);
 
 /** What the lookups run with: Send's request settings as given here, and the wait, when asked for. */
