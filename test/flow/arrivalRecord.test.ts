@@ -22,13 +22,28 @@ describe('ArrivalRecord', () => {
 		expect(record.slotFreesAt(300, 1)).toBe(200 + 30 + 1000 + ARRIVAL_ROOM_MS);
 	});
 
-	test('requests that left in the same millisecond are counted in the order they left; refused ones only when asked', () => {
+	test('requests that left in the same millisecond are counted in the order they left; refused ones are not what the API counted', () => {
 		const record = new ArrivalRecord();
 		const [a, b, c] = [record.depart(100), record.depart(100), record.depart(100)];
 		expect([record.arrivalsBefore(a), record.arrivalsBefore(b), record.arrivalsBefore(c)]).toEqual([1, 2, 3]);
 		b.refused = true;
-		expect(record.arrivalsBefore(c, true)).toBe(2);
+		expect(record.countedInWindowOf(c)).toEqual({ likely: 2, most: 2 });
 		expect(record.arrivalsBefore(c)).toBe(3);
+	});
+
+	test('an answer that came back late (a busy event loop): the most the API may have counted still has the requests at the window\'s start, and one that left after it', () => {
+		const record = new ArrivalRecord();
+		// The fastest answer takes 20 ms: the yardstick.
+		record.answered(record.depart(0), 20);
+		const early = record.depart(100);
+		record.answered(early, 20);
+		const slow = record.depart(1080);
+		const after = record.depart(1085);
+		record.answered(after, 100);
+		record.answered(slow, 100);
+		// The record puts the slow one's arrival at 1160, more than a second after the early one's 100,
+		// and the one that left 5 ms after it at 1165.
+		expect(record.countedInWindowOf(slow)).toEqual({ likely: 1, most: 3 });
 	});
 
 	test('each 429 at the edge widens the room by 2 ms, up to 50', () => {

@@ -54,6 +54,8 @@ export interface SimulatedSettings {
 	latencyMs?: number;
 	/** How long after the pacer let it go each request reaches the API (n8n's helper connecting, a busy event loop), in ms; its answer is that much later too. */
 	arrivalLagMs?: (index: number) => number;
+	/** How much later than its latency each answer reaches the node (a busy event loop), in ms: the request arrived on time. */
+	answerLagMs?: (index: number) => number;
 	/** Cancel the run this many ms after it started (on the simulated clock), as n8n's Stop execution does. */
 	cancelAt?: number;
 	/** Start the run this many ms after the others' start (a queue job taken later). */
@@ -141,12 +143,13 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 	const post = async (request: PreparedMessage['request']) => {
 		const itemIndex = Number(request.phone_number);
 		const templateCodeId = request.message.template.template_code_id;
-		const lag = settings.arrivalLagMs?.(sent++) ?? 0;
+		const index = sent++;
+		const lag = settings.arrivalLagMs?.(index) ?? 0;
 		if (lag > 0) await clock.sleep(lag);
 		const at = clock.now();
 		const answer = script({ itemIndex, templateCodeId, index: requests.length, now: at });
 		requests.push({ itemIndex, templateCodeId, at, answer: answer.status });
-		await clock.sleep(latencyMs);
+		await clock.sleep(latencyMs + (settings.answerLagMs?.(index) ?? 0));
 		const headers = answer.headers ?? {};
 		return { outcome: classifyResponse({ statusCode: answer.status, headers, body: answer.body }, clock.now()), rateLimit: readRateLimit(headers, clock.now()) };
 	};

@@ -6,9 +6,13 @@
  * overfills the window), and steps up only into room the API showed.
  */
 
+import type { OwnInWindow } from './arrivalRecord';
+
 /**
  * How far each answer moves the estimate of what others use of the account's window down: a rise is
  * taken at once (a peer that started sending), a fall slowly (one that paused between two requests).
+ * An answer proves a rise only as far as the fewest others it allows (OwnInWindow.most): a rise taken
+ * from the likely count is noise at least as often, and held two workers' shares at 11 and 12 of 25.
  */
 const SHARE_SMOOTHING = 0.15;
 /** An estimate of others this close above a whole number still leaves that share: the headers count whole requests. */
@@ -38,9 +42,11 @@ export class AccountShare {
 	}
 
 	/** An answer's headers: the account's limit and what remains of its window, and how many of the window's requests were this pace's. */
-	observe(limit: number, remaining: number, ownInWindow: number): void {
-		const others = Math.max(0, limit - remaining - ownInWindow);
-		this.othersPerWindow = others > this.othersPerWindow ? others : this.othersPerWindow + SHARE_SMOOTHING * (others - this.othersPerWindow);
+	observe(limit: number, remaining: number, own: OwnInWindow): void {
+		const fewest = Math.max(0, limit - remaining - own.most);
+		const likely = Math.max(0, limit - remaining - own.likely);
+		if (fewest > this.othersPerWindow) this.othersPerWindow = fewest;
+		else if (likely < this.othersPerWindow) this.othersPerWindow += SHARE_SMOOTHING * (likely - this.othersPerWindow);
 		this.leastRemaining = Math.min(this.leastRemaining, remaining);
 		if (this.sharing) this.takes = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
 	}

@@ -17,6 +17,19 @@ export interface Departure {
 	refused?: boolean;
 }
 
+/**
+ * This pace's requests in the API's window at one arrival: `likely` as the record places each arrival;
+ * `most` if the others arrived as early as they could (when they left) and this one as late as it could.
+ * An answer that came back late (a busy event loop, not a late request) places its request's arrival
+ * late, and `likely` then misses the requests at the window's start; a request that left just after it
+ * may have arrived first. In the real n8n, two workers' answers undercounted their own that way by up to
+ * five requests in one answer in five.
+ */
+export interface OwnInWindow {
+	likely: number;
+	most: number;
+}
+
 /** Answers remembered to learn from: the fastest of them is the yardstick of lateness. */
 const ANSWERS_KEPT = 50;
 
@@ -73,11 +86,22 @@ export class ArrivalRecord {
 		return arrivals[arrivals.length - perWindow] + window;
 	}
 
+	/** How many of this pace's requests the API had in the window that ends with `departure`'s arrival, itself included. */
+	arrivalsBefore(departure: Departure): number {
+		return this.countBefore(departure, false);
+	}
+
 	/**
-	 * How many of this pace's requests the API had in the window that ends with `departure`'s arrival,
-	 * itself included; `counted`: only those it did not refuse.
+	 * How many of this pace's requests the API counted in the window that ended with `departure`'s
+	 * arrival, those it refused left out (see OwnInWindow).
 	 */
-	arrivalsBefore(departure: Departure, counted = false): number {
+	countedInWindowOf(departure: Departure): OwnInWindow {
+		const latest = this.arrivalOf(departure);
+		const most = this.departures.filter((other) => (other === departure || !other.refused) && other.at <= latest && this.arrivalOf(other) > departure.at - RATE_LIMIT_WINDOW_MS).length;
+		return { likely: this.countBefore(departure, true), most };
+	}
+
+	private countBefore(departure: Departure, counted: boolean): number {
 		const arrived = this.arrivalOf(departure);
 		// Requests that arrived in the same millisecond: the API counted them in the order they left.
 		const order = this.departures.indexOf(departure);

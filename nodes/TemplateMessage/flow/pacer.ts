@@ -188,7 +188,7 @@ export class Pacer {
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
 		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) {
-			this.others.observe(state.limit, state.remaining, this.record.arrivalsBefore(departure, true));
+			this.others.observe(state.limit, state.remaining, this.record.countedInWindowOf(departure));
 			if (this.sharing) this.rate = Math.min(this.rate, this.others.share);
 		}
 		if (state.remaining === 0) {
