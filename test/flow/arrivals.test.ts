@@ -183,6 +183,32 @@ describe('others on the account: the headers are the counter every sender shares
 		expect(acceptedAt.filter((at) => at >= first + 5000 && at < first + 35000).length / 30).toBeGreaterThanOrEqual(24.5);
 	});
 
+	test.each([1, 2, 4])('%p worker(s) at the default, one answer in five up to 400 ms late: with others, 429s under 2%%; alone, no 429 and within 5%% of the ideal time, its own requests not taken for others\' use', async (workers) => {
+		const shared = provider(25);
+		const total = 1200;
+		const spread = (index: number, worker: number, prime: number) => ((index * prime + worker * 7331) % 9967) / 9967;
+		const runs = await simulateRuns(
+			Array.from({ length: workers }, (_, worker) => ({
+				items: total / workers,
+				maxPerSecond: 25,
+				maxConcurrency: 10,
+				script: shared,
+				answerLagMs: (index: number) => {
+					const r = spread(index, worker, 6271);
+					return r < 0.8 ? Math.floor(r * 10) : Math.floor(2000 * (r - 0.8));
+				},
+			})),
+			{ pacers: 'each' },
+		);
+		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
+		const requests = runs.flatMap((run) => run.requests);
+		if (workers === 1) {
+			expect(requests.filter((request) => request.answer === 429)).toEqual([]);
+			// 1.048; 1.109 when a rise in others' use was taken from the likely count: alone, it took a share.
+			expect(runs[0].elapsedMs).toBeLessThanOrEqual(ideal(total, 25) * 1.05);
+		} else expect(refusedShare(requests)).toBeLessThan(0.02);
+	});
+
 	test.each([2, 4])('%p workers at the default, each running two executions, the jobs taken 150 ms apart: 429s under 2%%; the last to start is not held to the share it started with', async (workers) => {
 		const shared = provider(25);
 		const total = 1200;

@@ -18,12 +18,13 @@ export interface Departure {
 }
 
 /**
- * This pace's requests in the API's window at one arrival: `likely` as the record places each arrival;
- * `most` if the others arrived as early as they could (when they left) and this one as late as it could.
- * An answer that came back late (a busy event loop, not a late request) places its request's arrival
- * late, and `likely` then misses the requests at the window's start; a request that left just after it
- * may have arrived first. In the real n8n, two workers' answers undercounted their own that way by up to
- * five requests in one answer in five.
+ * This pace's requests the API counted in its window at one arrival (those it refused left out):
+ * `likely` as the record places each arrival; `most`, the most one window could hold, wherever this
+ * request arrived between leaving and the record's place for it, each other one anywhere between
+ * leaving and its own place. An answer that came back late (a busy event loop, not a late request)
+ * places its request's arrival late, and `likely` then misses the requests at the window's start, or
+ * ones that left just after it and arrived first. In the real n8n, two workers' answers undercounted
+ * their own that way by up to five requests in one answer in five.
  */
 export interface OwnInWindow {
 	likely: number;
@@ -97,8 +98,15 @@ export class ArrivalRecord {
 	 */
 	countedInWindowOf(departure: Departure): OwnInWindow {
 		const latest = this.arrivalOf(departure);
-		const most = this.departures.filter((other) => (other === departure || !other.refused) && other.at <= latest && this.arrivalOf(other) > departure.at - RATE_LIMIT_WINDOW_MS).length;
-		return { likely: this.countBefore(departure, true), most };
+		const counted = this.departures.filter((other) => !other.refused);
+		const left = counted.map((other) => other.at).sort((x, y) => x - y);
+		const arrived = counted.map((other) => this.arrivalOf(other)).sort((x, y) => x - y);
+		// A window ending at `end` holds every request that may have arrived in it: left by then, and not
+		// surely arrived a window before. The end is where this request arrived, anywhere from leaving to
+		// the record's place for it; the count is largest where one more has come in.
+		const inWindowEndingAt = (end: number) => countAtMost(left, end) - countAtMost(arrived, end - RATE_LIMIT_WINDOW_MS);
+		const ends = [departure.at, ...left.filter((at) => at > departure.at && at <= latest)];
+		return { likely: this.countBefore(departure, true), most: Math.max(...ends.map(inWindowEndingAt)) };
 	}
 
 	private countBefore(departure: Departure, counted: boolean): number {
@@ -106,7 +114,7 @@ export class ArrivalRecord {
 		// Requests that arrived in the same millisecond: the API counted them in the order they left.
 		const order = this.departures.indexOf(departure);
 		return this.departures.filter((other, index) => {
-			if (counted && other.refused && other !== departure) return false;
+			if (counted && other.refused) return false;
 			const at = this.arrivalOf(other);
 			return (at < arrived || (at === arrived && index <= order)) && at > arrived - RATE_LIMIT_WINDOW_MS;
 		}).length;
@@ -129,4 +137,16 @@ export class ArrivalRecord {
 		const horizon = now - 3 * (RATE_LIMIT_WINDOW_MS + ROOM_LEARNED_MAX_MS + ARRIVAL_ROOM_MS);
 		while (this.departures.length > 0 && (this.departures[0].at < horizon || this.departures.length > DEPARTURES_KEPT)) this.departures.shift();
 	}
+}
+
+/** How many of `sorted` (ascending) are at most `value`. */
+function countAtMost(sorted: number[], value: number): number {
+	let low = 0;
+	let high = sorted.length;
+	while (low < high) {
+		const middle = (low + high) >> 1;
+		if (sorted[middle] <= value) low = middle + 1;
+		else high = middle;
+	}
+	return low;
 }
