@@ -42,6 +42,12 @@ test('the app is n8n 1.x and the package is installed as n8n installs one: no n8
 	expect(readdirSync(installed).sort()).toEqual(['LICENSE.md', 'README.md', 'dist', 'index.js', 'package.json']);
 });
 
+test("the install is whole: n8n's LangGraph finds its peer @langchain/core in the app (n8n 1.123 does not start without it)", () => {
+	const langgraph = path.dirname(require.resolve('@langchain/langgraph/package.json', { paths: [stack.APP_DIR] }));
+	// Not the repository's own copy, which Node would find above the app and an installed n8n would not.
+	expect(require.resolve('@langchain/core/singletons', { paths: [langgraph] }).startsWith(path.join(stack.APP_DIR, 'node_modules') + path.sep)).toBe(true);
+});
+
 test('an active webhook workflow sends spec-exact bodies, one message per call', async () => {
 	const orders = webhookOrders(2);
 	const answers = await Promise.all(orders.map((order) => axios.post(`${n8n.url}/webhook/order-confirmed`, order, { validateStatus: () => true })));
