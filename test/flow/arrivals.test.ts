@@ -154,25 +154,31 @@ describe('others on the account: the headers are the counter every sender shares
 		expect({ answers: counted('answers'), atWindowEdge: counted('atWindowEdge'), atSharedWindowEdge: counted('atSharedWindowEdge') }).toEqual({ answers: tooMany, atWindowEdge: 0, atSharedWindowEdge: tooMany });
 	});
 
-	test.each([2, 4])('%p workers at the default, one answer in five up to 60 ms late (a busy event loop holding answers, not requests): their shares still fill the account, 24.5 a second or more from the 5th second to the 35th, 429s under 2%%', async (workers) => {
+	/**
+	 * Workers at the default, each with its own sequence of late answers (a busy event loop): four in five
+	 * up to 9 ms late, the fifth up to `slowestAnswerMs`; requests up to `requestLagMs` late.
+	 */
+	const withLateAnswers = (workers: number, { total, maxConcurrency, slowestAnswerMs, requestLagMs = 0 }: { total: number; maxConcurrency: number; slowestAnswerMs: number; requestLagMs?: number }) => {
 		const shared = provider(25);
-		const total = 2000;
-		// Each worker's own sequence: four answers in five up to 9 ms late, the fifth up to 60 ms; requests up to 10 ms late.
 		const spread = (index: number, worker: number, prime: number) => ((index * prime + worker * 7331) % 9967) / 9967;
-		const runs = await simulateRuns(
+		return simulateRuns(
 			Array.from({ length: workers }, (_, worker) => ({
 				items: total / workers,
 				maxPerSecond: 25,
-				maxConcurrency: 5,
+				maxConcurrency,
 				script: shared,
-				arrivalLagMs: (index: number) => Math.floor(spread(index, worker, 7919) * 11),
+				arrivalLagMs: requestLagMs === 0 ? undefined : (index: number) => Math.floor(spread(index, worker, 7919) * (requestLagMs + 1)),
 				answerLagMs: (index: number) => {
 					const r = spread(index, worker, 6271);
-					return r < 0.8 ? Math.floor(r * 10) : Math.floor(300 * (r - 0.8));
+					return r < 0.8 ? Math.floor(r * 10) : Math.floor(slowestAnswerMs * 5 * (r - 0.8));
 				},
 			})),
 			{ pacers: 'each' },
 		);
+	};
+
+	test.each([2, 4])('%p workers at the default, one answer in five up to 60 ms late (a busy event loop holding answers, not requests): their shares still fill the account, 24.5 a second or more from the 5th second to the 35th, 429s under 2%%', async (workers) => {
+		const runs = await withLateAnswers(workers, { total: 2000, maxConcurrency: 5, slowestAnswerMs: 60, requestLagMs: 10 });
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
 		const requests = runs.flatMap((run) => run.requests);
 		expect(refusedShare(requests)).toBeLessThan(0.02);
@@ -184,22 +190,8 @@ describe('others on the account: the headers are the counter every sender shares
 	});
 
 	test.each([1, 2, 4])('%p worker(s) at the default, one answer in five up to 400 ms late: with others, 429s under 2%%; alone, no 429 and within 5%% of the ideal time, its own requests not taken for others\' use', async (workers) => {
-		const shared = provider(25);
 		const total = 1200;
-		const spread = (index: number, worker: number, prime: number) => ((index * prime + worker * 7331) % 9967) / 9967;
-		const runs = await simulateRuns(
-			Array.from({ length: workers }, (_, worker) => ({
-				items: total / workers,
-				maxPerSecond: 25,
-				maxConcurrency: 10,
-				script: shared,
-				answerLagMs: (index: number) => {
-					const r = spread(index, worker, 6271);
-					return r < 0.8 ? Math.floor(r * 10) : Math.floor(2000 * (r - 0.8));
-				},
-			})),
-			{ pacers: 'each' },
-		);
+		const runs = await withLateAnswers(workers, { total, maxConcurrency: 10, slowestAnswerMs: 400 });
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
 		const requests = runs.flatMap((run) => run.requests);
 		if (workers === 1) {
