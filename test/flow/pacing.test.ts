@@ -169,6 +169,44 @@ describe('Pacer', () => {
 		expect(pacer.currentRate).toBe(25);
 	});
 
+	test('a share of 1 refused with nothing of its own in the API\'s window tries again when the API\'s Reset says a slot frees, not a second later at the same full moment', () => {
+		const time = clock();
+		const pacer = new Pacer(25, time.now);
+		pacer.join();
+		/** The next request leaves, when the pace lets it: it is returned, and how long it waited. */
+		const leave = (pace: Pacer) => {
+			const from = time.now();
+			time.advance(pace.reserve());
+			let attempt = pace.tryDepart();
+			while (!('left' in attempt)) {
+				time.advance(attempt.waitMs);
+				attempt = pace.tryDepart();
+			}
+			return { departure: attempt.left, waitedMs: time.now() - from };
+		};
+		/** One request through the pace, answered 20 ms later with the account's window full. */
+		const send = (pace: Pacer, resetMs: number) => {
+			const { departure } = leave(pace);
+			time.advance(20);
+			pace.answered(departure, 20);
+			pace.rateLimitHeaders({ limit: 25, remaining: 0, resetMs, resetUnitGuessed: true }, departure);
+			return departure;
+		};
+		// Others use the 24 the first answer leaves: this pace's share is 1 a second.
+		send(pacer, 30);
+		expect(pacer.currentRate).toBe(1);
+		const refused = send(pacer, 30);
+		expect(pacer.tooManyRequests(1000, refused)).toEqual({ kind: 'atSharedWindowEdge', until: time.now() + 30 });
+		expect(leave(pacer).waitedMs).toBe(30);
+		expect(pacer.currentRate).toBe(1);
+		// A Reset of a whole second, its unit guessed, says nothing of when a slot frees: the pace's own second holds.
+		const other = new Pacer(25, time.now);
+		other.join();
+		send(other, 1000);
+		other.tooManyRequests(1000, send(other, 1000));
+		expect(leave(other).waitedMs).toBeGreaterThan(900);
+	});
+
 	test('the 429s of requests that left together slow the pace once; a 429 after the pause slows it again', () => {
 		const time = clock();
 		const pacer = new Pacer(20, time.now);

@@ -72,6 +72,12 @@ export class ArrivalRecord {
 		this.fastestMs = Math.min(...this.roundTrips);
 	}
 
+	/** A request the API refused, and whose slot this pace does not keep. */
+	drop(departure: Departure): void {
+		const index = this.departures.indexOf(departure);
+		if (index >= 0) this.departures.splice(index, 1);
+	}
+
 	/** A 429 at the window's edge: the record was too hopeful. */
 	widenRoom(): void {
 		this.learnedRoomMs = Math.min(ROOM_LEARNED_MAX_MS, this.learnedRoomMs + ROOM_STEP_MS);

@@ -48,6 +48,8 @@ export class Pacer {
 	private readonly others = new AccountShare();
 	/** A 429 while sharing takes one request off the share, once a window. */
 	private stepDownUntil = 0;
+	/** When the API's last answer said its window takes one more (its Reset), on the pacer's clock; undefined when it did not say, or its unit is doubtful. */
+	private apiSlotAt: number | undefined;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -148,6 +150,15 @@ export class Pacer {
 	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
 		const limit = Math.ceil(this.rate);
 		if (departure) departure.refused = true;
+		if (departure && !askedByServer && this.rate > 0 && this.sharing && this.perWindow === 1 && this.apiSlotAt !== undefined && this.record.countedInWindowOf(departure).likely === 0) {
+			// A share of 1 with nothing of this pace's in the API's window: the others' paces take each slot
+			// as it frees, a second after their last, so trying again a second later meets the same full
+			// moment, every second. The slot the API frees next is the one to take; the request it refused
+			// holds none of this pace's.
+			this.record.drop(departure);
+			this.nextStart = Math.max(this.now(), Math.min(this.nextStart, this.apiSlotAt));
+			return { kind: 'atSharedWindowEdge', until: Math.max(this.now(), this.apiSlotAt) };
+		}
 		if (departure && !askedByServer && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1) {
 			this.record.widenRoom();
 			return { kind: this.sharing ? 'atSharedWindowEdge' : 'atWindowEdge', until: Math.max(this.now(), this.record.slotFreesAt(this.now(), this.perWindow)) };
@@ -187,6 +198,7 @@ export class Pacer {
 			// A raised limit: the ceiling follows, never above the setting; accepted messages bring the pace up.
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
+		this.apiSlotAt = state.resetMs === undefined || doubtful(state) ? undefined : this.now() + state.resetMs;
 		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) {
 			this.others.observe(state.limit, state.remaining, this.record.countedInWindowOf(departure));
 			if (this.sharing) this.rate = Math.min(this.rate, this.others.share);
@@ -205,9 +217,9 @@ export class Pacer {
 	 * a one-second window): while sharing with others, whose requests leave the window one by one, wait
 	 * for one slot and let the next answer tell, rather than stop every sender for a second.
 	 */
-	private windowFreesIn({ resetMs, resetUnitGuessed }: RateLimitState, limit: number): number {
-		const doubtful = resetMs === undefined || (resetUnitGuessed === true && resetMs >= RATE_LIMIT_WINDOW_MS);
-		if (!doubtful) return resetMs;
+	private windowFreesIn(state: RateLimitState, limit: number): number {
+		const { resetMs } = state;
+		if (resetMs !== undefined && !doubtful(state)) return resetMs;
 		return this.sharing && limit > 0 ? Math.min(resetMs ?? RATE_LIMIT_WINDOW_MS, RATE_LIMIT_WINDOW_MS / limit) : (resetMs ?? RATE_LIMIT_WINDOW_MS);
 	}
 
@@ -263,6 +275,11 @@ export class Pacer {
 	private get perWindow(): number {
 		return Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 	}
+}
+
+/** X-RateLimit-Reset's delay of a whole window or more, its unit guessed: whole seconds say little of a one-second window. */
+function doubtful({ resetMs, resetUnitGuessed }: RateLimitState): boolean {
+	return resetUnitGuessed === true && resetMs !== undefined && resetMs >= RATE_LIMIT_WINDOW_MS;
 }
 
 const IDLE_MS = 60_000;
