@@ -8,6 +8,8 @@ import { backoffMs, decideRetry } from '../../nodes/TemplateMessage/flow/retry';
 import { fingerprint } from '../../nodes/TemplateMessage/shared/fingerprint';
 import { SentMemory } from '../../nodes/TemplateMessage/send/sentMemory';
 import { ARRIVAL_ROOM_MS } from '../../nodes/TemplateMessage/shared/flowLimits';
+import type { RateLimitState } from '../../nodes/TemplateMessage/api/headers';
+import { readRateLimit } from '../../nodes/TemplateMessage/api/headers';
 
 /** How long tryDepart asks to wait: 0 when the request left. */
 const waitOf = (attempt: DepartureTry): number => ('waitMs' in attempt ? attempt.waitMs : 0);
@@ -169,10 +171,8 @@ describe('Pacer', () => {
 		expect(pacer.currentRate).toBe(25);
 	});
 
-	test('a share of 1 refused with nothing of its own in the API\'s window tries again when the API\'s Reset says a slot frees, not a second later at the same full moment', () => {
+	describe('a share of 1 refused with nothing of its own in the API\'s window', () => {
 		const time = clock();
-		const pacer = new Pacer(25, time.now);
-		pacer.join();
 		/** The next request leaves, when the pace lets it: it is returned, and how long it waited. */
 		const leave = (pace: Pacer) => {
 			const from = time.now();
@@ -184,27 +184,50 @@ describe('Pacer', () => {
 			}
 			return { departure: attempt.left, waitedMs: time.now() - from };
 		};
-		/** One request through the pace, answered 20 ms later with the account's window full. */
-		const send = (pace: Pacer, resetMs: number) => {
+		/** One request through the pace, answered 20 ms later with the account's window full and these headers. */
+		const send = (pace: Pacer, state: RateLimitState | undefined) => {
 			const { departure } = leave(pace);
 			time.advance(20);
 			pace.answered(departure, 20);
-			pace.rateLimitHeaders({ limit: 25, remaining: 0, resetMs, resetUnitGuessed: true }, departure);
+			if (state) pace.rateLimitHeaders(state, departure);
 			return departure;
 		};
-		// Others use the 24 the first answer leaves: this pace's share is 1 a second.
-		send(pacer, 30);
-		expect(pacer.currentRate).toBe(1);
-		const refused = send(pacer, 30);
-		expect(pacer.tooManyRequests(1000, refused)).toEqual({ kind: 'atSharedWindowEdge', until: time.now() + 30 });
-		expect(leave(pacer).waitedMs).toBe(30);
-		expect(pacer.currentRate).toBe(1);
-		// A Reset of a whole second, its unit guessed, says nothing of when a slot frees: the pace's own second holds.
-		const other = new Pacer(25, time.now);
-		other.join();
-		send(other, 1000);
-		other.tooManyRequests(1000, send(other, 1000));
-		expect(leave(other).waitedMs).toBeGreaterThan(900);
+		const full = (reset?: string) => readRateLimit({ 'x-ratelimit-limit': '25', 'x-ratelimit-remaining': '0', ...(reset === undefined ? {} : { 'x-ratelimit-reset': reset }) })!;
+		/** A pace whose share is 1 a second: others use the 24 its first answer leaves. */
+		const atShareOfOne = () => {
+			const pace = new Pacer(25, time.now);
+			pace.join();
+			send(pace, full('0.030'));
+			expect(pace.currentRate).toBe(1);
+			return pace;
+		};
+
+		test('tries again when the API\'s Reset says a slot frees, not a second later at the same full moment; once a window', () => {
+			const pace = atShareOfOne();
+			const state = full('0.030');
+			expect(pace.tooManyRequests(1000, send(pace, state), false, state)).toEqual({ kind: 'atSharedWindowEdge', until: time.now() + 30 });
+			const retry = leave(pace);
+			expect(retry.waitedMs).toBe(30);
+			expect(pace.currentRate).toBe(1);
+			// Refused again at that slot (another sender took it first): it waits its second.
+			time.advance(20);
+			pace.answered(retry.departure, 20);
+			const again = full('0.010');
+			pace.rateLimitHeaders(again, retry.departure);
+			pace.tooManyRequests(1000, retry.departure, false, again);
+			expect(leave(pace).waitedMs).toBeGreaterThan(900);
+		});
+
+		test.each([
+			['a whole second', full('1')],
+			['0', full('0')],
+			['none', full()],
+			['none in a 429 without rate-limit headers (an earlier answer\'s Reset is not this one\'s)', undefined],
+		])('with a Reset of %s, the answer says nothing of when a slot frees: it waits its second', (_, state) => {
+			const pace = atShareOfOne();
+			pace.tooManyRequests(1000, send(pace, state), false, state);
+			expect(leave(pace).waitedMs).toBeGreaterThan(900);
+		});
 	});
 
 	test('the 429s of requests that left together slow the pace once; a 429 after the pause slows it again', () => {

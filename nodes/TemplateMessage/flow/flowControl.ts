@@ -163,7 +163,7 @@ export class FlowControl {
 			return { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
-		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS);
+		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
 		if (kind !== 'overLimit') this.throttling[kind]++;
 		passage.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
 		return 'again';

@@ -5,7 +5,8 @@
  * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
  * one second. A 429 when this pace's arrivals filled what it lets into the window (while others share
  * the account, as their use in the rate-limit headers shows, its share) holds only that request until
- * a slot frees. One it cannot explain by its own timing pauses every sender and lowers the rate, but
+ * a slot frees; at a share of 1, with none of its own in the window, until the slot the API's Reset
+ * says frees next. One it cannot explain by its own timing pauses every sender and lowers the rate, but
  * while others share the account it takes one request off this pace's share; accepted messages raise
  * it again. A limit the provider announces holds for the runs sending when it is seen; the next run on
  * an idle pacer starts again from its setting.
@@ -48,8 +49,8 @@ export class Pacer {
 	private readonly others = new AccountShare();
 	/** A 429 while sharing takes one request off the share, once a window. */
 	private stepDownUntil = 0;
-	/** When the API's last answer said its window takes one more (its Reset), on the pacer's clock; undefined when it did not say, or its unit is doubtful. */
-	private apiSlotAt: number | undefined;
+	/** A refused share of 1 tries again at the API's Reset once a window; refused again, it waits its second. */
+	private resetTriedUntil = 0;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -145,19 +146,17 @@ export class Pacer {
 	 *
 	 * At its share, a 429 is counted at the window's edge rather than taking one off the share: on the
 	 * simulated clock, eight workers started together met 429s on 3.1% of requests that way and on 1.9%
-	 * this way, the share kept.
+	 * this way, the share kept. `state` is this answer's rate-limit headers (see slotAtReset).
 	 */
-	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false): { kind: TooManyKind; until: number } {
+	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false, state?: RateLimitState): { kind: TooManyKind; until: number } {
 		const limit = Math.ceil(this.rate);
 		if (departure) departure.refused = true;
-		if (departure && !askedByServer && this.rate > 0 && this.sharing && this.perWindow === 1 && this.apiSlotAt !== undefined && this.record.countedInWindowOf(departure).likely === 0) {
-			// A share of 1 with nothing of this pace's in the API's window: the others' paces take each slot
-			// as it frees, a second after their last, so trying again a second later meets the same full
-			// moment, every second. The slot the API frees next is the one to take; the request it refused
-			// holds none of this pace's.
+		const slotAt = departure && !askedByServer ? this.slotAtReset(departure, state) : undefined;
+		if (departure && slotAt !== undefined) {
 			this.record.drop(departure);
-			this.nextStart = Math.max(this.now(), Math.min(this.nextStart, this.apiSlotAt));
-			return { kind: 'atSharedWindowEdge', until: Math.max(this.now(), this.apiSlotAt) };
+			this.resetTriedUntil = this.now() + RATE_LIMIT_WINDOW_MS;
+			this.nextStart = Math.max(this.now(), Math.min(this.nextStart, slotAt));
+			return { kind: 'atSharedWindowEdge', until: slotAt };
 		}
 		if (departure && !askedByServer && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1) {
 			this.record.widenRoom();
@@ -198,7 +197,6 @@ export class Pacer {
 			// A raised limit: the ceiling follows, never above the setting; accepted messages bring the pace up.
 			this.ceiling = this.maxRate === 0 ? state.limit : Math.min(state.limit, this.maxRate);
 		}
-		this.apiSlotAt = state.resetMs === undefined || doubtful(state) ? undefined : this.now() + state.resetMs;
 		if (departure && state.limit !== undefined && state.remaining !== undefined && this.ceiling > 0) {
 			this.others.observe(state.limit, state.remaining, this.record.countedInWindowOf(departure));
 			if (this.sharing) this.rate = Math.min(this.rate, this.others.share);
@@ -217,14 +215,29 @@ export class Pacer {
 	 * a one-second window): while sharing with others, whose requests leave the window one by one, wait
 	 * for one slot and let the next answer tell, rather than stop every sender for a second.
 	 */
-	private windowFreesIn(state: RateLimitState, limit: number): number {
-		const { resetMs } = state;
-		if (resetMs !== undefined && !doubtful(state)) return resetMs;
+	private windowFreesIn({ resetMs, resetUnitGuessed }: RateLimitState, limit: number): number {
+		const doubtful = resetMs === undefined || (resetUnitGuessed === true && resetMs >= RATE_LIMIT_WINDOW_MS);
+		if (!doubtful) return resetMs;
 		return this.sharing && limit > 0 ? Math.min(resetMs ?? RATE_LIMIT_WINDOW_MS, RATE_LIMIT_WINDOW_MS / limit) : (resetMs ?? RATE_LIMIT_WINDOW_MS);
 	}
 
 	private get sharing(): boolean {
 		return this.others.sharing;
+	}
+
+	/**
+	 * When a request refused at a share of 1 tries again, if not a second later: with none of this
+	 * pace's in the API's window, the others' paces take each slot as it frees, a second after their
+	 * last, and a second later is the same full moment, every second (on the simulated clock, a worker
+	 * that joined a full account sent nothing for 9 to 22 s). The slot the API's Reset says frees next
+	 * is the one to take, when this answer's Reset falls within the window (a whole second, 0 or none
+	 * says nothing of it) and this pace has not tried so in this window already.
+	 */
+	private slotAtReset(departure: Departure, state: RateLimitState | undefined): number | undefined {
+		const resetMs = state?.resetMs;
+		if (!this.sharing || this.rate <= 0 || this.perWindow !== 1 || resetMs === undefined) return undefined;
+		if (resetMs <= 0 || resetMs >= RATE_LIMIT_WINDOW_MS || this.now() < this.resetTriedUntil) return undefined;
+		return this.record.countedInWindowOf(departure).most === 0 ? this.now() + resetMs : undefined;
 	}
 
 	/** Returns when this pause ends (the pause may already run longer). */
@@ -275,11 +288,6 @@ export class Pacer {
 	private get perWindow(): number {
 		return Math.max(1, this.sharing ? Math.floor(this.rate) : Math.ceil(this.rate));
 	}
-}
-
-/** X-RateLimit-Reset's delay of a whole window or more, its unit guessed: whole seconds say little of a one-second window. */
-function doubtful({ resetMs, resetUnitGuessed }: RateLimitState): boolean {
-	return resetUnitGuessed === true && resetMs !== undefined && resetMs >= RATE_LIMIT_WINDOW_MS;
 }
 
 const IDLE_MS = 60_000;
