@@ -184,11 +184,11 @@ describe('Pacer', () => {
 			}
 			return { departure: attempt.left, waitedMs: time.now() - from };
 		};
-		/** One request through the pace, answered 20 ms later with the account's window full and these headers. */
-		const send = (pace: Pacer, state: RateLimitState | undefined) => {
+		/** One request through the pace, answered `roundTripMs` later with the account's window full and these headers. */
+		const send = (pace: Pacer, state: RateLimitState | undefined, roundTripMs = 20) => {
 			const { departure } = leave(pace);
-			time.advance(20);
-			pace.answered(departure, 20);
+			time.advance(roundTripMs);
+			pace.answered(departure, roundTripMs);
 			if (state) pace.rateLimitHeaders(state, departure);
 			return departure;
 		};
@@ -202,10 +202,10 @@ describe('Pacer', () => {
 			return pace;
 		};
 
-		test('tries again when the API\'s Reset says a slot frees, not a second later at the same full moment; once a window', () => {
+		test('tries again when the API\'s Reset says a slot frees, not a second later at the same full moment; at most once a second', () => {
 			const pace = atShareOfOne();
 			const state = full('0.030');
-			expect(pace.tooManyRequests(1000, send(pace, state), false, state)).toEqual({ kind: 'atSharedWindowEdge', until: time.now() + 30 });
+			expect(pace.tooManyRequests(1000, send(pace, state), false, state)).toEqual({ kind: 'atSharedWindowEdge', until: time.now() + 30, atReset: true });
 			const retry = leave(pace);
 			expect(retry.waitedMs).toBe(30);
 			expect(pace.currentRate).toBe(1);
@@ -218,15 +218,20 @@ describe('Pacer', () => {
 			expect(leave(pace).waitedMs).toBeGreaterThan(900);
 		});
 
+		// Its own second: a second after the refused request left and the room (4 ms, and 2 learned from the
+		// 429 at its window's edge), from its answer 20 ms later.
+		const ownSecond = 1000 + ARRIVAL_ROOM_MS + 2 - 20;
 		test.each([
-			['a whole second', full('1')],
-			['0', full('0')],
-			['none', full()],
-			['none in a 429 without rate-limit headers (an earlier answer\'s Reset is not this one\'s)', undefined],
-		])('with a Reset of %s, the answer says nothing of when a slot frees: it waits its second', (_, state) => {
+			['a whole second', full('1'), ownSecond],
+			['0', full('0'), ownSecond],
+			['none', full(), ownSecond],
+			['none in a 429 without rate-limit headers (an earlier answer\'s Reset is not this one\'s)', undefined, ownSecond],
+			// Beyond the window, exact: Remaining 0 from others holds every sender until it.
+			['5 s in RateLimit-Reset, its unit known', readRateLimit({ 'ratelimit-limit': '25', 'ratelimit-remaining': '0', 'ratelimit-reset': '5' })!, 5000],
+		])('with a Reset of %s, the answer names no slot within the window: it is not tried at the Reset', (_, state, waitMs) => {
 			const pace = atShareOfOne();
-			pace.tooManyRequests(1000, send(pace, state), false, state);
-			expect(leave(pace).waitedMs).toBeGreaterThan(900);
+			expect(pace.tooManyRequests(1000, send(pace, state), false, state).atReset).toBeUndefined();
+			expect(leave(pace).waitedMs).toBe(waitMs);
 		});
 	});
 

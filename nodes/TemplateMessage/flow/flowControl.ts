@@ -38,7 +38,7 @@ const THROTTLE_PAUSE_MS = RATE_LIMIT_WINDOW_MS;
 const SLOT_HORIZON_MS = RATE_LIMIT_WINDOW_MS / 2;
 
 /** However short a wait a 429 asks for, it costs the message at least this much of its budget. */
-const MIN_THROTTLE_CHARGE_MS = 250;
+export const MIN_THROTTLE_CHARGE_MS = 250;
 
 /**
  * One message's passage through the flow. Its throttle budget counts how long the API has kept it
@@ -163,9 +163,11 @@ export class FlowControl {
 			return { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
-		const { kind, until } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
+		const { kind, until, atReset } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
 		if (kind !== 'overLimit') this.throttling[kind]++;
-		passage.chargeOwn429(chargeMs, Math.max(until, this.clock.now() + chargeMs));
+		// Tried again at the slot the API's Reset named, the message waits that long, not what a Retry-After of a second asked.
+		const chargedMs = atReset ? Math.max(until - this.clock.now(), MIN_THROTTLE_CHARGE_MS) : chargeMs;
+		passage.chargeOwn429(chargedMs, Math.max(until, this.clock.now() + chargedMs));
 		return 'again';
 	}
 

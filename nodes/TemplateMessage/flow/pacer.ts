@@ -33,6 +33,13 @@ export type DepartureTry = { left: Departure } | { waitMs: number };
 /** What a 429 was: the pacer's own timing at the edge of a window (see WindowEdge), or more than this pace can explain. */
 export type TooManyKind = WindowEdge | 'overLimit';
 
+/** What tooManyRequests decided: the kind, when the request may go again, and whether that is the slot the API's Reset named (the request waits exactly that long). */
+export interface TooMany {
+	kind: TooManyKind;
+	until: number;
+	atReset?: true;
+}
+
 /** No pause is planned further ahead than this, whatever a header says. */
 const LONGEST_PAUSE_MS = 24 * 3600_000;
 
@@ -49,7 +56,7 @@ export class Pacer {
 	private readonly others = new AccountShare();
 	/** A 429 while sharing takes one request off the share, once a window. */
 	private stepDownUntil = 0;
-	/** A refused share of 1 tries again at the API's Reset once a window; refused again, it waits its second. */
+	/** A refused share of 1 tries again at the API's Reset at most once a window (refused again within it, it waits its second): never a loop. */
 	private resetTriedUntil = 0;
 
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
@@ -148,7 +155,7 @@ export class Pacer {
 	 * simulated clock, eight workers started together met 429s on 3.1% of requests that way and on 1.9%
 	 * this way, the share kept. `state` is this answer's rate-limit headers (see slotAtReset).
 	 */
-	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false, state?: RateLimitState): { kind: TooManyKind; until: number } {
+	tooManyRequests(waitMs: number, departure?: Departure, askedByServer = false, state?: RateLimitState): TooMany {
 		const limit = Math.ceil(this.rate);
 		if (departure) departure.refused = true;
 		const slotAt = departure && !askedByServer ? this.slotAtReset(departure, state) : undefined;
@@ -156,7 +163,7 @@ export class Pacer {
 			this.record.drop(departure);
 			this.resetTriedUntil = this.now() + RATE_LIMIT_WINDOW_MS;
 			this.nextStart = Math.max(this.now(), Math.min(this.nextStart, slotAt));
-			return { kind: 'atSharedWindowEdge', until: slotAt };
+			return { kind: 'atSharedWindowEdge', until: slotAt, atReset: true };
 		}
 		if (departure && !askedByServer && this.rate > 0 && this.record.arrivalsBefore(departure) >= limit - 1) {
 			this.record.widenRoom();
@@ -231,7 +238,9 @@ export class Pacer {
 	 * last, and a second later is the same full moment, every second (on the simulated clock, a worker
 	 * that joined a full account sent nothing for 9 to 22 s). The slot the API's Reset says frees next
 	 * is the one to take, when this answer's Reset falls within the window (a whole second, 0 or none
-	 * says nothing of it) and this pace has not tried so in this window already.
+	 * says nothing of it) and this pace has not tried so in the last window. Counting that window from
+	 * the retry's slot instead (its 429 may come back after it) left a worker without a message for
+	 * 5.9 s on the simulated clock, and met more 429s.
 	 */
 	private slotAtReset(departure: Departure, state: RateLimitState | undefined): number | undefined {
 		const resetMs = state?.resetMs;
