@@ -236,11 +236,11 @@ export class Pacer {
 	 * When a request refused at a share of 1 tries again, if not a second later: with none of this
 	 * pace's in the API's window, the others' paces take each slot as it frees, a second after their
 	 * last, and a second later is the same full moment, every second (on the simulated clock, a worker
-	 * that joined a full account sent nothing for 9 to 22 s). The slot the API's Reset says frees next
-	 * is the one to take, when this answer's Reset falls within the window (a whole second, 0 or none
-	 * says nothing of it) and this pace has not tried so in the last window. Counting that window from
-	 * the retry's slot instead (its 429 may come back after it) left a worker without a message for
-	 * 5.9 s on the simulated clock, and met more 429s.
+	 * that joined a full account waited up to 26 s for its first message). The slot the API's Reset
+	 * says frees next is the one to take, when this answer's Reset falls within the window (a whole
+	 * second, 0 or none says nothing of it) and this pace has not tried so in the last window.
+	 * Counting that window from the retry's slot instead (its 429 may come back after it) left a
+	 * worker without a message for 5.9 s on the simulated clock, and met more 429s.
 	 */
 	private slotAtReset(departure: Departure, state: RateLimitState | undefined): number | undefined {
 		const resetMs = state?.resetMs;
