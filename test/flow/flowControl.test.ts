@@ -7,6 +7,7 @@ import { FlowControl, MIN_THROTTLE_CHARGE_MS, Passage } from '../../nodes/Templa
 import type { FlowAnswer } from '../../nodes/TemplateMessage/flow/stopEarly';
 import { TAKEN } from '../../nodes/TemplateMessage/flow/stopEarly';
 import { readRateLimit } from '../../nodes/TemplateMessage/api/headers';
+import { SimulatedClock } from '../helpers/simulatedClock';
 import { Pacer } from '../../nodes/TemplateMessage/flow/pacer';
 import type { SimulatedAnswer } from '../helpers/simulatedRun';
 import { accepted, busiestSecond, internalError, simulateRun, simulateRuns, tooManyRequests } from '../helpers/simulatedRun';
@@ -313,22 +314,24 @@ describe("a message's throttle budget", () => {
 	});
 
 	test('a share of 1 refused and tried again at the slot the API\'s Reset named is charged that wait, not the second its Retry-After asked', async () => {
-		let now = 1_000_000;
-		const clock = { now: () => now, sleep: async (ms: number) => void (now += ms) };
+		const clock = new SimulatedClock();
 		const pacer = new Pacer(25, clock.now);
 		const flow = new FlowControl(pacer, { maxThrottleWaitMs: 120_000, maxOutageWaitMs: 60_000, continueOnFail: true }, { log: () => {}, hint: () => {} }, clock);
 		flow.begin();
 		const full = (reset: string) => readRateLimit({ 'x-ratelimit-limit': '25', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': reset });
 		const tooMany = { kind: 'rejected' as const, reason: 'Too many requests', statusCode: 429, transient: true, retryAfterMs: 1000 };
 		/** One attempt of `passage` through the flow, answered 20 ms later. */
-		const attempt = async (passage: Passage, outcome: FlowAnswer, reset: string) => {
-			expect(await flow.slot(passage)).toBeUndefined();
-			now += 20;
-			return flow.answered(passage, outcome, full(reset));
-		};
+		const attempt = (passage: Passage, outcome: FlowAnswer, reset: string) =>
+			clock.run(
+				(async () => {
+					expect(await flow.slot(passage)).toBeUndefined();
+					await clock.sleep(20);
+					return flow.answered(passage, outcome, full(reset));
+				})(),
+			);
 		// Others use the 24 the first answer leaves: this pace's share is 1 a second.
 		await attempt(flow.start(0, 'tpl'), TAKEN, '0.030');
-		now += 1000;
+		await clock.run(clock.sleep(1000));
 		const refused = flow.start(1, 'tpl');
 		expect(await attempt(refused, tooMany, '0.030')).toBe('again');
 		expect(refused.waitedMs).toBe(MIN_THROTTLE_CHARGE_MS);
