@@ -7,7 +7,7 @@ import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { truncate } from '../shared/bounded';
-import { OPERATION_NAME } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
 import type { StatusInput } from '../shared/status';
 
@@ -31,7 +31,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	{
-		displayName: 'Message ID',
+		displayName: FIELD.messageId,
 		name: 'messageId',
 		type: 'string',
 		required: true,
@@ -61,7 +61,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			value = this.getNodeParameter('messageId', itemIndex, '');
 		} catch (error) {
 			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			return { noMsgid: `Message ID could not be read: ${truncate(error instanceof Error ? error.message : String(error), 200)}` };
+			return { noMsgid: `${FIELD.messageId} could not be read: ${truncate(error instanceof Error ? error.message : String(error), 200)}` };
 		}
 		return msgidOf(value, item.json);
 	});
@@ -97,15 +97,15 @@ function lookupSettings(ctx: IExecuteFunctions) {
 function msgidOf(value: unknown, json: IDataObject): StatusInput {
 	if (typeof value === 'number' && Number.isFinite(value)) {
 		// Beyond 2^53 the sheet's digits were already lost on the way: the lookup would ask for another message.
-		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `Message ID ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
+		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `${FIELD.messageId} ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
 		return { msgid: String(value) };
 	}
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { noMsgid: noMsgidReason(json) };
-	if (typeof value !== 'string') return { noMsgid: `Message ID is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
+	if (typeof value !== 'string') return { noMsgid: `${FIELD.messageId} is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
 	const msgid = value.trim();
-	if (msgid.length > MAX_MSGID_LENGTH) return { noMsgid: `Message ID is ${msgid.length} characters long, longer than a msgid (at most ${MAX_MSGID_LENGTH}): nothing was looked up.` };
+	if (msgid.length > MAX_MSGID_LENGTH) return { noMsgid: `${FIELD.messageId} is ${msgid.length} characters long, longer than a msgid (at most ${MAX_MSGID_LENGTH}): nothing was looked up.` };
 	// "." and ".." are steps in a URL's path, not a name; a lone surrogate cannot be put in a URL.
-	if (msgid === '.' || msgid === '..' || !isWellFormed(msgid)) return { noMsgid: `Message ID "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
+	if (msgid === '.' || msgid === '..' || !isWellFormed(msgid)) return { noMsgid: `${FIELD.messageId} "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
 	return { msgid };
 }
 
@@ -123,7 +123,7 @@ function noMsgidReason(json: IDataObject): string {
 	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
 	const status = typeof json.status === 'string' ? json.status : typeof details.status === 'string' ? details.status : typeof details.delivery === 'string' ? details.delivery : undefined;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
-	return 'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.';
+	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }
 
 function inputPhone(json: IDataObject): string | null {

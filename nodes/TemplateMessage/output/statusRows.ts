@@ -5,6 +5,7 @@ import { truncate } from '../shared/bounded';
 import { duration } from '../shared/duration';
 import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
+import { FIELD } from '../shared/fieldNames';
 import type { StatusReading, StatusResult } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
@@ -130,7 +131,7 @@ function lookupFailedError(node: INode, outcome: FailedOutcome, itemIndex: numbe
 		description = 'The API failed to answer this lookup, also when asked again. Run the lookup again later: it sends nothing to the recipient.';
 	} else {
 		message = `The API refused the status lookup${status}: ${outcome.reason} [item ${itemIndex}]`;
-		description = 'The reason above is the API\'s own. Check the Message ID given for this item.';
+		description = `The reason above is the API's own. Check the ${FIELD.messageId} given for this item.`;
 	}
 	return apiError(node, outcome, { message, description }, itemIndex);
 }

@@ -20,6 +20,7 @@ export const FIELD = {
 	payloadMode: 'Define Content',
 	sendOnce: 'Send Once',
 	rawPayload: 'Payload (JSON)',
+	messageId: 'Message ID',
 	templateBody: `${TEMPLATE} → ${TEMPLATE_FIELD.bodyText}`,
 	templateHeader: `${TEMPLATE} → ${TEMPLATE_FIELD.header}`,
 	templateHeaderText: `${TEMPLATE} → ${TEMPLATE_FIELD.headerText}`,
