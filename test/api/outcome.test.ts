@@ -47,6 +47,8 @@ describe('classifyResponse', () => {
 		// 2xx it stays unknown, never tried again on its own.
 		const internal = { errors: [{ message: 'Internal server error', code: 13 }] };
 		for (const status of [200, 502, 504]) expect(classifyResponse(response(status, internal))).toMatchObject({ kind: 'unknown', statusCode: status });
+		// With success: false too: Retry On Fail or a later Send Once run would post it again.
+		expect(classifyResponse(response(200, { ...internal, success: false }))).toMatchObject({ kind: 'unknown', apiCode: 13, reason: 'Internal server error (code 13)' });
 		// Accepted stays accepted, whatever else the body holds; success: true without a msgid is unknown, never refused.
 		expect(classifyResponse(response(200, { ...tokenInvalid, success: true, msgid: 'm-1' }))).toMatchObject({ kind: 'accepted' });
 		expect(classifyResponse(response(200, { ...tokenInvalid, success: true }))).toMatchObject({ kind: 'unknown' });
@@ -77,6 +79,29 @@ describe('classifyResponse', () => {
 			expect(classifyResponse(response(503, envoy(reason)))).toMatchObject({ kind: 'rejected', transient: true });
 		}
 		expect(classifyResponse(response(503, 'no healthy upstream'))).toMatchObject({ kind: 'rejected', transient: true });
+	});
+
+	test('a 503 page of a front that answers so for a request it passed on (Varnish, Fastly, Heroku) is "delivery unknown"', () => {
+		const pages = [
+			'Error 503 first byte timeout\n\nfirst byte timeout\n\nGuru Mediation:\n\nDetails: cache-ams21 1700000000\n\nVarnish cache server',
+			'<!DOCTYPE html><html><head><title>503 Backend fetch failed</title></head><body><h1>Error 503 Backend fetch failed</h1><h3>Guru Meditation:</h3><p>XID: 32770</p><hr><p>Varnish cache server</p></body></html>',
+			'Error 503 between bytes timeout',
+			'<!DOCTYPE html>\n<html>\n  <head>\n    <title>Application Error</title>\n  </head>\n  <body><iframe src="//www.herokucdn.com/error-pages/application-error.html"></iframe></body>\n</html>',
+		];
+		for (const page of pages) expect(classifyResponse(response(503, page))).toMatchObject({ kind: 'unknown', statusCode: 503 });
+		// A server's own 503 still says it did not take the request.
+		for (const page of ['Service Unavailable', '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>', 'No server is available to handle this request.']) {
+			expect(classifyResponse(response(503, page))).toMatchObject({ kind: 'rejected', transient: true });
+		}
+	});
+
+	test("a text answer's reason is one line; an HTML page is named by its title, or its text", () => {
+		expect(classifyResponse(response(503, 'Error 503\n\n  first byte timeout\n'))).toMatchObject({ reason: 'Error 503 first byte timeout' });
+		expect(classifyResponse(response(502, '<!DOCTYPE html>\n<html><head><title>\n502 Bad Gateway </title><style>h1 {}</style></head><body><h1>502</h1></body></html>'))).toMatchObject({ reason: '502 Bad Gateway (an HTML page)' });
+		expect(classifyResponse(response(500, '<html><head><script>var x = "<b>";</script></head><body><b>Internal</b>\nServer Error</body></html>'))).toMatchObject({ reason: 'Internal Server Error (an HTML page)' });
+		expect(classifyResponse(response(500, '<html><body><img src="x"></body></html>'))).toMatchObject({ reason: 'an HTML page' });
+		// Text that merely starts with a bracket is not a page.
+		expect(classifyResponse(response(503, '<busy> try later'))).toMatchObject({ reason: '<busy> try later' });
 	});
 
 	test('gateway statuses that can follow a forwarded request are "delivery unknown": 502, 504, 520 to 527', () => {

@@ -17,6 +17,8 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		}
 		// What the API said decides before the status: "too many requests" in a 200 is a throttle too.
 		if (body.success !== true && isThrottle(statusCode, apiCode(body))) return throttle(response, now);
+		// The API's internal error says it failed, not whether the message went out before it did (see mayHaveBeenForwarded).
+		if (body.success === false && apiCode(body) === INTERNAL_ERROR_CODE) return { kind: 'unknown', statusCode, body, apiCode: INTERNAL_ERROR_CODE, reason: answerReason(statusCode, body) };
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
@@ -51,14 +53,23 @@ function throttle({ statusCode, headers, body }: HttpResponse, now: number): Out
 }
 
 function answerReason(statusCode: number, body: unknown): string {
-	return apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? body.trim() : `HTTP ${statusCode}`);
+	return apiReason(body) ?? (typeof body === 'string' && body.trim() !== '' ? textReason(body) : `HTTP ${statusCode}`);
+}
+
+/** A text answer on one line; a proxy's HTML page by its title (or its text), so that the message reads as words. */
+function textReason(text: string): string {
+	const oneLine = (words: string) => words.replace(/\s+/g, ' ').trim();
+	if (!/^\s*<(!doctype|html|head|body)\b/i.test(text)) return oneLine(text);
+	const title = oneLine(/<title[^>]*>([^<]*)</i.exec(text)?.[1] ?? '');
+	const words = title || oneLine(text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
+	return words ? `${words} (an HTML page)` : 'an HTML page';
 }
 
 /**
  * Statuses a proxy in front of the API can give after passing the request on: 502, 504, Cloudflare's
  * 520 to 527, a 500 not in the provider's `{"errors": [...]}` shape (a page from whatever sits in
- * front), and Envoy's 503 for a connection broken after it passed the request on (see
- * resetAfterForwarding). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
+ * front), Envoy's 503 for a connection broken after it passed the request on (see
+ * resetAfterForwarding), and the 503 pages of fronts that say no more (see forwardedPage). A 500 in that shape is the API itself failing the request. Any of these statuses with one of the
  * provider's documented codes that answer the request (see isApiAnswer; not its internal error, 13) is the API
  * itself answering. See docs/reliability.md.
  */
@@ -66,7 +77,7 @@ function mayHaveBeenForwarded(statusCode: number, body: unknown): boolean {
 	// A proxy's page never carries the provider's documented codes: the API itself answered.
 	if (saysNo(body)) return false;
 	if (statusCode === 502 || statusCode === 504 || (statusCode >= 520 && statusCode <= 527)) return true;
-	if (statusCode === 503) return resetAfterForwarding(body);
+	if (statusCode === 503) return resetAfterForwarding(body) || forwardedPage(body);
 	return statusCode === 500 && apiCode(body) === undefined;
 }
 
@@ -81,6 +92,16 @@ function resetAfterForwarding(body: unknown): boolean {
 	if (typeof body !== 'string' || !/reset before headers/i.test(body)) return false;
 	if (/retried/i.test(body)) return true;
 	return !/reset reason:\s*((local |remote )?connection (failure|timeout)|overflow|(local |remote )?refused stream reset)/i.test(body);
+}
+
+/**
+ * Fronts that answer 503 for a request they had passed on: Varnish (Fastly among others) for any
+ * failure of its backend, a first-byte timeout included, in its "Guru Meditation" page; Heroku's
+ * router for an app that timed out or closed the connection (H12, H13) as for one that was never
+ * reached, in one "Application Error" page. Neither says which: unknown, never sent again.
+ */
+function forwardedPage(body: unknown): boolean {
+	return typeof body === 'string' && /guru medi(?:t)?ation|varnish cache server|first byte timeout|between bytes timeout|backend fetch failed|<title>\s*application error\s*<\/title>/i.test(body);
 }
 
 /** An answer in the provider's error shape with one of its documented codes that answer the request (see isApiAnswer). */
