@@ -129,7 +129,18 @@ describe('normalisePhoneNumber', () => {
 			['0812-3456-7890/91', /"0812-3456-7890\/91" holds more than one number$/],
 			['(021) 555 1234/35', /holds more than one number$/],
 			['+62 812 3456 7890/1', /holds more than one number$/],
+			// More slashes: a lone group shorter than the one before it is another ending; "//" is one slash.
+			['(021) 555 1234/35/36', /holds more than one number$/],
+			['+62 21 555 1234/35/36', /holds more than one number$/],
+			['+49 30/1234 5678/90', /holds more than one number$/],
+			['+49 30/1234 5678/901', /holds more than one number$/],
+			['+62 812 3456 7890 // 12', /holds more than one number$/],
+			// A dot set apart by a space, or before a last group of one digit.
+			['+49 151 1234567 . 12', /ends in " \. 12", which may be a decimal part or digits of the number/],
+			['+49 151 1234567. 12', /ends in "\. 12"/],
+			['+49 151.1234567.1', /ends in "\.1"/],
 			['+62 812 3456 7890 ext. 12', /has an extension \(ext\. 12\), which a messaging number does not$/],
+			['+62 812 3456 7890 (12)', /has an extension \(12\), which a messaging number does not$/],
 			['+62 812 3456 7890 x12', /has an extension \(x12\)/],
 			['+62 812 3456 7890 / +62 813 1111 2222', /holds more than one number$/],
 			['0812-3456-7890 / 0813-1111-2222', /holds more than one number$/],
@@ -296,6 +307,28 @@ describe('normalisePhoneNumber', () => {
 		test('without Default Country Code a number without + is read as international, as before', () => {
 			expect(normalisePhoneNumber('81234567890')).toBe('81234567890');
 		});
+
+		test("a 0 set apart from the next 0 is not the international prefix 00: never sent abroad (to +81 for Indonesia's 0812…)", () => {
+			for (const cell of ['(0)0812 3456 7890', '0 0812 3456 7890', '0-0812-3456-7890', '0.0812.3456.7890']) {
+				for (const code of ['62', undefined]) rejects(cell, /starts with a 0 set apart from the next 0: not the international prefix 00/, code);
+			}
+			// Written together, 00 is the prefix, as before.
+			expect(normalisePhoneNumber('0062 812 3456 7890', '62')).toBe('6281234567890');
+			expect(normalisePhoneNumber('(0062) 812 3456 7890')).toBe('6281234567890');
+			expect(normalisePhoneNumber('(0)812 3456 7890', '62')).toBe('6281234567890');
+		});
+
+		test('a number written as North America writes it, without its country code 1, is refused: read as international it goes to the country its area code spells', () => {
+			for (const cell of ['(212) 555-0100', '212-555-0100', '212.555.0100', '212 555 0100', '(415)555-2671']) {
+				const error = rejects(cell, /is written as a North American number without its country code 1 \(sent as it is, it would go to country code \d+\)$/);
+				expect(error.hint).toMatch(/^Write it with its country code, e\.g\. \+1 \d{3} \d{3} \d{4}/);
+			}
+			expect(normalisePhoneNumber('+1 (212) 555-0100')).toBe('12125550100');
+			expect(normalisePhoneNumber('1 212 555 0100')).toBe('12125550100');
+			// With + it is the number as written; grouped otherwise it is read as before.
+			expect(normalisePhoneNumber('+354 555 0100')).toBe('3545550100');
+			expect(normalisePhoneNumber('2125550100')).toBe('2125550100');
+		});
 	});
 
 	describe('what a sheet did to the cell, said as it is', () => {
@@ -334,16 +367,22 @@ describe('normalisePhoneNumber', () => {
 		// Where a documented rule drops a 0 the generator happened to write (tested by the tables above):
 		// a 0 alone in brackets after the country code; one or two digits after a dot that ends a whole
 		// number (a decimal: its .0 is dropped, another fraction refused); a 0 right after the country code.
-		// Refused by rule: a single dot before one or two digits that end the cell, or before zeros alone, and a last group
-		// of a lone 0 after a dot (a decimal part or digits?); one to four digits after a cell's one slash that follows more
-		// than an area code (another ending of it).
+		// Refused by rule: a single dot before one or two digits that end the cell, or before zeros alone, one set apart by
+		// a space before them, and a last group of one digit after a dot (a decimal part or digits?); one to four digits
+		// after a cell's one slash that follows more than an area code (another ending of it), and between more slashes a lone
+		// group shorter than the one before it;
+		// digits in brackets that end the cell (an extension); without a country code, North America's way of writing a number.
 		const byRule = (cell: string) => {
 			const plain = cell.replace(/[\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
 			const digits = (text: string) => text.replace(/\D/g, '').length;
 			// Any one slash before one to four digits (the rule also asks for more than an area code before it).
-			const parts = plain.split('/');
+			const parts = plain.split(/\/+/).filter((part) => digits(part) > 0);
 			const slashEnding = parts.length === 2 && digits(parts[1]) >= 1 && digits(parts[1]) <= 4;
-			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || /\.0$/.test(plain) || slashEnding;
+			const groups = (part: string) => part.match(/\d+/g) ?? [];
+			const endings = parts.length > 2 && parts.slice(1).some((part, i) => groups(part).length === 1 && (groups(part)[0] ?? '').length < (groups(parts[i]).at(-1) ?? '').length);
+			const dotEnding = /^[^.]*\.(\d{1,2}|0{3,})$/.test(plain) || /\d(\s+\.\s*\d{1,2}|\.\s+\d{1,2}|\.\d)$/.test(plain);
+			const northAmerican = /^\(?[2-9]\d{2}\)?[\s.-]*[2-9]\d{2}[\s.-]+\d{4}$/.test(plain);
+			return /\(\P{Nd}*0\P{Nd}*\)/u.test(plain) || dotEnding || slashEnding || endings || /\d\s*\(\s*\d{1,6}\s*\)$/.test(plain) || northAmerican;
 		};
 		const zeroAfterCountryCode = (digits: string) => digits.slice(countryCodeOf(digits).length).startsWith('0');
 		// Numbers no country has: +1 and +7 take 10 digits (+1's first from 2 to 9), and 14 digits or more that repeat the country code.

@@ -64,6 +64,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	} else {
 		// Without + or 0, Default Country Code decides whether the number is local.
 		if (!(defaultCountryCode === undefined || defaultCountryCode === null || defaultCountryCode === '')) return undefined;
+		if (NORTH_AMERICAN_WITHOUT_CODE.test(text)) return undefined;
 		digits = text.replace(CLEAN_SEPARATORS, '');
 	}
 	if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) return undefined;
@@ -98,6 +99,14 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 	if (compact.startsWith('+')) {
 		digits = compact.slice(1);
 	} else if (compact.startsWith('00')) {
+		// "(0)0812…", "0 0812…": a marked trunk 0, or a stray one, before a local number's own 0 is not the prefix 00.
+		if (!/^\(?00/.test(whole)) {
+			throw new InvalidFieldError(
+				FIELD.phoneNumber,
+				`${shown(asWritten)} starts with a 0 set apart from the next 0: not the international prefix 00 (two 0s written together), nor a local number with one leading 0`,
+				'Write the number with its country code (e.g. +62 812 3456 7890), or as a local number with one leading 0',
+			);
+		}
 		digits = compact.slice(2);
 	} else if (compact.startsWith('0')) {
 		const countryCode = readDefaultCountryCode(defaultCountryCode);
@@ -120,6 +129,7 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 		// Where the 0 is part of the number (Italy's 06…), it stays after the country code too.
 		digits = countryCode + (zero === 'part of the number' ? compact : compact.slice(1));
 	} else {
+		if (readDefaultCountryCode(defaultCountryCode) === undefined) refuseNorthAmericanWithoutCode(whole, asWritten);
 		digits = compact;
 		local = true;
 	}
@@ -190,6 +200,20 @@ function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, as
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number without its leading 0`);
 	}
 	return countryCode + rest.slice(1);
+}
+
+/** "(212) 555-0100", "212-555-0100": an area code, then 3 and 4 digits, the first of each from 2 to 9, as North America writes its numbers. */
+const NORTH_AMERICAN_WITHOUT_CODE = /^\(?[2-9]\d{2}\)?[\s.-]*[2-9]\d{2}[\s.-]+\d{4}$/;
+
+/** Read as international, it would go to the country its area code spells (212: Morocco), a number too short for it. */
+function refuseNorthAmericanWithoutCode(whole: string, asWritten: string): void {
+	if (!NORTH_AMERICAN_WITHOUT_CODE.test(whole)) return;
+	const digits = whole.replace(/\D/g, '');
+	throw new InvalidFieldError(
+		FIELD.phoneNumber,
+		`${shown(asWritten)} is written as a North American number without its country code 1 (sent as it is, it would go to country code ${countryCodeOf(digits)})`,
+		`Write it with its country code, e.g. +1 ${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}; a number of another country with + in front`,
+	);
 }
 
 /** With Default Country Code, a number without + or 00 is local: one that does not start with that code lost its 0 (or is foreign, written without +). */
@@ -270,9 +294,9 @@ function wholeNumber(text: string, asWritten: string): string {
 		if (zeros && point === '.') throw ambiguousEnding(asWritten, `.${fraction}`);
 		return text;
 	}
-	// One dot before the last one or two digits, or a last group of a lone 0 ("+62 812.3456.7890.0"): dots between
-	// groups of two ("06.12.34.56.78") stay separators.
-	const ending = /^[^.]*(\.\d{1,2})$/.exec(text) ?? /(\.0)$/.exec(text);
+	// One dot before the last one or two digits, or one set apart by a space ("+49 151 1234567 . 12"), or a last group
+	// of one digit ("+62 812.3456.7890.0"): dots between groups of two ("06.12.34.56.78") stay separators.
+	const ending = /^[^.]*(\.\d{1,2})$/.exec(text) ?? /(?<=\d)(\s+\.\s*\d{1,2}|\.\s+\d{1,2}|\.\d)$/.exec(text);
 	if (ending) throw ambiguousEnding(asWritten, ending[1]);
 	return text;
 }
@@ -312,9 +336,9 @@ function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 	if (twoNumbers) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} holds more than one number`, 'Give one number per row: split the cell, or map the column that holds the number to message');
 	}
-	const extension = /(?:ext\.?|extension|x|#)\s*\d+$/i.exec(text);
+	const extension = /(?:ext\.?|extension|x|#)\s*\d+$|\(\s*\d{1,6}\s*\)$/i.exec(text);
 	if (extension && /\d/.test(text.slice(0, extension.index))) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has an extension (${extension[0]}), which a messaging number does not`, 'Give the mobile number alone');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has an extension ${extension[0].startsWith('(') ? extension[0] : `(${extension[0]})`}, which a messaging number does not`, 'Give the mobile number alone');
 	}
 }
 
@@ -329,10 +353,13 @@ function slashedNumbers(text: string): boolean {
 /**
  * "0812 3456 7890/91", "(021) 555 1234/35": a whole number, then after its one slash another ending of it (two numbers).
  * A slash after an area code ("030/1234567", "+49 (0)6151/1234") has fewer digits before it, country code and trunk 0
- * left aside, than any number has.
+ * left aside, than any number has. Between more slashes ("0812/3456/7890" separates groups), an ending is a lone group
+ * shorter than the group before it ("1234/35/36", "+49 30/1234 5678/90").
  */
 function otherEnding(text: string): boolean {
-	const parts = text.split('/');
+	const parts = text.split(/\/+/).filter((part) => /\d/.test(part));
+	const groups = (part: string) => part.match(/\d+/g) ?? [];
+	if (parts.length > 2) return parts.slice(1).some((part, i) => groups(part).length === 1 && (groups(part)[0] ?? '').length < (groups(parts[i]).at(-1) ?? '').length);
 	if (parts.length !== 2) return false;
 	const after = parts[1].replace(/\D/g, '').length;
 	if (after < 1 || after > 4) return false;
