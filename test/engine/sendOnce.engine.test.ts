@@ -122,8 +122,19 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(retried)).toEqual(['sentBefore']);
 		const twice = await send([recipients(1, 7)[0], recipients(1, 7)[0]], parameters);
 		expect(outcomes(twice)).toEqual(['sent', 'repeat']);
-		expect(twice.output(SEND_NODE)[1].json).toMatchObject({ duplicateOf: 0, reason: 'Same message key as item 0: sent once (Send Once)' });
+		expect(twice.output(SEND_NODE)[1].json).toMatchObject({ duplicateOf: 0, reason: "Same message key as item 0: not sent a second time; item 0's row says whether it went out (Send Once)" });
 		expect(api.requests).toHaveLength(2);
+	});
+
+	test('a repeat of a row the API refused does not say it was sent: its row points to the first', async () => {
+		api.respondWith(() => ({ status: 400, body: { errors: [{ message: 'Wrong parameters', code: 39 }] } }));
+		const [row] = recipients(1);
+		const result = await send([row, { ...row, phone: `+${row.phone.slice(0, 2)} ${row.phone.slice(2)}` }], { sendOnce: 'recipientTemplate' });
+		const [first, repeat] = result.output(SEND_NODE).map(({ json }) => json);
+		expect(first).toMatchObject({ success: false, status: 'failed' });
+		expect(repeat).toMatchObject({ success: false, skipped: true, duplicateOf: 0 });
+		expect(repeat.reason).toBe("Same message key as item 0: not sent a second time; item 0's row says whether it went out (Send Once)");
+		expect(api.requests).toHaveLength(1);
 	});
 
 	test('an empty message key fails that item with the field named, before anything is sent', async () => {

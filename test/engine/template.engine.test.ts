@@ -216,7 +216,7 @@ test('Skip Duplicate Messages: a repeated row is not sent and comes out as skipp
 		json: {
 			success: false,
 			skipped: true,
-			reason: 'Same recipient, template and values as item 0: not sent again (Options → Skip Duplicate Messages)',
+			reason: "Same recipient, template and values as item 0: not sent a second time; item 0's row says whether it went out (Options → Skip Duplicate Messages)",
 			duplicateOf: 0,
 			phone_number: '6281200000000',
 			template_code_id: 'order_confirmed',
