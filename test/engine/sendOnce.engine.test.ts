@@ -334,6 +334,12 @@ describe('Send Once: what was sent is remembered across executions', () => {
 				'Not sent: Send Once could not record the message in n8n\'s database (duplicate key value violates unique constraint "PK_processed_data") [item 0]',
 			);
 			expect(api.requests).toHaveLength(2);
+			// An error without a message still says something.
+			store.checkProcessedAndRecord = async () => {
+				throw new Error('');
+			};
+			const silent = await send(recipients(1, 9), { sendOnce: 'recipientTemplate' });
+			expect(silent.output(SEND_NODE)[0].json.error).toBe("Not sent: Send Once could not record the message in n8n's database (its call failed without saying why) [item 0]");
 		} finally {
 			store.checkProcessedAndRecord = original;
 		}

@@ -38,7 +38,8 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		try {
 			claim = await claims.claim(itemIndex);
 		} catch (error) {
-			return { kind: 'notRecorded', cause: 'storeFailed', reason: truncate(redactor.text(error instanceof Error ? error.message : String(error)), 200) };
+			const said = (error instanceof Error ? error.message : String(error)).trim();
+			return { kind: 'notRecorded', cause: 'storeFailed', reason: said === '' ? 'its call failed without saying why' : truncate(redactor.text(said), 200) };
 		}
 		if (claim === 'overwritten') return { kind: 'notRecorded', cause: 'overwritten', reason: `other executions of this workflow wrote over its record at the same moment, at each of ${LOOKUPS} lookups` };
 		if (claim === 'inDoubt') return { kind: 'inDoubt' };
