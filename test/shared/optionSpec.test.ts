@@ -36,6 +36,20 @@ test('a number is read from the text an expression gives; other text is refused,
 	expect(() => readStatusOptions({ waitLimit: 'soon' }, 2, runOptionRefused(node))).toThrow(/^Options → Wait Limit .*: expected a number, got "soon"$/);
 });
 
+test('a number below its minimum, or too small to be anything but 0, is refused naming the option: a rate held at 0 would be no limit', () => {
+	expect(() => run({ maxPerSecond: -25 })).toThrow(/^Options → Max Messages per Second: expected 0 or more, got -25$/);
+	expect(() => run({ maxPerSecond: '0.001' })).toThrow(/^Options → Max Messages per Second: expected 0 or more, got 0\.001, less than the smallest it takes \(0\.01\)$/);
+	expect(() => run({ maxConcurrency: 0 })).toThrow(/^Options → Max Concurrent Requests: expected 1 to 100, got 0$/);
+	expect(() => run({ maxAttempts: '-3' })).toThrow(/^Options → Max Attempts: expected 1 to 10, got -3$/);
+	expect(() => readStatusOptions({ maxPerSecond: -1 }, 2, runOptionRefused(node))).toThrow(/^Options → Max Requests per Second: expected 0 or more, got -1$/);
+	expect(() => readStatusOptions({ waitLimit: 0.001 }, 2, runOptionRefused(node))).toThrow(/^Options → Wait Limit .*: expected 0 to \d+, got 0\.001/);
+	// 0 itself, the smallest step, and a whole number's fraction read as before; above the maximum, the maximum.
+	expect(run({ maxPerSecond: 0 }).maxPerSecond).toBe(0);
+	expect(run({ maxPerSecond: 0.01 }).maxPerSecond).toBe(0.01);
+	expect(run({ maxAttempts: 2.7 }).maxAttempts).toBe(2);
+	expect(run({ maxAttempts: 50 }).maxAttempts).toBe(10);
+});
+
 test('a choice given by an expression is one of its values; a name or anything else is refused, naming the option', () => {
 	expect(readStatusOptions({ waitUntil: 'delivered', waitLimit: 1 }, 2, fieldError).wait).toEqual({ until: 'delivered', limitMs: 60_000 });
 	expect(readStatusOptions({ waitUntil: '' }, 2, fieldError).wait).toBeUndefined();

@@ -71,9 +71,10 @@ function readNumber(value: unknown, { refuse }: Pick<ReadContext, 'refuse'>): nu
 export const optionSpec = <T, S extends Scope>(scope: S, property: Omit<INodeProperties, 'name'>, read: (value: unknown, context: ReadContext) => T): OptionSpec<T, S> => ({ property, read, scope });
 
 /**
- * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given, held
- * within `min` to `max` and rounded to `precision` decimals (0: whole), its default when none is given; `seconds`:
- * read in milliseconds.
+ * A number field, its bounds stated once: the editor's (typeOptions) and the reading's. The number given (whole
+ * when `precision` is 0), its default when none is given; `seconds`: read in milliseconds. Below `min` (only an
+ * expression gives one) or too small to be anything but 0, it is refused: held at 0, a rate would be no limit.
+ * Above `max` it is held at `max`, as workflows saved before some fields had one keep running.
  */
 export function numberOption(
 	property: Omit<INodeProperties, 'name' | 'type' | 'typeOptions'>,
@@ -82,7 +83,11 @@ export function numberOption(
 	const typeOptions = max === undefined ? { minValue: min, numberPrecision: precision } : { minValue: min, maxValue: max, numberPrecision: precision };
 	return optionSpec('run', { ...property, type: 'number', typeOptions }, (value, context) => {
 		const given = readNumber(value, context);
-		const held = Math.min(given === undefined ? (property.default as number) : Math.max(min, given), max ?? Infinity);
+		const range = `${min}${max === undefined ? ' or more' : ` to ${max}`}`;
+		if (given !== undefined && given < min) context.refuse(`expected ${range}, got ${given}`, `Use an expression that gives a number from ${range}`);
+		const held = Math.min(given === undefined ? (property.default as number) : given, max ?? Infinity);
+		const smallest = 10 ** -precision;
+		if (held > 0 && held < smallest) context.refuse(`expected ${range}, got ${given}, less than the smallest it takes (${smallest})`, `Use an expression that gives a number from ${range}`);
 		const number = precision === 0 ? Math.floor(held) : held;
 		return seconds ? number * 1000 : number;
 	});
