@@ -255,7 +255,7 @@ describe('the same care as a send', () => {
 		['at 10 a second, set on both', 10, 20],
 	])("lookups and sends with one credential share the account's pace in one process, %s", async (_name, rate, count) => {
 		const perSecond = rate ?? 25;
-		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok('m', history([1709263378, 'delivered']))));
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok(askedFor(request) ?? '', history([1709263378, 'delivered']))));
 		const pace = watchPace();
 		try {
 			const [sent, looked] = await Promise.all([
@@ -469,7 +469,7 @@ describe('no msgid can change the path or the host asked', () => {
 });
 
 describe('hostile or odd answers give a clear row, never a failed run', () => {
-	const nested = (depth: number) => `{"msgid":"deep","history_status":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+	const nested = (depth: number) => `{"msgid":"x","history_status":${'['.repeat(depth)}${']'.repeat(depth)}}`;
 	const entries = (count: number) => Array.from({ length: count }, (_, index) => ({ timestamp: 1709263378 + index, status: index === count - 1 ? 'read' : 'delivered' }));
 
 	test.each<[string, Reply, Partial<IDataObject>, RegExp | null]>([
@@ -494,7 +494,7 @@ describe('hostile or odd answers give a clear row, never a failed run', () => {
 
 	test('15,000 entries: the newest 50 kept, sorted, the rest counted; huge texts cut', async () => {
 		const huge = 'x'.repeat(50_000);
-		const api = await server(() => ({ status: 200, body: { msgid: huge, phone_number: huge, history_status: entries(15_000).reverse(), additional_info: { code: huge, reason: huge } } }));
+		const api = await server(() => ({ status: 200, body: { msgid: 'x', phone_number: huge, history_status: entries(15_000).reverse(), additional_info: { code: huge, reason: huge } } }));
 		const [row] = rowsOf(await getStatus(api, [{ msgid: 'x' }]));
 		expect(row.deliveryStatus).toBe('read');
 		expect(row.historyDropped).toBe(14_950);
@@ -502,8 +502,39 @@ describe('hostile or odd answers give a clear row, never a failed run', () => {
 		expect(kept).toHaveLength(50);
 		expect(kept.map((entry) => entry.at)).toEqual([...kept.map((entry) => entry.at)].sort());
 		expect(kept[49]).toEqual({ status: 'read', at: new Date((1709263378 + 14_999) * 1000).toISOString() });
-		expect([String(row.msgid).length, String(row.phone_number).length, String(row.failureCode).length, String(row.failureReason).length]).toEqual([201, 41, 41, 301]);
+		expect([String(row.msgid).length, String(row.phone_number).length, String(row.failureCode).length, String(row.failureReason).length]).toEqual([1, 41, 41, 301]);
 		expect(JSON.stringify(row).length).toBeLessThan(10_000);
+	});
+
+	test('an answer about another message (another msgid, or one cut or too long to be the one asked) is unreadable: the row keeps the msgid it asked for and takes nothing of the answer', async () => {
+		const api = await server((request) => {
+			const asked = askedFor(request) ?? '';
+			const named = asked === 'mine' ? 'SOMEONE-ELSE' : asked === 'long' ? 'l'.repeat(5_000) : asked;
+			return ok(named, history(['2024-03-01T03:22:58Z', 'read']), { phone_number: '+6289999' });
+		});
+		const rows = rowsOf(await getStatus(api, [{ msgid: 'mine', phone_number: '6281111' }, { msgid: 'long' }, { msgid: 'same' }]));
+		expect(rows[0]).toMatchObject({ msgid: 'mine', phone_number: '6281111', deliveryStatus: null, history: [], reason: 'The API\'s answer could not be read: it is about another message (msgid "SOMEONE-ELSE"), not the one asked for.' });
+		expect(rows[1]).toMatchObject({ msgid: 'long', deliveryStatus: null, reason: expect.stringMatching(/^The API's answer could not be read: it is about another message \(msgid "l{60}…"\)/) });
+		expect(rows[2]).toMatchObject({ msgid: 'same', phone_number: '6289999', deliveryStatus: 'read' });
+	});
+
+	test('a long msgid is copied whole, as asked and as answered', async () => {
+		const long = `wamid.${'A'.repeat(244)}`;
+		const api = await server((request) => ok(askedFor(request) ?? '', history(['2024-03-01T03:22:58Z', 'delivered'])));
+		expect(rowsOf(await getStatus(api, [{ msgid: long }]))[0]).toMatchObject({ msgid: long, deliveryStatus: 'delivered' });
+	});
+
+	test("a 404 not the API's for a msgid with characters a URL carries escaped (a date with slashes) fails that row alone: the others are looked up", async () => {
+		const api = await server((request) => {
+			const asked = askedFor(request) ?? '';
+			if (/[/%]/.test(asked)) return { status: 404, rawBody: '<html><head><title>404 Not Found</title></head><body>Not Found</body></html>', headers: { 'content-type': 'text/html' } };
+			return ok(asked, history(['2024-03-01T03:22:58Z', 'delivered']));
+		});
+		const result = await getStatus(api, [{ msgid: '2024/03/01' }, { msgid: 'good-1' }, { msgid: 'good-2' }], { parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } }, onError: 'continueRegularOutput' });
+		const rows = rowsOf(result);
+		expect(rows.map((row) => row.deliveryStatus)).toEqual([null, 'delivered', 'delivered']);
+		expect(String(rows[0].error)).toMatch(/HTTP 404 with an HTML page, not the API's error, for a msgid with characters a URL carries escaped/);
+		expect(lookups(api)).toHaveLength(3);
 	});
 });
 
@@ -520,7 +551,7 @@ describe('the token', () => {
 			return {
 				status: 200,
 				body: {
-					msgid: auth,
+					msgid: msgid === 'echoid' ? auth : msgid,
 					phone_number: encodeURIComponent(auth),
 					history_status: [
 						{ timestamp: '2024-03-01T03:22:58Z', status: auth },
@@ -531,10 +562,11 @@ describe('the token', () => {
 			};
 		};
 		const api = await server(echo);
-		const continued = await getStatus(api, [{ msgid: 'echo' }, { msgid: 'html' }], { onError: 'continueRegularOutput' });
+		const continued = await getStatus(api, [{ msgid: 'echo' }, { msgid: 'html' }, { msgid: 'echoid' }], { onError: 'continueRegularOutput' });
 		const failed = await getStatus(api, [{ msgid: 'refused' }]);
 		const rows = rowsOf(continued);
 		expect(String(rows[0].failureReason)).toContain('rejected for [redacted]');
+		expect(rows[2].reason).toBe('The API\'s answer could not be read: it is about another message (msgid "[redacted]"), not the one asked for.');
 		expect(failed.nodeError(SEND_NODE)?.message).toContain('Token invalid: [redacted]');
 		const haystack = JSON.stringify([continued.run, failed.run, failed.nodeError(SEND_NODE)]);
 		for (const form of forms) expect(haystack).not.toContain(form);

@@ -120,6 +120,13 @@ describe('an answer built to break processing fails its item, never the run', ()
 		expect(api.requests.length).toBeLessThanOrEqual(5);
 	});
 
+	test('a msgid of 256 characters is kept whole', async () => {
+		const long = `wamid.${'A'.repeat(250)}`;
+		const api = await server(() => rawJson(200, JSON.stringify({ success: true, msgid: long })));
+		const result = await runWatched([api], { items: recipients(1), parameters: parameters() });
+		expect(result.output(SEND_NODE)[0].json).toMatchObject({ success: true, msgid: long });
+	});
+
 	test('a deeply nested success body is still a success', async () => {
 		const api = await server(() => rawJson(200, nested(10_000, (inner) => `{"success":true,"msgid":"m-deep","d":${inner}}`)));
 		const result = await runWatched([api], { items: recipients(2), parameters: parameters() });
@@ -132,6 +139,8 @@ describe('an answer built to break processing fails its item, never the run', ()
 	test.each([
 		['a 2xx msgid that is an object', () => rawJson(200, '{"success":true,"msgid":{"id":1}}'), 'unknown'],
 		['a 2xx JSON list', () => rawJson(200, '[1,2,3]'), 'unknown'],
+		// Kept whole or not at all: a cut msgid would look up another message.
+		['a 2xx msgid of 300 characters', () => rawJson(200, `{"success":true,"msgid":"${'m'.repeat(300)}"}`), 'unknown'],
 		['a body cut mid-way (content-length larger than sent)', () => ({ raw: (res: ServerResponse) => cutShort(res) }), 'unknown'],
 		['a status line that is not HTTP', () => ({ raw: (res: ServerResponse) => res.socket?.end('HELLO\r\n\r\n') }), 'unknown'],
 		['an error body with 30,000 entries', () => rawJson(400, JSON.stringify({ errors: Array.from({ length: 30_000 }, (_, i) => ({ message: `e${i}`, code: i })) })), 'failed'],

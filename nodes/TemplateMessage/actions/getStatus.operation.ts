@@ -6,7 +6,7 @@ import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
-import { truncate } from '../shared/bounded';
+import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
 import type { StatusInput } from '../shared/status';
@@ -42,9 +42,6 @@ export const properties: INodeProperties[] = [
 	},
 	statusOptionsProperty,
 ];
-
-/** A msgid is a short id: a longer value is not one (and would make a needlessly long URL). */
-const MAX_MSGID_LENGTH = 256;
 
 /**
  * One row per input item: its message's latest status and history. Rows without a msgid, unknown

@@ -2,7 +2,7 @@ import type { ICredentialsDecrypted, ICredentialTestFunctions, IExecuteFunctions
 
 import type { Answer } from './answer';
 import { MAX_ANSWER_BYTES, parseAnswer, readAnswer } from './answer';
-import { boundedCopy, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
+import { boundedCopy, MAX_MSGID_LENGTH, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { AttemptDeadline } from './deadline';
 import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
@@ -231,9 +231,16 @@ function safeAnswerBody(text: string, redactor: Redactor): unknown {
 	return boundedCopy(parseAnswer(text), (value) => redactor.text(value));
 }
 
-/** The token out of the reason and msgid (again: a reason can join several texts), then cut. */
+/**
+ * The token out of the reason and msgid (again: a reason can join several texts); the reason cut. A msgid is
+ * kept whole or not at all: a cut one would look up another message, and one this long is no id the node can keep.
+ */
 function finish(outcome: Outcome, redactor: Redactor): Outcome {
-	if (outcome.kind === 'accepted') return { ...outcome, msgid: truncate(redactor.text(outcome.msgid), 200) };
+	if (outcome.kind === 'accepted') {
+		const msgid = redactor.text(outcome.msgid);
+		if (msgid.length <= MAX_MSGID_LENGTH) return { ...outcome, msgid };
+		return { kind: 'unknown', statusCode: outcome.statusCode, reason: `the API answered success: true with a msgid of ${msgid.length} characters, longer than any msgid the node keeps (${MAX_MSGID_LENGTH})` };
+	}
 	return { ...outcome, reason: truncate(redactor.text(outcome.reason), MAX_REASON_LENGTH) };
 }
 

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiCodeInfo, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
-import { MAX_REASON_LENGTH } from '../shared/bounded';
+import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
@@ -84,7 +84,7 @@ export async function lookEach(inputs: StatusInput[], context: LookupContext, se
 		const input = inputs[itemIndex];
 		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
 		try {
-			const result = await lookUp(itemIndex, flow, () => get(input.msgid), settings, redact);
+			const result = await lookUp(itemIndex, input.msgid, flow, () => get(input.msgid), settings, redact);
 			if (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled')) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
@@ -178,6 +178,7 @@ async function keepAsking(
 /** One item's lookup, tried again while the failure may pass (a GET changes nothing: any failure may be retried). */
 async function lookUp(
 	itemIndex: number,
+	msgid: string,
 	flow: FlowControl,
 	get: () => Promise<StatusAttempt>,
 	settings: LookupSettings,
@@ -201,7 +202,9 @@ async function lookUp(
 					const reason = redact(apiReason(answer.body) ?? 'data does not exist').slice(0, MAX_REASON_LENGTH);
 					return { kind: 'notFound', outcome: { kind: 'rejected', statusCode: answer.statusCode, apiCode: NOT_FOUND_CODE, transient: false, reason }, attempts: attempt };
 				}
-				return { kind: 'status', reading: readStatusAnswer(answer.body, redact), attempts: attempt };
+				const reading = readStatusAnswer(answer.body, redact);
+				if (reading.msgid !== null && reading.msgid !== msgid) return { kind: 'unreadable', reason: `it is about another message (msgid ${JSON.stringify(truncate(reading.msgid, 60))}), not the one asked for`, attempts: attempt };
+				return { kind: 'status', reading, attempts: attempt };
 			}
 			const failed = answer.outcome;
 			// The API answered, and said it has no such message: this row's result, in the API's own error
@@ -213,6 +216,12 @@ async function lookUp(
 			}
 			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
 			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
+			if (failed.statusCode === 404 && !PLAIN_MSGID.test(msgid)) {
+				// A front before the API may refuse the path a msgid with "/" or "%" makes, not the endpoint: this row's alone.
+				flow.finalOutcome(passage, TAKEN);
+				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error, for a msgid with characters a URL carries escaped` };
+				return { kind: 'failed', outcome, attempts: attempt };
+			}
 			if (failed.statusCode === 404) {
 				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error` };
 				flow.finalOutcome(passage, outcome);
@@ -235,6 +244,9 @@ async function lookUp(
 		flow.finish(passage);
 	}
 }
+
+/** A msgid a URL's path carries as it is: a 404 not the API's for it says the endpoint is not there. */
+const PLAIN_MSGID = /^[\w.~-]+$/;
 
 /** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
 /** The API's own error shape (`{"errors": [{message, code}]}`, or `success: false`), whatever its code. */

@@ -1,4 +1,4 @@
-import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
+import { MAX_MSGID_LENGTH, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import type { HistoryEntry, StatusReading } from '../shared/status';
 import { apiReason, isObject } from '../api/outcome';
 
@@ -49,7 +49,7 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 		reading.problems.push(typeof body === 'string' && body.trim() !== '' ? 'the API answered with a body that is not JSON' : 'the API answered with no status (an empty or non-object body)');
 		return reading;
 	}
-	reading.msgid = shortText(body.msgid, 200, redact);
+	reading.msgid = shortText(body.msgid, MAX_MSGID_LENGTH, redact);
 	reading.phoneNumber = asSendWritesIt(shortText(body.phone_number, 40, redact));
 	readFailure(body.additional_info, reading, redact);
 

@@ -40,7 +40,8 @@ const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> =
 	{ column: 'error', from: ({ error }) => error?.message ?? null },
 	{ column: 'history', from: ({ reading }) => reading?.history ?? [] },
 	{ column: 'historyDropped', from: ({ reading }) => reading?.historyDropped ?? 0 },
-	{ column: 'msgid', from: ({ reading, inputMsgid }) => reading?.msgid ?? inputMsgid },
+	// The msgid asked for: an answer naming another one is unreadable (see lookUp), never this row's.
+	{ column: 'msgid', from: ({ reading, inputMsgid }) => inputMsgid ?? reading?.msgid ?? null },
 	{ column: 'phone_number', from: ({ reading, inputPhone }) => reading?.phoneNumber ?? inputPhone },
 ];
 

@@ -22,6 +22,9 @@ export function boundedCopy(value: unknown, redact: (text: string) => string, de
 	return copy;
 }
 
+/** The longest msgid the node keeps, whole: an id is copied exactly or not at all (a Send's, a Get Status's). */
+export const MAX_MSGID_LENGTH = 256;
+
 /** The longest reason a row keeps from an answer (the API's, or one about it); the rest is cut. */
 export const MAX_REASON_LENGTH = 300;
 
