@@ -75,6 +75,7 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Two buttons with one index', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: 'a' }, { kind: 'quickReply', index: 0, value: 'b' }] }) }))],
 	['An empty quick reply payload', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'quickReply', index: 0, value: '' }] }) }))],
 	['An empty URL suffix', () => buildSendRequest(input({ components: fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: '' }] }) }))],
+	['A value left empty in raw JSON (an empty mapped cell)', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: [{ position: 'body', parameters: [{ type: 'text', text: '' }] }] } }))],
 	['Raw JSON that does not parse', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '[{"position": ' } }))],
 	['Raw JSON that is not a list', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: '{}' } }))],
 	['Raw JSON nested too deep', () => buildSendRequest(input({ components: { mode: 'json', rawPayload: `[${'['.repeat(20)}${']'.repeat(20)}]` } }))],

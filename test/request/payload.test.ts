@@ -156,6 +156,22 @@ describe('raw JSON payload', () => {
 			'Payload (JSON) → component 1 → parameters',
 		);
 	});
+
+	test('a value the fields refuse is refused here too: empty (an empty mapped cell), null, an object; a button index other than decimal digits', () => {
+		const body = (text: unknown) => ({ mode: 'json' as const, rawPayload: [{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text }] }] });
+		for (const [text, problem] of [['', 'is empty'], ['  ', 'is empty'], [null, 'is empty'], [undefined, 'is empty'], [{ first: 'Budi' }, 'expected text, got an object'], [true, 'expected text, got true']] as Array<[unknown, string]>) {
+			expect(fieldError(() => build(body(text)))).toMatchObject({ field: 'Payload (JSON) → body → value 2', problem });
+		}
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'header', parameters: [{ type: 'text', text: '' }] }] }))).toMatchObject({ field: 'Payload (JSON) → header → value 1', problem: 'is empty' });
+		const button = (index: unknown, value: Record<string, unknown> = { type: 'payload', payload: 'yes' }) => ({ mode: 'json' as const, rawPayload: [{ position: 'button', parameters: [{ sub_type: 'quick_reply', index, parameters: [value] }] }] });
+		for (const index of ['', ' ', null, false, '0x0', '1e0', -1]) expect(fieldError(() => build(button(index))).field).toBe('Payload (JSON) → button 1 → index');
+		expect(fieldError(() => build(button(0, { type: 'payload', payload: '' })))).toMatchObject({ field: 'Payload (JSON) → button 1 → payload', problem: 'is empty' });
+		expect(fieldError(() => build(button('1', { type: 'text', text: null })))).toMatchObject({ field: 'Payload (JSON) → button 1 → text', problem: 'is empty' });
+		// What the spec shows goes as written: an index as text or a number, a number as a value, other parameter types untouched.
+		for (const request of [button('0'), button(1), body(42), { mode: 'json' as const, rawPayload: [{ position: 'body', parameters: [{ type: 'currency', currency: { code: 'IDR', amount_1000: 1 } }] }] }]) {
+			expect(build(request)).toEqual(envelope(request.rawPayload));
+		}
+	});
 });
 
 describe('validation names the field', () => {

@@ -41,7 +41,7 @@ function quickReplyParameter(payload: string, field: CompatibilityOptions['quick
 	return { type: 'payload', payload };
 }
 
-function buttonIndex(raw: unknown, field: string): number {
+export function buttonIndex(raw: unknown, field: string): number {
 	// Decimal digits only: Number() would also read "0x10", "0b11" and "1e3" as 16, 3 and 1000.
 	const index = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
 	// A safe integer: larger ones print in exponent form ("1e+21"), which is no index.

@@ -1,6 +1,7 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent } from '../shared/contracts';
+import { buttonIndex } from './buttons';
 import { describeValue, parseJson } from './text';
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
@@ -48,8 +49,41 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 		if (!Array.isArray(parameters)) {
 			throw new InvalidFieldError(`${where} → parameters`, `must be a list, got ${describeValue(parameters)}`, RAW_PAYLOAD_HINT);
 		}
+		checkValues(position, parameters);
 	});
 	return value as PayloadComponent[];
+}
+
+/**
+ * The values the fields refuse when empty are refused here too (an empty mapped cell would send
+ * "Hi , …"), named as the template check names them: `Payload (JSON) → body → value 1`. A button's
+ * index is read as the fields read it, decimal digits only.
+ */
+function checkValues(position: string, parameters: unknown[]): void {
+	parameters.forEach((parameter: unknown, i) => {
+		if (typeof parameter !== 'object' || parameter === null || Array.isArray(parameter)) return;
+		const entry = parameter as Record<string, unknown>;
+		if (position !== 'button') {
+			if (entry.type === 'text' || (entry.type === undefined && 'text' in entry)) filled(entry.text, `${FIELD.rawPayload} → ${position} → value ${i + 1}`);
+			return;
+		}
+		const name = `${FIELD.rawPayload} → button ${i + 1}`;
+		buttonIndex(entry.index, `${name} → index`);
+		const inner = Array.isArray(entry.parameters) ? (entry.parameters as unknown[]) : [];
+		for (const value of inner) {
+			if (typeof value !== 'object' || value === null) continue;
+			const { type, text, payload } = value as Record<string, unknown>;
+			if (type === 'payload') filled(payload, `${name} → payload`);
+			else if (type === 'text') filled(text, `${name} → text`);
+		}
+	});
+}
+
+/** Text with something in it, or a number; what an empty cell or a wrong expression gives is refused. */
+function filled(value: unknown, field: string): void {
+	if (typeof value === 'number' && Number.isFinite(value)) return;
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) throw new InvalidFieldError(field, 'is empty', 'Map a column that has a value in this row, or leave rows without one out with a Filter step before this node');
+	if (typeof value !== 'string') throw new InvalidFieldError(field, `expected text, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
 }
 
 /** The spec's payload is 4 levels deep at most (payload → button → parameters → parameter). */
