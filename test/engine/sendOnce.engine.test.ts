@@ -177,6 +177,14 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		for (const count of Object.values(perRecipient(api.requests))) expect(count.accepted).toBe(1);
 	});
 
+	test('Forget Sent Messages takes every key a Send wrote: one of a long Template Code ID too', async () => {
+		const templateCodeId = `${'a'.repeat(36)}:${'b'.repeat(480)}`;
+		const sent = await send(recipients(1), { sendOnce: 'recipientTemplate', templateCodeId });
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [sent.output(SEND_NODE)[0].json], typeVersion: 2, parameters: { operation: 'forget' } });
+		expect(forget.output(SEND_NODE)[0].json).toMatchObject({ forgotten: true });
+		expect(outcomes(await send(recipients(1), { sendOnce: 'recipientTemplate', templateCodeId }))).toEqual(['sent']);
+	});
+
 	test('Forget Sent Messages: the keys of its input items, or everything', async () => {
 		const items = recipients(3);
 		const sent = await send(items, { sendOnce: 'recipientTemplate' });
@@ -350,6 +358,17 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(result.output(SEND_NODE).map((item) => item.json.messageKey)).toEqual(recipients(2).map((item) => `${item.phone}|tpl-once`));
 		expect(deduplicationStore().stats.calls).toBe(0);
 		expect(api.requests).toHaveLength(0);
+	});
+
+	test('a dry run skips what the real run skips: two rows of one recipient and template, written differently, with other values', async () => {
+		const [row] = recipients(1);
+		const items = [row, { ...row, phone: `+${row.phone.slice(0, 2)} ${row.phone.slice(2)}`, name: 'Another name' }];
+		const dry = await send(items, { sendOnce: 'recipientTemplate', options: { dryRun: true } });
+		expect(dry.output(SEND_NODE).map(({ json }) => [json.status, json.duplicateOf])).toEqual([['dryRun', undefined], ['dryRun', 0]]);
+		expect(hintsOf(dry)).toMatch(/^Dry run: 1 of 2 item\(s\) would be sent\. 1 has the message key of an earlier item \(Send Once\) and would be skipped\./);
+		expect(api.requests).toHaveLength(0);
+		const real = await send(items, { sendOnce: 'recipientTemplate' });
+		expect(outcomes(real)).toEqual(['sent', 'repeat']);
 	});
 
 	test('a workflow never saved has no id to keep a record under: the run says so and sends nothing', async () => {

@@ -18,7 +18,7 @@ test("a dry run counts invalid items by the field as the editor names it, a part
 	];
 	expect(read.map((message) => message.field)).toEqual([FIELD.bodyValues, FIELD.bodyValues, FIELD.templateBody, FIELD.templateButtons, 'Default Country Code']);
 	expect(read[0].identifiedBy).toEqual({ phone_number: '+62 812', template_code_id: 'tpl' });
-	expect(dryRunSummary(read, new Map(), false)).toBe(
+	expect(dryRunSummary(read, new Map(), new Map(), false)).toBe(
 		'Dry run: 0 of 5 item(s) would be sent. 5 fail a check: 2 × Body Values, 1 × Template (Checks and Preview) → Body Text, 1 × Template (Checks and Preview) → Buttons, 1 × Default Country Code.',
 	);
 });

@@ -254,7 +254,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			() => undefined,
 			(error: Error) => error.message,
 		);
-		return [dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), options, credentialProblem, items)];
+		return [dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), repeatsToSkip(valid, options.skipDuplicates), options, credentialProblem, items)];
 	}
 	const invalid = prepared.filter(isInvalid);
 	if (invalid.length > 0 && !continueOnFail) {

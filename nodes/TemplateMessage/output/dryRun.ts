@@ -1,26 +1,30 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ReadMessage, RunOptions } from '../shared/contracts';
+import type { ReadMessage, RunOptions, Skip } from '../shared/contracts';
 import { isInvalid } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { notice } from '../shared/notice';
 import { rowsOf } from './rows';
 
-/** `repeats`: item → the earlier item it repeats, counted whether or not Skip Duplicates is on. */
+/**
+ * `repeats`: item → the earlier item with the same request, counted whether or not Skip Duplicates is on;
+ * `skipped`: what a real run would skip (repeatsToSkip: those with Skip Duplicates, and a Send Once key's repeats).
+ */
 export function dryRunOutput(
 	ctx: IExecuteFunctions,
 	prepared: ReadMessage[],
 	repeats: Map<number, number>,
+	skipped: Map<number, Skip>,
 	{ skipDuplicates, includeRequestPayload, includeInputFields, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'includeInputFields' | 'sendOnce'>,
 	credentialProblem: string | undefined,
 	input: INodeExecutionData[],
 ): INodeExecutionData[] {
-	const summary = [dryRunSummary(prepared, repeats, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credentialProblem)].filter(Boolean).join(' ');
+	const summary = [dryRunSummary(prepared, repeats, skipped, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credentialProblem)].filter(Boolean).join(' ');
 	notice(ctx, summary);
 	const sources = prepared.map((message, itemIndex) => ({
 		itemIndex,
-		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', duplicateOf: repeats.get(itemIndex) } as const),
+		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', duplicateOf: skipped.get(itemIndex)?.duplicateOf ?? repeats.get(itemIndex) } as const),
 		message: isInvalid(message) ? undefined : message,
 		includeRequest: includeRequestPayload,
 		dryRun: true,
@@ -37,7 +41,7 @@ function credentialSentence(problem: string | undefined): string {
 		: `A real run would send nothing: ${problem.replace(/\.$/, '')}.`;
 }
 
-export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, number>, skipDuplicates: boolean): string {
+export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, number>, skipped: Map<number, Skip>, skipDuplicates: boolean): string {
 	const failures = new Map<string, number>();
 	let valid = 0;
 	for (const item of prepared) {
@@ -46,7 +50,7 @@ export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, numb
 			failures.set(field, (failures.get(field) ?? 0) + 1);
 		} else valid++;
 	}
-	const wouldSend = skipDuplicates ? valid - repeats.size : valid;
+	const wouldSend = valid - skipped.size;
 	const parts = [`Dry run: ${wouldSend} of ${prepared.length} item(s) would be sent.`];
 	if (failures.size > 0) {
 		const list = [...failures].sort((a, b) => b[1] - a[1]).map(([field, count]) => `${count} × ${field}`);
@@ -58,5 +62,8 @@ export function dryRunSummary(prepared: ReadMessage[], repeats: Map<number, numb
 			`${repeats.size} repeat an earlier item (same recipient, template and values)${skipDuplicates ? ' and would be skipped' : `; ${optionPath('skipDuplicates')} would skip them`}.`,
 		);
 	}
+	// Those a real run skips for their Send Once key alone (the same key, not the same request counted above).
+	const byKey = [...skipped.keys()].filter((itemIndex) => !(skipDuplicates && repeats.has(itemIndex))).length;
+	if (byKey > 0) parts.push(`${byKey} ${byKey === 1 ? 'has' : 'have'} the message key of an earlier item (${FIELD.sendOnce}) and would be skipped.`);
 	return parts.join(' ');
 }
