@@ -35,6 +35,9 @@ describe('message keys (Send Once)', () => {
 		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', '  ')).toThrow(/^Message Key: is empty$/);
 		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', undefined)).toThrow(/^Message Key: is empty$/);
 		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', 'k'.repeat(501))).toThrow(/^Message Key: has 501 characters/);
+		// A list or an object from the expression is not "empty": it says what it is.
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', ['order-17', '628'])).toThrow(/^Message Key: expected text or a number, got a list/);
+		expect(() => messageKey(request('6281234567890', 'x'), 'customKey', { id: 17 })).toThrow(/^Message Key: expected text or a number, got an object/);
 	});
 
 	test('an order id beyond 2^53 that arrived as a number is refused: two such ids would be one key, and the second message never sent', () => {

@@ -1,10 +1,15 @@
 import { fingerprint } from '../shared/fingerprint';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { refuseLostDigits } from './text';
+import { describeValue, refuseLostDigits } from './text';
 import type { SendRequestBody, SendOnce } from '../shared/contracts';
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
 const MAX_KEY_LENGTH = 500;
+/**
+ * What Forget takes: every key Send writes, a recipient and template one with a Template Code ID of up to
+ * 4,096 characters included (only a key given to Once per Message Key is held to MAX_KEY_LENGTH).
+ */
+const MAX_STORED_KEY_LENGTH = 5000;
 
 /** The recipient is the normalised number the API gets, so "+62 812-3456" and "628123456" are one recipient. */
 export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce, 'off'>, customKey?: unknown): string {
@@ -14,10 +19,13 @@ export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce,
 	return customMessageKey(customKey);
 }
 
-export function customMessageKey(value: unknown): string {
+export function customMessageKey(value: unknown, maxLength = MAX_KEY_LENGTH): string {
 	// Two order ids beyond 2^53 can arrive as one number: one key for two messages.
 	refuseLostDigits(value, MESSAGE_KEY_FIELD);
-	const key = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `expected text or a number, got ${describeValue(value)}`, 'Map one value that names the message, e.g. {{ $json.orderId }}, or join several into one text: {{ $json.orderId }}-{{ $json.phone }}');
+	}
+	const key = value === undefined || value === null ? '' : String(value).trim();
 	if (key === '') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');
 	}
@@ -25,10 +33,15 @@ export function customMessageKey(value: unknown): string {
 	if (key.includes('\u0000')) {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'contains a NUL character (\\u0000)', 'Map a value of visible characters, such as an order id');
 	}
-	if (key.length > MAX_KEY_LENGTH) {
-		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `has ${key.length} characters; at most ${MAX_KEY_LENGTH} are allowed`, 'Use a shorter value that still names the message, such as an order id');
+	if (key.length > maxLength) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `has ${key.length} characters; at most ${maxLength} are allowed`, 'Use a shorter value that still names the message, such as an order id');
 	}
 	return key;
+}
+
+/** A key to forget: any key Send writes, whatever its Send Once choice. */
+export function storedMessageKey(value: unknown): string {
+	return customMessageKey(value, MAX_STORED_KEY_LENGTH);
 }
 
 /** The same message in every try of n8n's Retry On Fail (see PreparedMessage.tryKey). */

@@ -4,7 +4,7 @@ import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShap
 import { readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
 import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS } from '../shared/contracts';
-import { customMessageKey, messageKey } from './messageKey';
+import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
 import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
@@ -17,7 +17,7 @@ export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOn
 }
 
 export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return customMessageKey(ctx.getNodeParameter('forgetKey', itemIndex, ''));
+	return storedMessageKey(ctx.getNodeParameter('forgetKey', itemIndex, ''));
 }
 
 export function readForgetAll(ctx: IExecuteFunctions): boolean {
