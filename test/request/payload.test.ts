@@ -322,6 +322,13 @@ describe('values the platform refuses, whether or not a template is pasted', () 
 		expect(build(fields({ bodyValues: ['Budi    Santoso'] })).message.template.payload[0].parameters).toEqual([{ type: 'text', text: 'Budi    Santoso' }]);
 	});
 
+	test("a header's text is checked the same way, in either mode", () => {
+		expect(fieldError(() => build(fields({ header: { type: 'text', text: 'Order\n7' } }))).message).toBe('Header Text: contains a line break, which the platform refuses in template values');
+		expect(fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'header', parameters: [{ type: 'text', text: 'a\tb' }] }] })).message).toBe(
+			'Payload (JSON) → header → value 1: contains a tab, which the platform refuses in template values',
+		);
+	});
+
 	test('in JSON mode, the body values of the payload are checked the same way', () => {
 		const error = fieldError(() => build({ mode: 'json', rawPayload: [{ position: 'body', parameters: [{ type: 'text', text: 'Budi' }, { type: 'text', text: 'a\tb' }] }] }));
 		expect(error.message).toBe('Payload (JSON) → body → value 2: contains a tab, which the platform refuses in template values');

@@ -32,15 +32,20 @@ export function checkAgainstTemplate(request: SendRequestBody, shape: TemplateSh
 	if (shape.buttons) checkButtons(componentParameters(payload, 'button'), shape.buttons, where(mode, 'button', FIELD.buttons));
 }
 
-/** Every body value, template pasted or not: the platform refuses these whatever the template. */
+/** Every body value and a header's text, template pasted or not: the platform refuses these in any text parameter. */
 export function checkRefusedCharacters(request: SendRequestBody, mode: Mode): void {
-	const field = where(mode, 'body', FIELD.bodyValues);
-	componentParameters(request.message.template.payload, 'body').forEach((value, position) => {
-		const text = typeof value.text === 'string' ? value.text : '';
-		for (const [refuses, what, hint] of REFUSED_CHARACTERS) {
-			if (refuses(text)) throw new InvalidFieldError(`${field} → value ${position + 1}`, `contains ${what}, which the platform refuses in template values`, hint);
-		}
-	});
+	const { payload } = request.message.template;
+	const body = where(mode, 'body', FIELD.bodyValues);
+	componentParameters(payload, 'body').forEach((value, position) => refuseCharacters(value, `${body} → value ${position + 1}`));
+	const header = componentParameters(payload, 'header')[0];
+	if (header?.type === 'text') refuseCharacters(header, mode === 'json' ? `${FIELD.rawPayload} → header → value 1` : FIELD.headerText);
+}
+
+function refuseCharacters(value: Record<string, unknown>, field: string): void {
+	const text = typeof value.text === 'string' ? value.text : '';
+	for (const [refuses, what, hint] of REFUSED_CHARACTERS) {
+		if (refuses(text)) throw new InvalidFieldError(field, `contains ${what}, which the platform refuses in template values`, hint);
+	}
 }
 
 export function componentParameters(payload: PayloadComponent[], position: PayloadComponent['position']): Array<Record<string, unknown>> {
