@@ -61,7 +61,7 @@ export const templateProperty: INodeProperties = {
 			name: 'checkCharacters',
 			type: 'boolean',
 			default: true,
-			description: 'Whether to refuse body values with a line break, a tab, more than four spaces in a row, a control character or a bidirectional override, which the platform refuses in template values',
+			description: 'Whether to refuse body values and a header text with a line break, a tab, more than four spaces in a row, a control character or a bidirectional override, which the platform refuses in template values',
 		},
 		{
 			displayName: TEMPLATE_FIELD.header,
