@@ -214,14 +214,15 @@ async function lookUp(
 				flow.finalOutcome(passage, TAKEN);
 				return { kind: 'notFound', outcome: failed, attempts: attempt };
 			}
-			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
-			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
+			// A 404 not the API's for a msgid with "/" or "%": a front before the API may refuse that path, not
+			// the endpoint. This row's alone.
 			if (failed.statusCode === 404 && !PLAIN_MSGID.test(msgid)) {
-				// A front before the API may refuse the path a msgid with "/" or "%" makes, not the endpoint: this row's alone.
 				flow.finalOutcome(passage, TAKEN);
 				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error, for a msgid with characters a URL carries escaped` };
 				return { kind: 'failed', outcome, attempts: attempt };
 			}
+			// A 404 that is not the API's (an HTML page, a body without its error): no status endpoint at this
+			// Base URL. Every lookup would get the same: the flow stops the rest, as for a refused token.
 			if (failed.statusCode === 404) {
 				const outcome: FailedOutcome = { ...failed, kind: 'rejected', transient: false, apiCode: undefined, reason: `the server answered HTTP 404 with ${bodyKind(failed.body)}, not the API's error` };
 				flow.finalOutcome(passage, outcome);
@@ -248,7 +249,6 @@ async function lookUp(
 /** A msgid a URL's path carries as it is: a 404 not the API's for it says the endpoint is not there. */
 const PLAIN_MSGID = /^[\w.~-]+$/;
 
-/** The provider's code for "data doesn't exist" (its error table maps HTTP 404 to it). */
 /** The API's own error shape (`{"errors": [{message, code}]}`, or `success: false`), whatever its code. */
 function isApiError(outcome: FailedOutcome): boolean {
 	const { body } = outcome;
