@@ -87,3 +87,22 @@ test.each([
 		await api.close().catch(() => undefined);
 	}
 });
+
+test('a token echoed in short pieces, one per error entry, is not joined back into the reason', async () => {
+	const api = await startApiServer((request) => {
+		const auth = String(request.headers.authorization);
+		return { status: 401, body: { errors: (auth.match(/.{1,8}/g) ?? []).map((message) => ({ message, code: 45 })) } };
+	});
+	try {
+		const parameters = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' };
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters, onError: 'continueRegularOutput' });
+		const [row] = result.output(SEND_NODE);
+		expect(row.json.error).toBe("The API refused the message (HTTP 401): [redacted] (the API's answer held the credential's token, in pieces) [item 0]");
+		// Its letters and digits alone, as a reason joined with " (code 45); " between the pieces would hold them.
+		const skeleton = (text: string) => text.replace(/ \(code 45\);? ?/g, '').replace(/[^A-Za-z0-9]/g, '');
+		const haystack = skeleton([everythingIn(result), ...captured].join('\n'));
+		for (const part of secretParts) expect(haystack).not.toContain(skeleton(part).slice(0, 24));
+	} finally {
+		await api.close();
+	}
+});

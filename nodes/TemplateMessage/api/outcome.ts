@@ -219,6 +219,12 @@ export function apiReason(body: unknown): string | undefined {
 	return undefined;
 }
 
+/** The messages of the answer's `errors` list, in order. */
+export function apiMessages(body: unknown): string[] {
+	if (!isObject(body) || !Array.isArray(body.errors)) return [];
+	return body.errors.flatMap((entry) => (isObject(entry) && typeof entry.message === 'string' ? [entry.message] : []));
+}
+
 export function apiCode(body: unknown): number | string | undefined {
 	if (!isObject(body) || !Array.isArray(body.errors) || !isObject(body.errors[0])) return undefined;
 	const code = body.errors[0].code;

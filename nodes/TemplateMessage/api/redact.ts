@@ -32,6 +32,12 @@ export class Redactor {
 		this.whole.sort((a, b) => b.length - a.length);
 	}
 
+	/** Whether texts that each hold less than a run join into the token: an answer's error messages, say, which a reason joins with their codes between them. */
+	inPieces(pieces: string[]): boolean {
+		const joined = pieces.join('');
+		return pieces.length > 1 && this.text(joined) !== joined;
+	}
+
 	text(text: string): string {
 		let result = text;
 		if (result.length >= RUN) {

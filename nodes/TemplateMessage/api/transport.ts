@@ -8,8 +8,9 @@ import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
-import { apiCode, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
+import { apiCode, apiMessages, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
 import { NOT_FOUND_CODE } from '../shared/apiCodes';
+import { REDACTED } from './redact';
 import type { Redactor } from './redact';
 
 export interface Attempt {
@@ -240,6 +241,13 @@ function finish(outcome: Outcome, redactor: Redactor): Outcome {
 		const msgid = redactor.text(outcome.msgid);
 		if (msgid.length <= MAX_MSGID_LENGTH) return { ...outcome, msgid };
 		return { kind: 'unknown', statusCode: outcome.statusCode, reason: `the API answered success: true with a msgid of ${msgid.length} characters, longer than any msgid the node keeps (${MAX_MSGID_LENGTH})` };
+	}
+	// The reason joins the answer's error messages with their codes between them, which no run of the token spans.
+	const messages = apiMessages(outcome.body);
+	if (redactor.inPieces(messages)) {
+		const entries = isObject(outcome.body) && Array.isArray(outcome.body.errors) ? (outcome.body.errors as unknown[]) : [];
+		const body = { errors: entries.map((entry) => ({ message: REDACTED, ...(isObject(entry) && typeof entry.code === 'number' ? { code: entry.code } : {}) })) };
+		return { ...outcome, body, reason: `${REDACTED} (the API's answer held the credential's token, in pieces)` };
 	}
 	return { ...outcome, reason: truncate(redactor.text(outcome.reason), MAX_REASON_LENGTH) };
 }
