@@ -285,7 +285,9 @@ export type SendOnce = 'off' | 'recipientTemplate' | 'recipientTemplateValues' |
 export const MESSAGE_KEY_FIELD = 'Message Key';
 
 /** A row routed to the error output carries messageKey under details (n8n routes only rows of error and details). */
-export const FORGET_KEY_DEFAULT = '={{ $json.messageKey ?? $json.details?.messageKey }}';
+// `details` first: on the error output n8n lays the input item under the row, and an input that was another
+// sending node's row brings its messageKey to the top; `details` is the node's own (see rowsOf).
+export const FORGET_KEY_DEFAULT = '={{ $json.details?.messageKey ?? $json.messageKey }}';
 
 /** When a message is tried again (see options.ts: maxThrottleWait in milliseconds). */
 export type RetryPolicy = Pick<RunOptionValues, 'maxAttempts' | 'maxThrottleWait' | 'retryUnknownDelivery'>;
