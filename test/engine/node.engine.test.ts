@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, bodiesByPhone, phonesSent, startApiServer } from '../helpers/apiServer';
 import { ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+import { n8nLoggerClass } from '../helpers/n8nLogger';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -356,4 +357,20 @@ test('version 2 sends the same bodies as version 1 for the same parameters', asy
 	const [first, second] = [bodiesByPhone(api.requests.slice(0, 3)), bodiesByPhone(api.requests.slice(3))];
 	expect(second).toEqual(first);
 	expect(first[0]).toEqual(expectedBody('6281234567890', 'Budi', 'INV-7'));
+});
+
+test("a run stopped by an invalid row says so in n8n's log, as every other run does: n8n logs the error without its message", async () => {
+	const prototype = n8nLoggerClass().prototype as unknown as { log: (...args: unknown[]) => void };
+	const logged: string[] = [];
+	const spy = jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
+		logged.push(args.map(String).join(' '));
+	});
+	try {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0], { ...rows[1], phone: '0812 3456 7890' }], parameters: mappedBody, typeVersion: 2 });
+		expect(result.nodeError(SEND_NODE)?.message).toMatch(/^Phone Number: "0812 3456 7890" starts with 0/);
+		expect(logged.filter((line) => line.includes('Phone Number: "0812 3456 7890" starts with 0, a local number without country code [item 1]. ') && /Nothing was sent/.test(line))).toHaveLength(1);
+		expect(api.requests).toHaveLength(0);
+	} finally {
+		spy.mockRestore();
+	}
 });

@@ -19,6 +19,7 @@ import { renderPreview } from '../request/preview';
 import { readRunOptions } from '../request/runOptions';
 import { sendAll } from '../send/sendAll';
 import { rememberSentByRun, sentByEarlierRuns } from '../send/sentMemory';
+import { logLine } from '../shared/notice';
 
 /** Its entry in the Operation field. */
 export const menuEntry: INodePropertyOptions = {
@@ -258,7 +259,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	}
 	const invalid = prepared.filter(isInvalid);
 	if (invalid.length > 0 && !continueOnFail) {
-		throw withOthersCounted(invalid[0].invalid, invalid.length - 1, nothingSentText(runIndex, sentByEarlierRuns(this.getContext('node'), runIndex)));
+		const error = withOthersCounted(invalid[0].invalid, invalid.length - 1, nothingSentText(runIndex, sentByEarlierRuns(this.getContext('node'), runIndex)));
+		// n8n logs a node's error without its message: the run's line says what stopped it, as after any other run.
+		logLine(this, `${error.message}. ${error.description ?? ''}`.trim(), 'warn');
+		throw error;
 	}
 	const skipped = repeatsToSkip(valid, options.skipDuplicates);
 	const credentials = await readCredentials(this);
