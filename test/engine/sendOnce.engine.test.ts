@@ -365,7 +365,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		const items = [row, { ...row, phone: `+${row.phone.slice(0, 2)} ${row.phone.slice(2)}`, name: 'Another name' }];
 		const dry = await send(items, { sendOnce: 'recipientTemplate', options: { dryRun: true } });
 		expect(dry.output(SEND_NODE).map(({ json }) => [json.status, json.duplicateOf])).toEqual([['dryRun', undefined], ['dryRun', 0]]);
-		expect(hintsOf(dry)).toMatch(/^Dry run: 1 of 2 item\(s\) would be sent\. 1 has the message key of an earlier item \(Send Once\) and would be skipped\./);
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(dry)).toMatch(/^Dry run: 1 of 2 item\(s\) would be sent\. 1 has the message key of an earlier item \(Send Once\) and would be skipped\./);
 		expect(api.requests).toHaveLength(0);
 		const real = await send(items, { sendOnce: 'recipientTemplate' });
 		expect(outcomes(real)).toEqual(['sent', 'repeat']);
