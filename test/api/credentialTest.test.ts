@@ -77,12 +77,13 @@ describe('a Base URL that cannot reach the send endpoint is refused, naming the 
 		['https://api.example.com/gw/API/V1/push/message', "contains another API version's path (/API/V1); the node sends to /api/v2/push/message itself: remove /API/V1 and what follows it"],
 		['https://api.example.com/API/V2', "ends with the API's own path (/API/V2); the node adds /api/v2/push/message itself"],
 		['https://api.example.com/Api/v2/push/message', "ends with the API's own path (/Api/v2/push/message); the node adds /api/v2/push/message itself"],
+		...['https://api.example.com/api/v2/..', 'https://api.example.com/gw/../', 'https://api.example.com/./gw', 'https://api.example.com/gw/%2E%2e'].map((baseUrl) => [baseUrl, 'has a "." or ".." step in its path, which moves the address every message goes to: give the address without it']),
 	])('%s', (baseUrl, problem) => {
 		expect(baseUrlProblem(baseUrl)).toBe(problem);
 	});
 
 	test('what works keeps working: a plain address, a path prefix, a trailing slash, a version-like word that is not /api/vN', () => {
-		for (const baseUrl of ['https://api.example.com', ' https://api.example.com/ ', 'http://127.0.0.1:5680', 'https://gw.example.com/whatsapp', 'https://gw.example.com/api', 'https://gw.example.com/api/v2beta', 'https://gw.example.com/v1']) {
+		for (const baseUrl of ['https://api.example.com', ' https://api.example.com/ ', 'http://127.0.0.1:5680', 'https://gw.example.com/whatsapp', 'https://gw.example.com/api', 'https://gw.example.com/api/v2beta', 'https://gw.example.com/v1', 'https://gw.example.com/v1.2/x', 'https://gw.example.com/..x']) {
 			expect(baseUrlProblem(baseUrl)).toBeUndefined();
 		}
 	});

@@ -23,7 +23,8 @@ export function statusEndpoint(baseUrl: string, msgid: string): string {
  * What makes a Base URL unable to reach the send endpoint, with the fix; undefined when it can. The
  * endpoint is the Base URL's text with SEND_PATH appended, so: a `user:password@` would make the HTTP
  * client send Basic auth in place of the JWT; a query would take the path in (`/?code=abc/api/v2/…`);
- * a fragment is never sent (every message would go to `/`); a path with /api/v2 would double it, and one
+ * a fragment is never sent (every message would go to `/`); a "." or ".." step moves it (`/api/v2/..` would
+ * send to `/api/api/v2/…`); a path with /api/v2 would double it, and one
  * with another version (/api/v1) would put two versions in it. The query and fragment are named, never
  * shown: they can hold a key.
  */
@@ -43,6 +44,9 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 		return `has a query (the part from "?" on), which the node would put in front of ${SEND_PATH}: remove it, and give the address alone`;
 	}
 	if (fragmentAt !== -1) return `has a fragment (the part from "#" on), which is never sent, so every message would go to the address before it: remove it, and give the address alone`;
+	// Read from the text, not url.pathname, which has already taken the steps: the endpoint is the text with SEND_PATH appended.
+	const path = text.replace(/^[a-z][a-z\d+.-]*:\/\/[^/]*/i, '');
+	if (/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return `has a "." or ".." step in its path, which moves the address every message goes to: give the address without it`;
 	const version = /\/api\/(v\d+)(?=\/|$)/i.exec(url.pathname);
 	if (version && version[1].toLowerCase() === 'v2') return `ends with the API's own path (${url.pathname.replace(/\/+$/, '')}); the node adds ${SEND_PATH} itself`;
 	if (version) return `contains another API version's path (${version[0]}); the node sends to ${SEND_PATH} itself: remove ${version[0]} and what follows it`;
