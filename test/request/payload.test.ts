@@ -279,6 +279,13 @@ describe('validation names the field', () => {
 		expect(fieldError(() => build(fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: '' }] }))).field).toBe('Buttons → button 1 → URL Suffix');
 	});
 
+	test('a URL suffix with a line break, a tab or another control character is refused: the link would break', () => {
+		for (const value of ['INV-7\n', 'INV\t7', 'INV\u00007', 'INV-7\u2028']) {
+			expect(fieldError(() => build(fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value }] })))).toMatchObject({ field: 'Buttons → button 1 → URL Suffix', problem: 'contains a line break, a tab or another control character, which a link cannot hold' });
+		}
+		expect(build(fields({ buttons: [{ kind: 'dynamicUrl', index: 0, value: 'orders/INV 7?x=1' }] })).message.template.payload[0].parameters).toEqual([{ sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'orders/INV 7?x=1' }] }]);
+	});
+
 	test('an unknown button type and header type', () => {
 		expect(fieldError(() => build(fields({ buttons: [{ kind: 'callPhone', index: 0, value: '' }] }))).field).toBe('Buttons → button 1 → Type');
 		expect(fieldError(() => build(fields({ header: { type: 'audio' } }))).field).toBe('Header Type');

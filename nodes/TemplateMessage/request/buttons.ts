@@ -2,6 +2,7 @@ import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
 import { buttonKindsInText, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { hasControlCharacter } from '../shared/controlCharacters';
 import { describeValue, requiredText } from './text';
 
 export function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {
@@ -22,7 +23,13 @@ export function buildButtonParameters(buttons: ButtonInput[], compatibility: Com
 			inner = quickReplyParameter(payload, compatibility.quickReplyValueField);
 		} else if (button.kind === 'dynamicUrl') {
 			subType = compatibility.dynamicUrlSubType;
-			inner = { type: 'text', text: requiredText(button.value, `${field} → ${TEMPLATE_BUTTON_KINDS.dynamicUrl.value!.displayName}`, 'A dynamic URL button needs the text appended to the URL registered with the template') };
+			const suffixField = `${field} → ${TEMPLATE_BUTTON_KINDS.dynamicUrl.value!.displayName}`;
+			const suffix = requiredText(button.value, suffixField, 'A dynamic URL button needs the text appended to the URL registered with the template');
+			// Appended to a URL: a line break or a tab there would break the link the recipient taps.
+			if (hasControlCharacter(suffix) || /[\u2028\u2029]/.test(suffix)) {
+				throw new InvalidFieldError(suffixField, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() or .replace(/\\s+/g, "") in the expression');
+			}
+			inner = { type: 'text', text: suffix };
 		} else {
 			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (${buttonKindsInText(VALUE_BUTTON_KINDS, 'or')})`, `${NO_VALUE_BUTTONS_IN_TEXT} take no parameters: leave them out`);
 		}
