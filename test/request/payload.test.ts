@@ -167,6 +167,7 @@ describe('raw JSON payload', () => {
 		for (const index of ['', ' ', null, false, '0x0', '1e0', -1]) expect(fieldError(() => build(button(index))).field).toBe('Payload (JSON) → button 1 → index');
 		expect(fieldError(() => build(button(0, { type: 'payload', payload: '' })))).toMatchObject({ field: 'Payload (JSON) → button 1 → payload', problem: 'is empty' });
 		expect(fieldError(() => build(button('1', { type: 'text', text: null })))).toMatchObject({ field: 'Payload (JSON) → button 1 → text', problem: 'is empty' });
+		expect(fieldError(() => build(button('1', { type: 'text', text: 'INV-7\n' })))).toMatchObject({ field: 'Payload (JSON) → button 1 → text', problem: 'contains a line break, a tab or another control character, which a link cannot hold' });
 		// What the spec shows goes as written: an index as text or a number, a number as a value, other parameter types untouched.
 		for (const request of [button('0'), button(1), body(42), { mode: 'json' as const, rawPayload: [{ position: 'body', parameters: [{ type: 'currency', currency: { code: 'IDR', amount_1000: 1 } }] }] }]) {
 			expect(build(request)).toEqual(envelope(request.rawPayload));

@@ -1,5 +1,6 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { hasControlCharacter } from '../shared/controlCharacters';
 import type { PayloadComponent } from '../shared/contracts';
 import { buttonIndex } from './buttons';
 import { describeValue, parseJson } from './text';
@@ -74,7 +75,12 @@ function checkValues(position: string, parameters: unknown[]): void {
 			if (typeof value !== 'object' || value === null) continue;
 			const { type, text, payload } = value as Record<string, unknown>;
 			if (type === 'payload') filled(payload, `${name} → payload`);
-			else if (type === 'text') filled(text, `${name} → text`);
+			else if (type === 'text') {
+				filled(text, `${name} → text`);
+				if (typeof text === 'string' && (hasControlCharacter(text) || /[\u2028\u2029]/.test(text))) {
+					throw new InvalidFieldError(`${name} → text`, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() in the expression');
+				}
+			}
 		}
 	});
 }
