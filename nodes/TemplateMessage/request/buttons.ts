@@ -25,10 +25,7 @@ export function buildButtonParameters(buttons: ButtonInput[], compatibility: Com
 			subType = compatibility.dynamicUrlSubType;
 			const suffixField = `${field} → ${TEMPLATE_BUTTON_KINDS.dynamicUrl.value!.displayName}`;
 			const suffix = requiredText(button.value, suffixField, 'A dynamic URL button needs the text appended to the URL registered with the template');
-			// Appended to a URL: a line break or a tab there would break the link the recipient taps.
-			if (hasControlCharacter(suffix) || /[\u2028\u2029]/.test(suffix)) {
-				throw new InvalidFieldError(suffixField, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() or .replace(/\\s+/g, "") in the expression');
-			}
+			refuseBrokenLink(suffix, suffixField);
 			inner = { type: 'text', text: suffix };
 		} else {
 			throw new InvalidFieldError(`${field} → Type`, `${describeValue(button.kind)} is not a button type with parameters (${buttonKindsInText(VALUE_BUTTON_KINDS, 'or')})`, `${NO_VALUE_BUTTONS_IN_TEXT} take no parameters: leave them out`);
@@ -46,6 +43,13 @@ function quickReplyParameter(payload: string, field: CompatibilityOptions['quick
 	if (field === 'text') return { type: 'payload', text: payload };
 	if (field === 'both') return { type: 'payload', payload, text: payload };
 	return { type: 'payload', payload };
+}
+
+/** A URL suffix is appended to a link: a line break or a tab there would break the link the recipient taps. */
+export function refuseBrokenLink(suffix: string, field: string): void {
+	if (hasControlCharacter(suffix) || /[\u2028\u2029]/.test(suffix)) {
+		throw new InvalidFieldError(field, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() in the expression');
+	}
 }
 
 export function buttonIndex(raw: unknown, field: string): number {

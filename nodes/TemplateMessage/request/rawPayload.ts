@@ -1,8 +1,7 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { hasControlCharacter } from '../shared/controlCharacters';
 import type { PayloadComponent } from '../shared/contracts';
-import { buttonIndex } from './buttons';
+import { buttonIndex, refuseBrokenLink } from './buttons';
 import { describeValue, parseJson } from './text';
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
@@ -77,9 +76,7 @@ function checkValues(position: string, parameters: unknown[]): void {
 			if (type === 'payload') filled(payload, `${name} → payload`);
 			else if (type === 'text') {
 				filled(text, `${name} → text`);
-				if (typeof text === 'string' && (hasControlCharacter(text) || /[\u2028\u2029]/.test(text))) {
-					throw new InvalidFieldError(`${name} → text`, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() in the expression');
-				}
+				if (typeof text === 'string') refuseBrokenLink(text, `${name} → text`);
 			}
 		}
 	});
