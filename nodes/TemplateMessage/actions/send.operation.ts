@@ -255,7 +255,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			() => undefined,
 			(error: Error) => error.message,
 		);
-		return [dryRunOutput(this, prepared, findRepeats(requestKeysOf(valid)), repeatsToSkip(valid, options.skipDuplicates), options, credentialProblem, items)];
+		const repeats = findRepeats(requestKeysOf(valid));
+		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, credentialProblem, items)];
 	}
 	const invalid = prepared.filter(isInvalid);
 	if (invalid.length > 0 && !continueOnFail) {

@@ -23,11 +23,14 @@ export function findRepeats(keys: Array<string | undefined>): Map<number, number
 /** Said before the first one's answer is known: it may be refused, or its delivery unknown. */
 const NOT_TWICE = (duplicateOf: number) => `not sent a second time; item ${duplicateOf}'s row says whether it went out`;
 
-/** Repeats of an earlier item: the same Send Once key, or, with Skip Duplicate Messages, the same request. */
-export function repeatsToSkip(messages: Array<PreparedMessage | undefined>, skipDuplicates: boolean): Map<number, Skip> {
+/**
+ * Repeats of an earlier item: the same Send Once key, or, with Skip Duplicate Messages, the same request
+ * (`requestRepeats`, given when the caller has them already).
+ */
+export function repeatsToSkip(messages: Array<PreparedMessage | undefined>, skipDuplicates: boolean, requestRepeats?: Map<number, number>): Map<number, Skip> {
 	const skip = new Map<number, Skip>();
 	if (skipDuplicates) {
-		for (const [itemIndex, duplicateOf] of findRepeats(requestKeysOf(messages))) {
+		for (const [itemIndex, duplicateOf] of requestRepeats ?? findRepeats(requestKeysOf(messages))) {
 			skip.set(itemIndex, { duplicateOf, reason: `Same recipient, template and values as item ${duplicateOf}: ${NOT_TWICE(duplicateOf)} (${optionPath('skipDuplicates')})` });
 		}
 	}
