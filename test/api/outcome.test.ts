@@ -211,6 +211,50 @@ describe('code 9 (too many requests) is a throttle at any HTTP status', () => {
 	});
 });
 
+describe('the code before the status, and a msgid the answer named', () => {
+	test('a 429 with one of the provider\'s refusals (45: the token, 5: the balance) is that refusal, not a throttle that waiting ends', () => {
+		for (const code of [45, 5, 59, 39]) {
+			const outcome = classifyResponse(response(429, { errors: [{ message: 'refused', code }] }, { 'Retry-After': '1' }));
+			expect(outcome).toMatchObject({ kind: 'rejected', transient: false, apiCode: code });
+			expect(throttled(outcome)).toBe(false);
+		}
+		// The API's internal error (13) says nothing of the request: the 429 decides.
+		expect(throttled(classifyResponse(response(429, { errors: [{ message: 'x', code: 13 }] })))).toBe(true);
+		expect(isThrottle(429, 45)).toBe(false);
+		expect(isThrottle(429, 'RATE')).toBe(true);
+	});
+
+	test.each([429, 500, 503, 400])('HTTP %p whose body says success: true with a msgid: delivery unknown, the msgid kept, never sent again', (status) => {
+		expect(classifyResponse(response(status, { msgid: 'm-1', success: true }, { 'Retry-After': '1' }))).toMatchObject({ kind: 'unknown', msgid: 'm-1', statusCode: status, reason: `the API answered HTTP ${status} with success: true and a msgid` });
+	});
+
+	test('a 2xx naming a msgid without success: true is delivery unknown with that msgid; a number beyond 2^53 is no msgid', () => {
+		expect(classifyResponse(response(200, { msgid: 'm-1', success: 'true' }))).toEqual({ kind: 'unknown', statusCode: 200, body: { msgid: 'm-1', success: 'true' }, msgid: 'm-1', reason: 'the API answered HTTP 200 with a msgid but without success: true' });
+		expect(classifyResponse(response(200, { msgid: 2 ** 60, success: true }))).toMatchObject({ kind: 'unknown', reason: 'the API answered HTTP 200 without success: true and a msgid (its msgid is a number too large to keep its digits)' });
+		expect(classifyResponse(response(200, { msgid: 2 ** 60, success: true }))).not.toHaveProperty('msgid');
+	});
+
+	test('a 303 follows a handled POST (unknown); after a GET, a status lookup, it is a redirect', () => {
+		expect(classifyResponse(response(303, '', { location: 'https://x.example/a' }))).toMatchObject({ kind: 'unknown' });
+		expect(classifyResponse(response(303, '', { location: 'https://x.example/a' }), Date.now(), 'GET')).toEqual({
+			kind: 'rejected',
+			statusCode: 303,
+			transient: false,
+			redirect: true,
+			reason: 'the API answered with a redirect (HTTP 303 to https://x.example); redirects are not followed',
+		});
+	});
+
+	test("a msgid written as a JSON number of 16 digits or more keeps its digits; nothing else is touched", () => {
+		expect(parseAnswer('{"msgid": 1234567890123456789, "success": true}')).toEqual({ msgid: '1234567890123456789', success: true });
+		expect(parseAnswer('{"msgid":-12345678901234567}')).toEqual({ msgid: '-12345678901234567' });
+		expect(parseAnswer('[{"msgid" : 1234567890123456789 }]')).toEqual([{ msgid: '1234567890123456789' }]);
+		expect(parseAnswer('{"msgid": 123456, "n": 1234567890123456789}')).toEqual({ msgid: 123456, n: 1234567890123456800 });
+		expect(parseAnswer('{"note": "\\"msgid\\": 1234567890123456789}"}')).toEqual({ note: '"msgid": 1234567890123456789}' });
+		expect(parseAnswer('{"msgid": 1234567890123456789.5}')).toEqual({ msgid: 1234567890123456789.5 });
+	});
+});
+
 describe('an answer with a UTF-8 byte order mark', () => {
 	test('the mark before JSON is skipped; text stays text', () => {
 		expect(parseAnswer('\uFEFF{"msgid":"m-1","success":true}')).toEqual({ msgid: 'm-1', success: true });

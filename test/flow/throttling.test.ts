@@ -60,3 +60,16 @@ describe('the run summary says it', () => {
 		);
 	});
 });
+
+describe('a 429 carrying one of the provider\'s refusals is that refusal', () => {
+	test.each([
+		['45 (the token is invalid)', 45],
+		['5 (the balance is too low)', 5],
+	])('a 429 with code %s stops the run at once, as the same code in a 401 or a 200 does; it is not waited out', async (_name, code) => {
+		const run = await simulateRun({ items: 50, maxPerSecond: 25, maxConcurrency: 5, script: () => ({ status: 429, headers: { 'Retry-After': '1' }, body: { errors: [{ message: 'refused', code }] } }) });
+		// Was: every row waited out as throttled, 1,937 requests over 21.7 minutes.
+		expect(run.stops).toEqual([expect.objectContaining({ scope: 'account', apiCode: code })]);
+		expect(run.requests.length).toBeLessThanOrEqual(5);
+		expect(run.throttled).toBeUndefined();
+	});
+});

@@ -65,10 +65,19 @@ const BOM = '\uFEFF';
  */
 export function parseAnswer(text: string): unknown {
 	try {
-		return JSON.parse(text.startsWith(BOM) ? text.slice(BOM.length) : text);
+		return JSON.parse(keepMsgidDigits(text.startsWith(BOM) ? text.slice(BOM.length) : text));
 	} catch {
 		return text;
 	}
+}
+
+/**
+ * A msgid written as a JSON number of 16 digits or more, read as text: JSON.parse would round one beyond
+ * 2^53 (`1234567890123456789` becomes `…800`), and the row would name another message. Only the value of
+ * a `"msgid"` key is touched; within a JSON string its quotes are escaped, so that never matches.
+ */
+function keepMsgidDigits(text: string): string {
+	return text.includes('"msgid"') ? text.replace(/("msgid"\s*:\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"') : text;
 }
 
 function fromValue(body: unknown, maxBytes: number): Answer {

@@ -8,7 +8,8 @@ export interface HttpResponse {
 	body: unknown; // bounded and token-redacted by the transport
 }
 
-export function classifyResponse(response: HttpResponse, now = Date.now()): Outcome {
+/** `method`: a 303 follows a handled POST (a send); after a GET (a status lookup) it is a redirect like any other. */
+export function classifyResponse(response: HttpResponse, now = Date.now(), method: 'POST' | 'GET' = 'POST'): Outcome {
 	const { statusCode, headers, body } = response;
 
 	if (statusCode >= 200 && statusCode < 300) {
@@ -22,15 +23,20 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}
-		// The spec shows msgid as a string; a number is the same id (kept as its text).
-		const msgid = typeof body.msgid === 'string' || (typeof body.msgid === 'number' && Number.isFinite(body.msgid)) ? String(body.msgid) : '';
-		if (body.success === true && msgid !== '') return { kind: 'accepted', msgid, statusCode };
+		const msgid = msgidIn(body);
+		if (body.success === true && msgid !== undefined) return { kind: 'accepted', msgid, statusCode };
 		// One of the provider's documented codes is the API saying no (a refused token, no balance): not taken.
 		if (body.success !== true && saysNo(body)) return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: answerReason(statusCode, body) };
-		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid` };
+		if (msgid !== undefined) return { kind: 'unknown', statusCode, body, msgid, reason: `the API answered HTTP ${statusCode} with a msgid but without success: true` };
+		const unreadable = typeof body.msgid === 'number' ? ` (its msgid is a number too large to keep its digits)` : '';
+		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid${unreadable}` };
 	}
 
-	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'));
+	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'), method);
+
+	// Taken, says the body, refused or failed, says the status (a gateway rewrote one of them): it may have gone out.
+	const msgid = isObject(body) && body.success === true ? msgidIn(body) : undefined;
+	if (msgid !== undefined) return { kind: 'unknown', statusCode, body, msgid, reason: `the API answered HTTP ${statusCode} with success: true and a msgid` };
 
 	const code = apiCode(body);
 	// A 429, or the API's code 9 with whatever status (a gateway's 502 page carries no such code).
@@ -45,6 +51,13 @@ export function classifyResponse(response: HttpResponse, now = Date.now()): Outc
 	const transient = code === INTERNAL_ERROR_CODE ? statusCode === 500 || statusCode === 503 : statusCode === 503 && !saysNo(body);
 	const retryAfter = transient ? retryAfterMs(headers, now) : undefined;
 	return { kind: 'rejected', statusCode, body, apiCode: code, reason, transient, retryAfterMs: retryAfter };
+}
+
+/** The msgid an answer names: the spec shows it as a string; a whole number is the same id, kept as its text while its digits are exact. */
+function msgidIn(body: Record<string, unknown>): string | undefined {
+	const { msgid } = body;
+	if (typeof msgid === 'string') return msgid === '' ? undefined : msgid;
+	return typeof msgid === 'number' && Number.isSafeInteger(msgid) ? String(msgid) : undefined;
 }
 
 /** The API asked to slow down: not taken, tried again after the wait it names (see FlowControl.answered). */
@@ -111,11 +124,11 @@ export function saysNo(body: unknown): boolean {
 
 /**
  * Never followed: that would re-post the message, token included, wherever the server points.
- * A 303 follows a handled POST (delivery unknown); any other 3xx means a wrong Base URL.
+ * A 303 follows a handled POST (delivery unknown); any other 3xx, or any after a GET, means a wrong Base URL.
  */
-function classifyRedirect(statusCode: number, location: string | undefined): Outcome {
+function classifyRedirect(statusCode: number, location: string | undefined, method: 'POST' | 'GET'): Outcome {
 	const target = location ? ` to ${originOf(location)}` : '';
-	if (statusCode === 303) {
+	if (statusCode === 303 && method === 'POST') {
 		return { kind: 'unknown', statusCode, reason: `the API answered with a redirect (HTTP 303 See Other${target}), which follows a handled request; redirects are not followed` };
 	}
 	const reason = `the API answered with a redirect (HTTP ${statusCode}${target}); redirects are not followed`;

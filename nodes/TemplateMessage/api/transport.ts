@@ -81,7 +81,7 @@ export async function getStatus(
 				const apiSaysNo = isObject(body) && body.success !== true && saysNo(body) && apiCode(body) !== NOT_FOUND_CODE;
 				if (!apiSaysNo) return { kind: 'answered', statusCode, body, rateLimit };
 			}
-			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) });
+			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) }, Date.now(), 'GET');
 			return { kind: 'failed', outcome: finish(outcome, redactor) as FailedOutcome, rateLimit };
 		},
 		(outcome) => ({ kind: 'failed', outcome }),

@@ -47,8 +47,9 @@ function said(result: ItemResult | DryRunResult): Said {
 		case 'sent':
 			return { status: 'sent', msgid: result.msgid, attempts: result.attempts, sentInEarlierTry: result.sentInEarlierTry, hasRequest: true, unfinished: false };
 		case 'refused':
-		case 'deliveryUnknown':
 			return { status: statusOf(result), outcome: result.outcome, attempts: result.attempts, sentInEarlierTry: result.sentInEarlierTry, hasRequest: true, unfinished: false };
+		case 'deliveryUnknown':
+			return { status: statusOf(result), msgid: result.outcome.msgid, outcome: result.outcome, attempts: result.attempts, sentInEarlierTry: result.sentInEarlierTry, hasRequest: true, unfinished: false };
 		case 'fault':
 			return { status: statusOf(result), hasRequest: false, unfinished: true };
 		case 'heldBack':
@@ -110,7 +111,8 @@ const FIELDS: Field[] = [
 	{ column: 'success', from: ({ said }) => said.status === 'sent', failedRow: 'both' },
 	{ column: 'itemIndex', from: ({ itemIndex, error }) => (error ? itemIndex : undefined), detail: true },
 	{ column: 'description', from: ({ error }) => error?.description ?? undefined, detail: true },
-	{ column: 'msgid', from: ({ said }) => said.msgid },
+	// A row of unknown delivery keeps a msgid the answer named at its top, where Get Status's Message ID looks.
+	{ column: 'msgid', from: ({ said }) => said.msgid, failedRow: 'both' },
 	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? identifiedBy(facts).phone_number, failedRow: 'both' },
 	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? identifiedBy(facts).template_code_id, failedRow: 'both' },
 	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top' },

@@ -45,11 +45,15 @@ export function isApiAnswer(code: number | string | undefined): boolean {
 }
 
 /**
- * The API asking to slow down: HTTP 429, or code 9 (too many requests) with any status, a 200 with
- * `success: false` included. The code decides before the status, as everywhere.
+ * The API asking to slow down: code 9 (too many requests) with any status, a 200 with `success: false`
+ * included, or HTTP 429 without another of the provider's answers. The code decides before the status,
+ * as everywhere: a 429 with code 45 (a refused token) or 5 (no balance) is that refusal, which waiting
+ * never ends.
  */
 export function isThrottle(statusCode: number | undefined, code: number | string | undefined): boolean {
-	return apiCodeInfo(code)?.throttle === true || statusCode === 429;
+	const documented = apiCodeInfo(code);
+	if (documented?.throttle === true) return true;
+	return statusCode === 429 && !isApiAnswer(code);
 }
 
 /** An answer the flow waits out (FlowControl.answered): never a refusal, never a failure of the API. */

@@ -170,7 +170,16 @@ export type Outcome =
 			/** The server answered with a redirect, which the node does not follow. */
 			redirect?: boolean;
 	  }
-	| { kind: 'unknown'; reason: string; statusCode?: number; errorCode?: string; apiCode?: number | string; body?: unknown };
+	| {
+			kind: 'unknown';
+			reason: string;
+			statusCode?: number;
+			errorCode?: string;
+			apiCode?: number | string;
+			body?: unknown;
+			/** The msgid the answer named without saying it took the message: a status lookup can settle it. */
+			msgid?: string;
+	  };
 
 export type FailedOutcome = Exclude<Outcome, { kind: 'accepted' }>;
 export type RejectedOutcome = Extract<Outcome, { kind: 'rejected' }>;
@@ -288,6 +297,8 @@ export const MESSAGE_KEY_FIELD = 'Message Key';
 // `details` first: on the error output n8n lays the input item under the row, and an input that was another
 // sending node's row brings its messageKey to the top; `details` is the node's own (see rowsOf).
 export const FORGET_KEY_DEFAULT = '={{ $json.details?.messageKey ?? $json.messageKey }}';
+/** Get Status's Message ID, the same way: a row of unknown delivery keeps a msgid the answer named (see rows.ts). */
+export const MESSAGE_ID_DEFAULT = '={{ $json.details?.msgid ?? $json.msgid }}';
 
 /** When a message is tried again (see options.ts: maxThrottleWait in milliseconds). */
 export type RetryPolicy = Pick<RunOptionValues, 'maxAttempts' | 'maxThrottleWait' | 'retryUnknownDelivery'>;
