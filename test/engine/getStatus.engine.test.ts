@@ -502,8 +502,21 @@ describe('hostile or odd answers give a clear row, never a failed run', () => {
 		expect(kept).toHaveLength(50);
 		expect(kept.map((entry) => entry.at)).toEqual([...kept.map((entry) => entry.at)].sort());
 		expect(kept[49]).toEqual({ status: 'read', at: new Date((1709263378 + 14_999) * 1000).toISOString() });
-		expect([String(row.msgid).length, String(row.phone_number).length, String(row.failureCode).length, String(row.failureReason).length]).toEqual([1, 41, 41, 301]);
+		expect([String(row.msgid).length, String(row.phone_number).length]).toEqual([1, 41]);
+		// Why a message failed, beside a read one: no failure.
+		expect([row.failureCode, row.failureReason]).toEqual([null, null]);
 		expect(JSON.stringify(row).length).toBeLessThan(10_000);
+	});
+
+	test("a failed message's huge failure code and reason are cut; beside a status of one that did not fail (code 0, \"Success\"), they are no failure", async () => {
+		const huge = 'x'.repeat(50_000);
+		const api = await server((request) => {
+			const failed = askedFor(request) === 'failed';
+			return ok(askedFor(request) ?? '', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:23:58Z', failed ? 'failed' : 'read']), { additional_info: failed ? { code: huge, reason: huge } : { code: 0, reason: 'Success' } });
+		});
+		const rows = rowsOf(await getStatus(api, [{ msgid: 'failed' }, { msgid: 'read' }]));
+		expect(rows.map((row) => [String(row.failureCode).length, String(row.failureReason).length])).toEqual([[41, 301], [4, 4]]);
+		expect(rows[1]).toMatchObject({ deliveryStatus: 'read', failureCode: null, failureReason: null });
 	});
 
 	test('an answer about another message (another msgid, or one cut or too long to be the one asked) is unreadable: the row keeps the msgid it asked for and takes nothing of the answer', async () => {
@@ -637,7 +650,7 @@ test("the operation as the editor lists it, and its rate's default is the Send's
 	expect(operation.options).toContainEqual({ name: 'Get Status', value: 'getStatus', action: 'Get the delivery status of a message', description: expect.stringMatching(/delivered, read/) });
 	const rateOf = (collection: string) => ((properties.find((property) => property.name === collection)!.options as INodeProperties[]).find((option) => option.name === 'maxPerSecond')!.default);
 	expect(rateOf('statusOptions')).toBe(rateOf('options'));
-	expect(properties.find((property) => property.name === 'messageId')).toMatchObject({ default: '={{ $json.msgid }}', displayOptions: { show: { operation: ['getStatus'] } } });
+	expect(properties.find((property) => property.name === 'messageId')).toMatchObject({ default: '={{ $json.details?.msgid ?? $json.msgid }}', displayOptions: { show: { operation: ['getStatus'] } } });
 });
 
 test("Get Status's own request options reach its lookups: Max Time per Request ends a lookup that gets no answer, Max Attempts counts its tries", async () => {
@@ -662,4 +675,93 @@ test('every request setting a Get Status offers is the Send option of the same n
 			typeOptions: OPTIONS[name].property.typeOptions,
 		});
 	}
+});
+
+describe('what a Send put out, read back', () => {
+	test('a 303 from the status endpoint is a redirect like any other after a GET: not asked again, the lookups after it stop, the redirect hint given', async () => {
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : { status: 303, rawBody: '', headers: { location: 'https://login.example.com/sso?next=/api' } }));
+		const result = await getStatus(api, [{ msgid: 'm-0' }, { msgid: 'm-1' }, { msgid: 'm-2' }], {
+			onError: 'continueRegularOutput',
+			parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1, maxOutageWait: 0 } },
+		});
+		const rows = rowsOf(result);
+		// Was a send's "delivery unknown": every lookup tried 5 times with backoff, "which follows a handled request".
+		expect(lookups(api)).toHaveLength(1);
+		expect(rows[0].error).toBe('The API refused the status lookup (HTTP 303): the API answered with a redirect (HTTP 303 to https://login.example.com); redirects are not followed [item 0]');
+		expect(rows.slice(1).map((row) => String(row.error))).toEqual([expect.stringMatching(/^Not looked up/), expect.stringMatching(/^Not looked up/)]);
+	});
+
+	test.each<[string, IDataObject]>([
+		['with Continue On Fail', { onError: 'continueRegularOutput' }],
+		['without it', {}],
+	])('Wait Until: a row asked again whose lookup fails keeps the status it had and says why it has no newer one; the run does not fail (%s)', async (_name, run) => {
+		let askedA = 0;
+		const api = await server((request, index) => {
+			if (request.method === 'POST') return acceptAll(request, index);
+			if (askedFor(request) === 'b') return ok('b', history(['2024-03-01T03:22:58Z', 'read']));
+			askedA++;
+			if (askedA === 1) return ok('a', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:23:01Z', 'delivered']));
+			return { status: 502, rawBody: '<html><title>502 Bad Gateway</title></html>', headers: { 'content-type': 'text/html' } };
+		});
+		const result = await getStatus(api, [{ msgid: 'a' }, { msgid: 'b' }], { ...run, parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'read', waitLimit: 0.05, maxAttempts: 1 } } });
+		expect(result.nodeError(SEND_NODE)).toBeUndefined();
+		const rows = rowsOf(result);
+		// Was: deliveryStatus null and the 502 (Continue On Fail), or the whole run failed with it.
+		expect(rows.map((row) => [row.deliveryStatus, row.deliveredAt, row.error])).toEqual([
+			['delivered', '2024-03-01T03:23:01.000Z', null],
+			['read', null, null],
+		]);
+		expect(rows[0].reason).toMatch(/^Not read after waiting .*: still delivered\. Its last lookup failed \(HTTP 502: 502 Bad Gateway \(an HTML page\)\): this is the status it had before\./);
+	});
+
+	test('a msgid the API writes as a number beyond 2^53 keeps its digits, in the Send\'s row and in a status answer', async () => {
+		const big = '1234567890123456789';
+		const api = await server((request) =>
+			request.method === 'POST'
+				? { status: 200, rawBody: `{"msgid": ${big}, "success": true}`, headers: { 'content-type': 'application/json' } }
+				: { status: 200, rawBody: `{"msgid": ${big}, "history_status": [{"timestamp": "2024-03-01T03:22:58Z", "status": "read"}]}`, headers: { 'content-type': 'application/json' } },
+		);
+		const sent = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281234567890' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' }, typeVersion: 2 });
+		// Was 1234567890123456800: another message's id.
+		expect(sent.output(SEND_NODE)[0].json).toMatchObject({ status: 'sent', msgid: big });
+		const [row] = rowsOf(await getStatus(api, [{ msgid: big }]));
+		expect(row).toMatchObject({ msgid: big, deliveryStatus: 'read', reason: null });
+	});
+
+	test("a row Send Once skipped points to the row that sent it: the message went out, its status exists", async () => {
+		const api = await server(() => ok('x', []));
+		const [row] = rowsOf(await getStatus(api, [{ status: 'skipped', success: false, phone_number: '6281234567890', sentBefore: true }]));
+		expect(lookups(api)).toHaveLength(0);
+		expect(row.reason).toBe('No msgid: the Send skipped this item (its status is skipped), as the same message went out before: look it up by the msgid on the row that sent it.');
+	});
+
+	test.each<[string, string, 'continueRegularOutput' | 'continueErrorOutput']>([
+		['success as the text "true"', '{"msgid": "abc-1", "success": "true"}', 'continueRegularOutput'],
+		['no success field', '{"msgid": "abc-1"}', 'continueRegularOutput'],
+		['no success field, the row on the error output', '{"msgid": "abc-1"}', 'continueErrorOutput'],
+		['a 429 that says success: true', '{"msgid": "abc-1", "success": true}', 'continueRegularOutput'],
+	])('a Send row of unknown delivery whose answer named a msgid (%s) keeps it, and Get Status at its defaults settles it', async (_name, answer, onError) => {
+		const api = await server((request) => {
+			if (request.method === 'POST') return { status: answer.includes('success": true') ? 429 : 200, rawBody: answer, headers: { 'content-type': 'application/json' } };
+			return ok('abc-1', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:23:01Z', 'delivered']));
+		});
+		const credentials = { id: 'cred-1', name: 'Template Message account' };
+		const output = onError === 'continueErrorOutput' ? 1 : 0;
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ id: 'rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{ id: 'send', name: 'Send', type: NODE_TYPE, typeVersion: 2, position: [200, 0], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' }, credentials: { [CREDENTIAL_TYPE]: credentials }, onError },
+					{ id: 'status', name: 'Status', type: NODE_TYPE, typeVersion: 2, position: [400, 0], parameters: { operation: 'getStatus' }, credentials: { [CREDENTIAL_TYPE]: credentials } },
+				],
+				connections: { Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] }, Send: { main: output === 0 ? [[{ node: 'Status', type: 'main', index: 0 }]] : [[], [{ node: 'Status', type: 'main', index: 0 }]] } },
+				pinData: { Rows: [{ json: { phone: '6281234567890' } }] },
+			},
+			{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
+		);
+		// Was: no msgid on the row, and Get Status asked nothing ("the Send did not give this item one").
+		expect(api.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+		expect(lookups(api).map(askedFor)).toEqual(['abc-1']);
+		expect(result.output('Status').map((item) => item.json.deliveryStatus)).toEqual(['delivered']);
+	});
 });

@@ -10,6 +10,7 @@ import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
 import type { StatusInput } from '../shared/status';
+import { MESSAGE_ID_DEFAULT } from '../shared/contracts';
 
 /** Its entry in the Operation field. */
 export const menuEntry: INodePropertyOptions = {
@@ -35,7 +36,7 @@ export const properties: INodeProperties[] = [
 		name: 'messageId',
 		type: 'string',
 		required: true,
-		default: '={{ $json.msgid }}',
+		default: MESSAGE_ID_DEFAULT,
 		placeholder: 'e.g. 3f2a9c1e-8b4d-4e1a-9c2f-1d2e3f4a5b6c',
 		description:
 			"The msgid the API gave the message when it was sent: by default each input item's msgid, so the whole output of a Send (or rows of a sheet holding its msgid column) can come in. An item without one comes out with deliveryStatus null and the reason, and nothing is asked for it.",
@@ -119,6 +120,8 @@ function isWellFormed(text: string): boolean {
 function noMsgidReason(json: IDataObject): string {
 	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
 	const status = typeof json.status === 'string' ? json.status : typeof details.status === 'string' ? details.status : typeof details.delivery === 'string' ? details.delivery : undefined;
+	// Sent before (Send Once) or a repeat of an earlier row: the message went out on another row, which has its msgid.
+	if (status === 'skipped') return 'No msgid: the Send skipped this item (its status is skipped), as the same message went out before: look it up by the msgid on the row that sent it.';
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { apiCodeInfo, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
+import { unreachable } from '../shared/contracts';
 import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
@@ -80,17 +81,18 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
  */
 export async function lookEach(inputs: StatusInput[], context: LookupContext, settings: LookupSettings): Promise<Array<StatusResult | undefined>> {
 	const { flow, get, clock, redact, node, signal } = context;
-	const lookOne = async (itemIndex: number): Promise<StatusResult | undefined> => {
+	// Asked again (Wait Until), a row already has a status: a failed lookup then does not fail the run (see keepAsking).
+	const lookOne = async (itemIndex: number, again = false): Promise<StatusResult | undefined> => {
 		const input = inputs[itemIndex];
 		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
 		try {
 			const result = await lookUp(itemIndex, input.msgid, flow, () => get(input.msgid), settings, redact);
-			if (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled')) flow.failed(itemIndex);
+			if (!again && (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled'))) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over.
 			if (signal?.aborted) throw new NodeOperationError(node, error as Error, { itemIndex });
-			flow.failed(itemIndex);
+			if (!again) flow.failed(itemIndex);
 			const reason = redact(error instanceof Error ? error.message : String(error)).slice(0, 200);
 			return { kind: 'failed', outcome: { kind: 'unknown', reason: `the node failed while looking this message up: ${reason}` }, attempts: 0 };
 		}
@@ -130,19 +132,21 @@ function hasReached({ reading }: Extract<StatusResult, { kind: 'status' }>, { un
  * then 4, 8, … up to 60 s between rounds), the last one at the wait's end, until none is left. Every
  * lookup takes its slot from the flow as the first did, so with sends on the same credential they keep to
  * the one pace; a row is never asked again before its previous answer came and the pause passed. A row
- * whose lookup fails on the way takes that result (the flow then stops the rest as for any failed
- * lookup); a cancelled execution stops the wait at once.
+ * asked again whose lookup fails keeps the status it had, and says why it has no newer one; it is asked
+ * again in the next round, unless a refusal that holds for every lookup stopped the flow. A cancelled
+ * execution stops the wait at once.
  */
 async function keepAsking(
 	results: Array<StatusResult | undefined>,
 	wait: WaitSettings,
 	started: number,
-	lookOne: (itemIndex: number) => Promise<StatusResult | undefined>,
+	lookOne: (itemIndex: number, again: boolean) => Promise<StatusResult | undefined>,
 	{ flow, clock, node, signal }: LookupContext,
 	concurrency: number,
 ): Promise<void> {
 	const asks = results.map((result) => (result === undefined || result.kind === 'noMsgid' ? 0 : 1));
 	const answeredAt = results.map(() => clock.now());
+	const lastAskFailed: Array<string | undefined> = results.map(() => undefined);
 	const ends = started + wait.limitMs;
 	let waiting = results.flatMap((result, itemIndex) => (stillOnItsWay(result, wait) ? [itemIndex] : []));
 	for (let round = 1; waiting.length > 0 && !flow.stopping; round++) {
@@ -154,13 +158,18 @@ async function keepAsking(
 			throw new NodeOperationError(node, error as Error, { description: 'The execution was cancelled while Get Status waited for statuses.' });
 		}
 		const rows = waiting;
-		const again = await runPool(rows.length, concurrency, async (index) => await lookOne(rows[index]), () => flow.stopping);
+		const again = await runPool(rows.length, concurrency, async (index) => await lookOne(rows[index], true), () => flow.stopping);
 		rows.forEach((itemIndex, index) => {
 			const result = again[index];
 			// Not asked (the run is stopping): the row keeps its last answer.
 			if (result === undefined) return;
-			results[itemIndex] = result;
 			asks[itemIndex]++;
+			if (result.kind !== 'status') {
+				lastAskFailed[itemIndex] = whyNoNewerStatus(result);
+				return;
+			}
+			results[itemIndex] = result;
+			lastAskFailed[itemIndex] = undefined;
 			answeredAt[itemIndex] = clock.now();
 		});
 		waiting = rows.filter((itemIndex) => stillOnItsWay(results[itemIndex], wait));
@@ -171,8 +180,26 @@ async function keepAsking(
 		const reached = hasReached(result, wait);
 		// A row still on its way waited to the end; one that got somewhere, to its last answer.
 		const waitedMs = (stillOnItsWay(result, wait) ? now : answeredAt[itemIndex]) - started;
-		results[itemIndex] = { ...result, wait: { until: wait.until, reached, asks: asks[itemIndex], waitedMs } };
+		results[itemIndex] = { ...result, wait: { until: wait.until, reached, asks: asks[itemIndex], waitedMs, lastAskFailed: lastAskFailed[itemIndex] } };
 	});
+}
+
+/** Why a row asked again has no newer status than its last: what its latest lookup came to, in words. */
+function whyNoNewerStatus(result: Exclude<StatusResult, { kind: 'status' }>): string {
+	switch (result.kind) {
+		case 'failed':
+			return `${result.outcome.statusCode !== undefined ? `HTTP ${result.outcome.statusCode}: ` : ''}${result.outcome.reason}`;
+		case 'heldBack':
+			return result.heldBy.reason;
+		case 'notFound':
+			return 'the API no longer knows this msgid';
+		case 'unreadable':
+			return `its answer could not be read: ${result.reason}`;
+		case 'noMsgid':
+			return result.reason;
+		default:
+			return unreachable(result);
+	}
 }
 
 /** One item's lookup, tried again while the failure may pass (a GET changes nothing: any failure may be retried). */

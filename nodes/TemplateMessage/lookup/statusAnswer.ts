@@ -16,6 +16,9 @@ const MAX_ENTRIES_READ = 200_000;
  */
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['read', 'failed', 'rejected']);
 
+/** The documented statuses of a message that has not failed. */
+const NOT_FAILED_STATUSES: ReadonlySet<string> = new Set(['submitted', 'delivered', 'read']);
+
 export function isFinalStatus(status: string): boolean {
 	return FINAL_STATUSES.has(status);
 }
@@ -85,6 +88,11 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 	reading.statusAt = latest.at;
 	reading.deliveredAt = sorted.find((entry) => entry.status === 'delivered')?.at ?? null;
 	reading.readAt = sorted.find((entry) => entry.status === 'read')?.at ?? null;
+	// additional_info says why a message failed: beside a documented status of one that did not (`{code: 0, reason: "Success"}`), it is no failure.
+	if (NOT_FAILED_STATUSES.has(latest.status)) {
+		reading.failureCode = null;
+		reading.failureReason = null;
+	}
 	reading.historyDropped = Math.max(0, raw.length - unreadableEntries - MAX_HISTORY);
 	reading.history = sorted.slice(-MAX_HISTORY).map(({ status, at }): HistoryEntry => ({ status, at }));
 	return reading;

@@ -68,7 +68,8 @@ function notReached(result: Extract<StatusResult, { kind: 'status' }>): string {
 	if (!wait || wait.reached || reading.final === true) return '';
 	const still = reading.deliveryStatus === null ? 'still without a status' : `still ${reading.deliveryStatus}`;
 	const readReceipts = wait.until === 'read' ? ' Many recipients turn read receipts off: read may never come.' : '';
-	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${readReceipts}`;
+	const failed = wait.lastAskFailed === undefined ? '' : ` Its last lookup failed (${wait.lastAskFailed}): this is the status it had before.`;
+	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${failed}${readReceipts}`;
 }
 
 export interface StatusRowInput {

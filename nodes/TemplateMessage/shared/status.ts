@@ -39,6 +39,8 @@ export interface WaitOutcome {
 	asks: number;
 	/** From the first lookup to the row's last answer, or to the end of the wait when it never got there. */
 	waitedMs: number;
+	/** Its latest lookup failed (the row keeps the status before it): why, in words. */
+	lastAskFailed?: string;
 }
 
 /** What became of one item's lookup. */
