@@ -21,6 +21,11 @@ describe('retryAfterMs', () => {
 		expect(retryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
 	});
 
+	test('a Retry-After of more digits than a count has is as long as 9 nines of seconds, never Infinity', () => {
+		expect(retryAfterMs({ 'retry-after': '9'.repeat(400) }, now)).toBe(999_999_999_000);
+		expect(retryAfterMs({ 'retry-after': '1234567890' }, now)).toBe(999_999_999_000);
+	});
+
 	test("a time the server names is measured on its own clock (its Date header), however far ours is off", () => {
 		const hourAhead = now + 3_600_000;
 		const date = { date: new Date(hourAhead).toUTCString() };

@@ -65,6 +65,19 @@ describe('the pace', () => {
 		expect(run.hints).toEqual(['The API announced a limit of 5 messages per second (X-RateLimit-Limit), lower than the 25 set in Options → Max Messages per Second: messages are sent at 5 per second.']);
 	});
 
+	test('a Limit announced as 20 and 25 on alternate answers (two API nodes behind a balancer) is told once, not with every answer', async () => {
+		const run = await simulateRun({
+			items: 400,
+			maxPerSecond: 25,
+			maxConcurrency: 10,
+			script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: { 'X-RateLimit-Limit': index % 2 ? '20' : '25', 'X-RateLimit-Remaining': '10' } }),
+		});
+		expect(run.statuses).toEqual(all(400, 'sent'));
+		// Was 200 hints, each kept in the execution's data, and 200 log lines.
+		expect(run.hints).toEqual(['The API announced a limit of 20 messages per second (X-RateLimit-Limit), lower than the 25 set in Options → Max Messages per Second: messages are sent at 20 per second.']);
+		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(1);
+	});
+
 	test.each([1, 5, 10])('Remaining 0 holds every sender until Reset, at Max Concurrent Requests %p: the only 429s are requests already on their way', async (maxConcurrency) => {
 		// The provider allows 10 a second and says what is left of its window, without a Limit header.
 		const latencyMs = 20;

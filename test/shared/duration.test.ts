@@ -16,6 +16,7 @@ test.each([
 	[3_600_000, '1 h'],
 	[5_700_000, '1 h 35 min'],
 	[86_400_000, '24 h'],
+	[Infinity, 'without end'],
 ])('a duration of %d ms reads %s', (ms, text) => {
 	expect(duration(ms)).toBe(text);
 });

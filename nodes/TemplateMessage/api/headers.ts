@@ -5,11 +5,14 @@
  */
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 
+const MAX_RETRY_AFTER_SECONDS = 999_999_999;
+
 /** `Retry-After` (seconds or HTTP date), else the rate-limit headers' reset (see readRateLimit), in ms. */
 export function retryAfterMs(headers: Record<string, unknown>, now = Date.now()): number | undefined {
 	const retryAfter = header(headers, 'retry-after');
 	if (retryAfter !== undefined) {
-		if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Number(retryAfter) * 1000);
+		// Bounded as every count is: more than 9 digits of seconds (31 years) is as long as 9 nines.
+		if (/^\d+(\.\d+)?$/.test(retryAfter)) return Math.round(Math.min(Number(retryAfter), MAX_RETRY_AFTER_SECONDS) * 1000);
 		const date = Date.parse(retryAfter);
 		if (!Number.isNaN(date)) return Math.max(0, date - serverNow(headers, now));
 	}

@@ -263,7 +263,12 @@ export class FlowControl {
 		this.countedUntil = Math.max(this.countedUntil, until);
 	}
 
+	/** A limit announced lower is told once a run: answers from API nodes with different limits would repeat it with every answer. */
+	private readonly limitsTold = new Set<number>();
+
 	private lowerLimitNotice(limit: number): void {
+		if (this.limitsTold.has(limit)) return;
+		this.limitsTold.add(limit);
 		const setting = this.pacer.maxRate;
 		notice(
 			this.notices,

@@ -4,6 +4,7 @@
  * hours and whole minutes.
  */
 export function duration(ms: number): string {
+	if (!Number.isFinite(ms)) return 'without end';
 	if (Math.round(ms) > 0 && Math.round(ms) < 1000) return `${Math.round(ms)} ms`;
 	const seconds = twoFigures(ms / 1000);
 	if (seconds < 60) return `${seconds} s`;
