@@ -249,9 +249,9 @@ describe('the code before the status, and a msgid the answer named', () => {
 		expect(parseAnswer('{"msgid": 1234567890123456789, "success": true}')).toEqual({ msgid: '1234567890123456789', success: true });
 		expect(parseAnswer('{"msgid":-12345678901234567}')).toEqual({ msgid: '-12345678901234567' });
 		expect(parseAnswer('[{"msgid" : 1234567890123456789 }]')).toEqual([{ msgid: '1234567890123456789' }]);
-		expect(parseAnswer('{"msgid": 123456, "n": 1234567890123456789}')).toEqual({ msgid: 123456, n: 1234567890123456800 });
+		expect(parseAnswer('{"msgid": 123456, "n": 1234567890123456789}')).toEqual({ msgid: 123456, n: Number('1234567890123456789') });
 		expect(parseAnswer('{"note": "\\"msgid\\": 1234567890123456789}"}')).toEqual({ note: '"msgid": 1234567890123456789}' });
-		expect(parseAnswer('{"msgid": 1234567890123456789.5}')).toEqual({ msgid: 1234567890123456789.5 });
+		expect(parseAnswer('{"msgid": 1234567890123456789.5}')).toEqual({ msgid: Number('1234567890123456789.5') });
 	});
 });
 

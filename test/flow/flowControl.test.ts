@@ -129,6 +129,32 @@ describe('429 is flow control, not failure', () => {
 		expect(run.stops).toEqual([]);
 	});
 
+	test.each<[string, Record<string, string>, number]>([
+		['Retry-After: 1', { 'Retry-After': '1' }, 1000],
+		['Retry-After: 15', { 'Retry-After': '15' }, 15_000],
+		['the account\'s window full, Reset 0.5 (a share of 1 a second spreads the 429s thin)', { 'X-RateLimit-Limit': '25', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0.5' }, 500],
+	])('nothing but 429s (%s) for Max Wait When Throttled: the run stops asking, and every row not sent says why', async (_name, headers, askedMs) => {
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, maxThrottleWait: 20, script: () => tooManyRequests(headers) });
+		expect(run.statuses).toEqual(all(200, 'notSent'));
+		// Within the setting and the last wait the API asked for. Was 417 s, 301 s and 285 s: each row's budget began at its own first request.
+		expect(run.elapsedMs).toBeLessThanOrEqual(20_000 + askedMs + 1000);
+		expect(run.stops).toEqual([expect.objectContaining({ scope: 'throttled', reason: expect.stringMatching(/^the API answered nothing but "too many requests" \(HTTP 429: Too many requests \(code 9\)\) for [23]\d s, beyond Max Wait When Throttled \(20 s\): the run stopped asking$/) })]);
+		expect(run.results.filter((result) => result?.kind === 'heldBack' && result.heldBy === run.stops[0]).length).toBeGreaterThan(150);
+	});
+
+	test('429s for less than Max Wait When Throttled, then the API takes requests again: the run comes back, every row sent', async () => {
+		let first: number | undefined;
+		const run = await simulateRun({
+			items: 200,
+			maxPerSecond: 25,
+			maxConcurrency: 10,
+			maxThrottleWait: 20,
+			script: ({ itemIndex, now }) => (now - (first ??= now) < 15_000 ? tooManyRequests({ 'Retry-After': '1' }) : accepted(itemIndex)),
+		});
+		expect(run.statuses).toEqual(all(200, 'sent'));
+		expect(run.stops).toEqual([]);
+	});
+
 	test('Retry-After: 0 on every answer and no pace: each 429 costs 250 ms of a 2 s budget, so 9 tries 250 ms apart, then not sent', async () => {
 		const run = await simulateRun({ items: 1, maxPerSecond: 0, maxThrottleWait: 2, latencyMs: 0, script: () => tooManyRequests({ 'Retry-After': '0' }) });
 		expect(run.statuses).toEqual(['notSent']);
@@ -255,6 +281,15 @@ describe('a failing API pauses the run, which comes back when the API does', () 
 		expect(run.stops).toEqual([
 			{ scope: 'server', itemIndex: 6, templateCodeId: 'tpl-a', statusCode: 500, apiCode: 13, reason: "7 messages in a row failed on the API's side over 3 s, 2 of them after pauses to let it recover, the last one with: Internal error (code 13)" },
 		]);
+	});
+
+	test.each([100, 120])('503 with Retry-After: %p on every answer, the defaults: the run stops when the API has failed for Max Wait for the API to Recover, and says that it waited', async (retryAfter) => {
+		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, script: () => ({ status: 503, headers: { 'Retry-After': String(retryAfter) }, body: 'Service Unavailable' }) });
+		expect(run.statuses.every((status) => status === 'failed' || status === 'notSent')).toBe(true);
+		// Was 802 s and 962 s: every message waited out each Retry-After up to Max Attempts, and the failing time counted from its last.
+		expect(run.elapsedMs).toBeLessThanOrEqual(120_000 + retryAfter * 1000);
+		expect(run.logs).toContain(`Template Message is waiting ${retryAfter === 100 ? '1.7' : '2'} min: the API answered that it is unavailable (503) and asked to try again later (Retry-After)`);
+		expect(run.hints.join(' ')).toMatch(/Options → Max Wait for the API to Recover bounds how long one message waits/);
 	});
 
 	test('with Max Wait for the API to Recover at 0, five 500s in a row stop the run at once', async () => {

@@ -278,12 +278,21 @@ describe('decideRetry', () => {
 	const unknown: Outcome = { kind: 'unknown', reason: 'timeout' };
 
 	test('transient refusals are retried up to the attempt cap', () => {
-		expect(decideRetry(rejected(503, true), 1, defaults, () => 0.5)).toEqual({ retry: true, delayMs: 250 });
+		expect(decideRetry(rejected(503, true), 1, defaults, () => 0.5)).toEqual({ retry: true, delayMs: 250, asked: false });
 		expect(decideRetry(rejected(503, true), 5, defaults)).toMatchObject({ retry: false });
 	});
 
-	test('a 503 with Retry-After waits what it asks', () => {
-		expect(decideRetry(rejected(503, true, 3000), 1, defaults)).toEqual({ retry: true, delayMs: 3000 });
+	test('a 503 with Retry-After waits what it asks, while the API has failed the message for no longer than Max Wait for the API to Recover', () => {
+		expect(decideRetry(rejected(503, true, 3000), 1, defaults)).toEqual({ retry: true, delayMs: 3000, asked: true });
+		expect(decideRetry(rejected(503, true, 100_000), 2, defaults, Math.random, 20_000)).toEqual({ retry: true, delayMs: 100_000, asked: true });
+		// Was tried again up to Max Attempts, each try waiting 100 s: 400 s a message.
+		expect(decideRetry(rejected(503, true, 100_000), 2, defaults, Math.random, 100_000)).toMatchObject({
+			retry: false,
+			outcome: { reason: 'r (the API asked to wait 1.7 min, after failing for 1.7 min, beyond Max Wait for the API to Recover)' },
+		});
+		expect(decideRetry(rejected(503, true, 1000), 1, { ...defaults, maxOutageWait: 0 })).toMatchObject({ retry: false });
+		// The node's own backoff is not the API's wait: Max Attempts bounds it.
+		expect(decideRetry(rejected(503, true), 2, { ...defaults, maxOutageWait: 0 }, () => 0.5, 50_000)).toMatchObject({ retry: true, asked: false });
 	});
 
 	test('a 503 asking for longer than the node waits gives the item up with the reason', () => {

@@ -17,6 +17,8 @@ export type Gate = { pass: true; probe?: ProbeToken } | { waitMs: number } | { g
 export class Breaker {
 	private failuresInARow = 0;
 	private failingSince: number | undefined;
+	/** When the API last answered: a message's failures from before it do not make the API's failing longer. */
+	private answeredAt = -Infinity;
 	private openUntil: number | undefined;
 	private coolDownMs = FIRST_COOL_DOWN_MS;
 	private probing: ProbeToken | undefined;
@@ -31,6 +33,11 @@ export class Breaker {
 		private readonly giveUpAfterMs: number,
 		private readonly now: () => number = Date.now,
 	) {}
+
+	/** Since when the API has been failing messages, with none answered since; undefined while it answers. */
+	get failingFrom(): number | undefined {
+		return this.failingSince;
+	}
 
 	gate(): Gate {
 		if (this.gaveUp !== undefined) return { gaveUp: this.gaveUp };
@@ -55,16 +62,20 @@ export class Breaker {
 		}
 		this.failuresInARow = 0;
 		this.failingSince = undefined;
+		this.answeredAt = this.now();
 		this.openUntil = undefined;
 		this.coolDownMs = FIRST_COOL_DOWN_MS;
 		this.probing = undefined;
 	}
 
-	/** The API failed a message. Returns the reason when this failure makes the breaker give up. */
-	failed(reason: string, probe?: ProbeToken): string | undefined {
+	/**
+	 * The API failed a message: since `since`, when it was tried again (each try waiting out the API's
+	 * Retry-After), else now. Returns the reason when this failure makes the breaker give up.
+	 */
+	failed(reason: string, probe?: ProbeToken, since?: number): string | undefined {
 		const now = this.now();
 		this.failuresInARow++;
-		this.failingSince ??= now;
+		this.failingSince = Math.min(this.failingSince ?? now, Math.max(since ?? now, this.answeredAt));
 		if (this.gaveUp !== undefined) return undefined;
 		const isProbe = probe !== undefined && probe === this.probing;
 		if (isProbe) {

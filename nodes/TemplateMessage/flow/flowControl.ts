@@ -1,6 +1,6 @@
 import { throttled } from '../shared/apiCodes';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
-import type { Refusal, Throttling } from '../shared/contracts';
+import type { RejectedOutcome, Refusal, Throttling } from '../shared/contracts';
 import { duration, secondsSetting } from '../shared/duration';
 import { optionPath, optionName } from '../shared/options';
 import type { Notices } from '../shared/notice';
@@ -51,6 +51,8 @@ export class Passage {
 	probeToken: number | undefined;
 	/** Its last attempt's request, as the pacer recorded it leaving. */
 	departure: Departure | undefined;
+	/** When the API first failed it (a 503, no answer), when it was tried again after that. */
+	failingSince: number | undefined;
 	waitedMs = 0;
 	private chargedUntil = 0;
 
@@ -90,6 +92,10 @@ export class FlowControl {
 	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 0 };
 	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
 	private countedUntil = 0;
+	/** When the API last answered with anything but "too many requests" (the run's start before any answer). */
+	private lastNotThrottledAt = 0;
+	/** The API answered nothing but 429s for longer than Max Wait When Throttled: what every message still to leave comes out with. */
+	private throttledOut: Refusal | undefined;
 
 	constructor(
 		private readonly pacer: Pacer,
@@ -107,6 +113,7 @@ export class FlowControl {
 	}
 
 	begin(): void {
+		this.lastNotThrottledAt = this.clock.now();
 		this.pacer.join();
 	}
 
@@ -149,7 +156,10 @@ export class FlowControl {
 			const lowered = this.pacer.rateLimitHeaders(rateLimit, departure);
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
-		if (tookIt(outcome) || outcome.kind !== 'rejected' || !throttled(outcome)) return undefined;
+		if (tookIt(outcome) || outcome.kind !== 'rejected' || !throttled(outcome)) {
+			if (tookIt(outcome) || outcome.statusCode !== undefined) this.lastNotThrottledAt = this.clock.now();
+			return undefined;
+		}
 		this.throttling.answers++;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
@@ -160,7 +170,12 @@ export class FlowControl {
 			this.pacer.tooManyRequests(chargeMs);
 			const waited = waitedMs > 0 ? `after waiting ${duration(waitedMs)} on 429s, ` : '';
 			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${duration(askedMs)} more, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)})`;
-			return { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
+			return this.givenUp({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
+		}
+		// However little each message has waited (a share of 1 a second spreads the 429s thin), nothing but 429s for this long stops the run.
+		if (this.clock.now() - this.lastNotThrottledAt >= this.settings.maxThrottleWaitMs) {
+			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason})`;
+			return this.givenUp({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
 		}
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
 		const { kind, until, atReset } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
@@ -171,14 +186,23 @@ export class FlowControl {
 		return 'again';
 	}
 
-	async backoff(ms: number): Promise<void> {
+	/** How long the API has been failing: this message (0 before it was tried again), or every message, whichever is longer. */
+	failingFor(passage: Passage): number {
+		const now = this.clock.now();
+		return now - Math.min(passage.failingSince ?? now, this.stopEarly.breaker.failingFrom ?? now);
+	}
+
+	/** Waits before trying a failed message again; a wait the API asked for that long is told, as a pause is. */
+	async backoff(passage: Passage, { delayMs: ms, asked }: { delayMs: number; asked: boolean }): Promise<void> {
+		passage.failingSince ??= this.clock.now();
+		if (asked) this.pauses.pausing(ms, 'serverUnavailable');
 		await this.clock.sleep(ms, this.signal);
 	}
 
 	/** The message's last answer in this run. */
 	finalOutcome(passage: Passage, outcome: FlowAnswer): void {
 		if (tookIt(outcome)) this.pacer.accepted();
-		const stop = this.stopEarly.record(passage.itemIndex, passage.templateCodeId, outcome, passage.probeToken);
+		const stop = this.stopEarly.record(passage.itemIndex, passage.templateCodeId, outcome, passage.probeToken, passage.failingSince);
 		if (stop) this.stops.push(stop);
 	}
 
@@ -195,7 +219,23 @@ export class FlowControl {
 	}
 
 	private heldBack(passage: Passage): HeldBack | undefined {
-		return this.stopping ? 'stop' : this.stopEarly.blocking(passage.templateCodeId);
+		return this.stopping ? 'stop' : (this.throttledOut ?? this.stopEarly.blocking(passage.templateCodeId));
+	}
+
+	/**
+	 * A message given up while throttled. When the API has answered nothing but 429s for Max Wait When
+	 * Throttled, every further message would wait as long in vain (each budget counts from its own first
+	 * request, so 1,000 rows would ask for hours): the run stops asking, and those not sent say why.
+	 */
+	private givenUp(refusal: Refusal, last?: RejectedOutcome): Refusal {
+		const throttledForMs = this.clock.now() - this.lastNotThrottledAt;
+		if (this.throttledOut === undefined && throttledForMs >= this.settings.maxThrottleWaitMs) {
+			const said = last ? ` (HTTP ${last.statusCode}: ${last.reason})` : ' or an empty rate-limit window';
+			const reason = `the API answered nothing but "too many requests"${said} for ${duration(throttledForMs)}, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)}): the run stopped asking`;
+			this.throttledOut = { ...refusal, reason };
+			this.stops.push(this.throttledOut);
+		}
+		return refusal;
 	}
 
 	private async passBreaker(passage: Passage): Promise<HeldBack | undefined> {
@@ -222,7 +262,7 @@ export class FlowControl {
 			if (held) return held;
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
-			if (!passage.chargePause(pause)) return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage);
+			if (!passage.chargePause(pause)) return this.givenUp(throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage));
 			this.pauses.pausing(pause.ms, pause.cause);
 			this.countPause(pause);
 			return undefined;

@@ -35,7 +35,8 @@ export class StopEarly {
 	}
 
 	/** Returns the refusal when it is the one that stops others. */
-	record(itemIndex: number, templateCodeId: string, outcome: FlowAnswer, probe?: ProbeToken): Refusal | undefined {
+	/** `failingSince`: when the API first failed this message, if it was tried again after that. */
+	record(itemIndex: number, templateCodeId: string, outcome: FlowAnswer, probe?: ProbeToken, failingSince?: number): Refusal | undefined {
 		if (tookIt(outcome)) {
 			this.breaker.answered(probe);
 			this.contradictions.count = 0;
@@ -46,7 +47,7 @@ export class StopEarly {
 			return undefined;
 		}
 		if (isServerFailure(outcome)) {
-			const gaveUp = this.breaker.failed(outcome.reason, probe);
+			const gaveUp = this.breaker.failed(outcome.reason, probe, failingSince);
 			if (gaveUp === undefined || this.account) return undefined;
 			return (this.account = refusal('server', itemIndex, templateCodeId, outcome, gaveUp));
 		}

@@ -212,7 +212,7 @@ async function lookUp(
 	redact: (text: string) => string,
 ): Promise<StatusResult | undefined> {
 	const passage: Passage = flow.start(itemIndex, NO_TEMPLATE);
-	const policy = { maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, retryUnknownDelivery: true };
+	const policy = { maxAttempts: settings.maxAttempts, maxThrottleWait: settings.maxThrottleWait, maxOutageWait: settings.maxOutageWait, retryUnknownDelivery: true };
 	let tries = 0;
 	try {
 		for (let attempt = 1; ; attempt++) {
@@ -260,9 +260,9 @@ async function lookUp(
 				flow.finalOutcome(passage, TAKEN);
 				return { kind: 'unreadable', reason: failed.reason, attempts: attempt };
 			}
-			const decision = decideRetry(failed, ++tries, policy);
+			const decision = decideRetry(failed, ++tries, policy, Math.random, flow.failingFor(passage));
 			if (decision.retry) {
-				await flow.backoff(decision.delayMs);
+				await flow.backoff(passage, decision);
 				continue;
 			}
 			flow.finalOutcome(passage, forFlow(decision.outcome as FailedOutcome));

@@ -72,9 +72,9 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 			const throttled = flow.answered(passage, outcome, rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return notSent(throttled, attempt);
-			const decision = decideRetry(outcome, ++tries, retry);
+			const decision = decideRetry(outcome, ++tries, retry, Math.random, flow.failingFor(passage));
 			if (decision.retry) {
-				await flow.backoff(decision.delayMs);
+				await flow.backoff(passage, decision);
 				continue;
 			}
 			const final = decision.outcome;

@@ -301,7 +301,7 @@ export const FORGET_KEY_DEFAULT = '={{ $json.details?.messageKey ?? $json.messag
 export const MESSAGE_ID_DEFAULT = '={{ $json.details?.msgid ?? $json.msgid }}';
 
 /** When a message is tried again (see options.ts: maxThrottleWait in milliseconds). */
-export type RetryPolicy = Pick<RunOptionValues, 'maxAttempts' | 'maxThrottleWait' | 'retryUnknownDelivery'>;
+export type RetryPolicy = Pick<RunOptionValues, 'maxAttempts' | 'maxThrottleWait' | 'maxOutageWait' | 'retryUnknownDelivery'>;
 
 /** Send's options for the whole run (see options.ts), and which Send Once it uses. */
 export type RunOptions = RunOptionValues & { sendOnce: SendOnce };
