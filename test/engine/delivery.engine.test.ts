@@ -6,6 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Reply, Responder } from '../helpers/apiServer';
 import { acceptAll, perRecipient, rateLimited, startApiServer } from '../helpers/apiServer';
+import { resetDeduplicationStore } from '../helpers/deduplicationStore';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 import { pacersUsed, watchPace } from '../helpers/flowWatch';
 import { trackTimers } from '../helpers/timers';
@@ -225,6 +226,36 @@ describe("n8n's node-level Retry On Fail", () => {
 		// n8n up to 1.11x re-runs the node but shows the first try's output.
 		expect(details(output[1].json).delivery).toBe('unknown');
 		expect(details(output[1].json).sentInEarlierTry).toBe(ENGINE.showsRerunOutput ? true : undefined);
+	});
+});
+
+describe("Retry On Fail when the first row is invalid: n8n runs the node again, every other row sent", () => {
+	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)('with %s, each recipient gets the message once, and the rows say sent with their msgid', async (onError) => {
+		const items = [{ phone: '' }, ...recipients(3)];
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: parameters(), onError, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		const counts = perRecipient(api.requests);
+		// Was 3 each: every row had been sent, so the memory of the first try was cleared before n8n ran the node again.
+		expect(items.slice(1).map((item) => counts[item.phone])).toEqual([1, 1, 1].map(() => ({ received: 1, accepted: 1 })));
+		const sent = result.output(SEND_NODE).filter((item) => item.json.status === 'sent');
+		expect(sent.map((item) => typeof item.json.msgid)).toEqual(['string', 'string', 'string']);
+	});
+
+	test('with Send Once too, the rows this execution sent say sent with their msgid, not sent before', async () => {
+		resetDeduplicationStore();
+		const items = [{ phone: '' }, ...recipients(3)];
+		const result = await runSendNode({
+			baseUrl: api.baseUrl,
+			items,
+			parameters: { ...parameters(), sendOnce: 'recipientTemplate' },
+			onError: 'continueRegularOutput',
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 0,
+			workflowId: 'wf-retry-invalid-first',
+		});
+		expect(Object.values(perRecipient(api.requests)).map((count) => count.received)).toEqual([1, 1, 1]);
+		const rows = result.output(SEND_NODE).slice(1).map(({ json }) => ({ status: json.status, msgid: typeof json.msgid }));
+		expect(rows).toEqual([0, 1, 2].map(() => ({ status: 'sent', msgid: 'string' })));
 	});
 });
 

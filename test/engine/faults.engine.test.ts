@@ -122,7 +122,7 @@ afterAll(() => {
 		'',
 		'| What the API does | What the run does |',
 		'|---|---|',
-		'| Refuses one recipient among 200 (404 with code 33; or 403 in its error shape with a code it does not document, a recipient who blocked the business) | That row fails; the 199 others are sent. The provider\'s code decides before the HTTP status. |',
+		'| Refuses one recipient among 200 (404 with code 33; or 403 in its error shape with a code it does not document, a recipient who blocked the business) | That row fails; the 199 others are sent. The provider\'s code decides before the HTTP status. Only 10 such 403s in a row, with nothing accepted between, stop the run as for the account (3 in a row happen in a list where one recipient in ten blocked the business). |',
 		'| Refuses the token, or the balance is empty (codes 45, 5, in any status, a 429 included; a 401; or a 403/404 not in its error shape) | Nothing more is sent; the rest come out `notSent`, naming the refusal. |',
 		'| Refuses a template (code 59, also with HTTP 404) | Nothing more with that template; the others go on. |',
 		'| Fails for 300 ms (500s in its own error shape) from message 100 of 400 | The messages that met it are tried again: all 400 sent. With *Max Attempts* 1, only the messages sent during the hiccup fail; sending pauses, one probe after 1 s is answered, every other row is sent, and a hint says the run paused. |',

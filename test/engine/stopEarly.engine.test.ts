@@ -175,6 +175,19 @@ describe("a recipient's code under an account's status", () => {
 		expect(api.requests.length).toBeLessThanOrEqual(3 + 10);
 	});
 
+	test('HTTP 403 with a code the provider does not document (a recipient who blocked the business): 3 in a row stop nothing; 10 in a row stop the run', async () => {
+		const blocked = () => ({ status: 403, body: { errors: [{ message: 'Recipient has blocked the business', code: 131031 }] } });
+		api = await startApiServer((request, index) => (index >= 1 && index <= 3 ? blocked() : acceptAll(request, index)));
+		const three = await runSendNode({ baseUrl: api.baseUrl, items: rows(10), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		// Was: the six after them not sent, "refused the account".
+		expect(three.output(SEND_NODE).map(delivery)).toEqual(['sent', 'failed', 'failed', 'failed', 'sent', 'sent', 'sent', 'sent', 'sent', 'sent']);
+		await api.close();
+		api = await startApiServer(blocked);
+		const all = await runSendNode({ baseUrl: api.baseUrl, items: rows(30), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(all.output(SEND_NODE).map(delivery)).toEqual(rows(30).map((_, i) => (i < 10 ? 'failed' : 'notSent')));
+		expect(all.output(SEND_NODE)[10].json.error).toMatch(/; 10 recipients in a row were refused the same way with HTTP 403, which says the account\) \[item 10\]$/);
+	});
+
 	test('an accepted message between them resets the count; HTTP 404 with code 33 is each recipient\'s, however many', async () => {
 		api = await startApiServer((request, index) => (index % 3 === 2 ? acceptAll(request, index) : refusedWith(401)()));
 		const mixed = await runSendNode({ baseUrl: api.baseUrl, items: rows(12), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
@@ -185,6 +198,14 @@ describe("a recipient's code under an account's status", () => {
 		expect(notFound.output(SEND_NODE).map(delivery)).toEqual(rows(20).map(() => 'failed'));
 		expect(api.requests).toHaveLength(20);
 	});
+});
+
+test('without On Error: Continue, a message given up on after 429s fails the node, and nothing more is sent', async () => {
+	api = await startApiServer(() => ({ status: 429, body: { errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '300' } }));
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(3), parameters: parameters({ maxConcurrency: 1, maxThrottleWait: 2 }) });
+	// Was a green execution handing on three notSent rows: n8n's error workflow never heard of it.
+	expect(result.nodeError(SEND_NODE)?.message).toMatch(/^Not sent: the API kept asking to slow down \(HTTP 429: Too many requests \(code 9\)\): it asked for 5 min more, beyond Max Wait When Throttled \(2 s\) \[item 0\]$/);
+	expect(api.requests).toHaveLength(1);
 });
 
 test('an answer that says success with a numeric msgid is sent, and the run goes on', async () => {

@@ -1,5 +1,5 @@
 import type { FailedOutcome, Outcome, Refusal } from '../shared/contracts';
-import { isApiAnswer, refusalScope, throttled } from '../shared/apiCodes';
+import { apiCodeInfo, isApiAnswer, refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
 
@@ -55,7 +55,7 @@ export class StopEarly {
 		else this.breaker.answered(probe);
 		const scope = this.believedScope(outcome);
 		if (scope === 'account' && !this.account) {
-			const repeated = refusalScope(outcome) === 'item' ? `${outcome.reason}; ${CONTRADICTIONS_TO_STOP} recipients in a row were refused the same way with HTTP ${outcome.statusCode}, which says the account` : outcome.reason;
+			const repeated = refusalScope(outcome) === 'item' ? `${outcome.reason}; ${this.contradictions.count} recipients in a row were refused the same way with HTTP ${outcome.statusCode}, which says the account` : outcome.reason;
 			return (this.account = refusal(scope, itemIndex, templateCodeId, outcome, repeated));
 		}
 		if (scope === 'template' && !this.templates.has(templateCodeId)) {
@@ -69,7 +69,9 @@ export class StopEarly {
 	/**
 	 * The provider's code decides a refusal's scope before the HTTP status (see refusalScope), but after
 	 * CONTRADICTIONS_TO_STOP identical 401/403 "recipient" refusals in a row, with nothing accepted
-	 * between, the recipients are not what is wrong: stop as for the account (docs/reliability.md).
+	 * between, the recipients are not what is wrong: stop as for the account (docs/reliability.md). A 403
+	 * with a code the provider does not document is what a recipient who blocked the business gets: a
+	 * list where one in ten did meets three in a row, so only UNDOCUMENTED_TO_STOP in a row stop.
 	 */
 	private believedScope(outcome: FailedOutcome): ReturnType<typeof refusalScope> {
 		const scope = refusalScope(outcome);
@@ -79,11 +81,13 @@ export class StopEarly {
 		}
 		const signature = `${outcome.statusCode}/${String(outcome.apiCode)}`;
 		this.contradictions = { count: signature === this.contradictions.signature ? this.contradictions.count + 1 : 1, signature };
-		return this.contradictions.count >= CONTRADICTIONS_TO_STOP ? 'account' : scope;
+		const toStop = apiCodeInfo(outcome.apiCode) === undefined ? UNDOCUMENTED_TO_STOP : CONTRADICTIONS_TO_STOP;
+		return this.contradictions.count >= toStop ? 'account' : scope;
 	}
 }
 
 const CONTRADICTIONS_TO_STOP = 3;
+const UNDOCUMENTED_TO_STOP = 10;
 
 /** The API failed rather than refused: a 5xx, a 503 that outlasted the retries, no connection, no answer. */
 function isServerFailure(outcome: FailedOutcome): boolean {

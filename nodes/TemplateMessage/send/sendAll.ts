@@ -77,8 +77,9 @@ export async function sendAll(
 		if (claims) await settleRecord(ctx, claims, options.maxRemembered);
 	}
 	flow.summarise();
-	// n8n runs the node again (Retry On Fail) only after it failed: what this run sent need not be kept.
-	if (!flow.stopping && results.every((result) => result === undefined || result.kind === 'sent' || result.kind === 'sentBefore')) memory.clear();
+	// n8n runs the node again (Retry On Fail) only after it failed, or when its first row carries an error (an
+	// invalid item, with On Error: Continue): only when every item was sent need what this run sent not be kept.
+	if (!flow.stopping && results.every((result) => result !== undefined && (result.kind === 'sent' || result.kind === 'sentBefore'))) memory.clear();
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
 }
 
@@ -99,7 +100,9 @@ export async function sendEach(
 	const sendOrFault = async (itemIndex: number, message: PreparedMessage): Promise<SendResult | undefined> => {
 		try {
 			const result = await deliver(itemIndex, message, context);
-			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
+			// Given up while throttled is a failure too (as for a lookup): without Continue On Fail the node fails, and the rest is not sent.
+			const throttledOut = result?.kind === 'heldBack' && result.heldBy.scope === 'throttled';
+			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || throttledOut || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.
