@@ -155,6 +155,14 @@ describe('429 is flow control, not failure', () => {
 		expect(run.stops).toEqual([]);
 	});
 
+	test.each([10, 100])('after a 429 that paused every sender for 2 s, at Max Concurrent Requests %p, requests leave spaced at the pace again, not all at its end', async (maxConcurrency) => {
+		const run = await simulateRun({ items: 200, maxConcurrency, latencyMs: 20, script: ({ itemIndex, index }) => (index === 5 ? tooManyRequests({ 'Retry-After': '2' }) : accepted(itemIndex)) });
+		expect(run.statuses).toEqual(all(200, 'sent'));
+		const gaps = run.requests.slice(1).map((request, index) => request.at - run.requests[index].at);
+		// Was 10 (and 13) in the same millisecond: every sender holding a slot woke at the pause's end.
+		expect(Math.min(...gaps.slice(6))).toBeGreaterThanOrEqual(1000 / 25 - 1);
+	});
+
 	test('Retry-After: 0 on every answer and no pace: each 429 costs 250 ms of a 2 s budget, so 9 tries 250 ms apart, then not sent', async () => {
 		const run = await simulateRun({ items: 1, maxPerSecond: 0, maxThrottleWait: 2, latencyMs: 0, script: () => tooManyRequests({ 'Retry-After': '0' }) });
 		expect(run.statuses).toEqual(['notSent']);

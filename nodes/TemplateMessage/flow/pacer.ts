@@ -124,8 +124,11 @@ export class Pacer {
 	 */
 	tryDepart(): DepartureTry {
 		const now = this.now();
-		// A pause that began after this sender reserved its slot holds it too.
-		if (now < this.pausedUntil) return { waitMs: this.pausedUntil - now };
+		// A pause that began after this sender reserved its slot holds it too. Held a window or more by a 429's
+		// pause, a sender takes a new slot, spaced as any: all would leave the moment the pause ends. (Shorter
+		// ones, and a window's pause, Remaining 0, which ends as one slot frees, the record spaces.)
+		const pausedMs = this.pausedUntil - now;
+		if (pausedMs > 0) return { waitMs: this.rate > 0 && this.pauseCause === 'tooManyRequests' && pausedMs >= RATE_LIMIT_WINDOW_MS ? this.reserve() : pausedMs };
 		if (this.rate > 0) {
 			const freesAt = this.record.slotFreesAt(now, this.perWindow);
 			if (freesAt > now) return { waitMs: Math.ceil(freesAt - now) };
