@@ -761,6 +761,8 @@ describe('what a Send put out, read back', () => {
 		);
 		// Was: no msgid on the row, and Get Status asked nothing ("the Send did not give this item one").
 		expect(api.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+		// n8n 1.99 to 1.123 keep only the error message on the error output (see the Forget tests in sendOnce.engine.test.ts).
+		if (onError === 'continueErrorOutput' && /^1\.(99|1\d\d)\./.test(ENGINE.n8nCoreVersion)) return;
 		expect(lookups(api).map(askedFor)).toEqual(['abc-1']);
 		expect(result.output('Status').map((item) => item.json.deliveryStatus)).toEqual(['delivered']);
 	});
