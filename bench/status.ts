@@ -136,7 +136,7 @@ export async function measureStatus(port = 5817): Promise<StatusRun[]> {
 
 /** Another sender's part of the account, the run's size, and its goals: time against the share left, and 429s. */
 const OTHERS_SHARE = 0.8;
-const SHARED_ITEMS = Math.max(20, Math.round(ITEMS / 2));
+const SHARED_ITEMS = Math.max(20, ITEMS);
 const SHARED_GOAL = 1.1;
 const SHARED_MAX_429 = 0.02;
 

@@ -33,7 +33,7 @@ NODE_EXTRA_CA_CERTS="$PWD/$(node scripts/selfSignedCert.js .bench-build/tls)"
 export NODE_EXTRA_CA_CERTS
 node24="$(node24_path)"
 if [ "${1:-}" = status ]; then
-	echo "Running only Get Status at the provider's pace (bench/status.ts: about 7 minutes a round, ${BENCH_STATUS_ROUNDS:-1} round(s), quiet${BENCH_STATUS_BUSY:+ and with ${BENCH_STATUS_BUSY} busy jobs})…"
+	echo "Running only Get Status at the provider's pace (bench/status.ts: about 9 minutes a round, ${BENCH_STATUS_ROUNDS:-1} round(s), quiet${BENCH_STATUS_BUSY:+ and with ${BENCH_STATUS_BUSY} busy jobs})…"
 	exec "$node24" .bench-build/bench/status.js
 fi
 echo "Send Once in the real n8n: SQLite, then PostgreSQL in queue mode ($send_once_time)…"
