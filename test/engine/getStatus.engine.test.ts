@@ -728,11 +728,16 @@ describe('what a Send put out, read back', () => {
 		expect(row).toMatchObject({ msgid: big, deliveryStatus: 'read', reason: null });
 	});
 
-	test("a row Send Once skipped points to the row that sent it: the message went out, its status exists", async () => {
+	test('a row the Send skipped points to the row that went instead: Send Once\'s to the row that sent it, a repeat to the item it repeats', async () => {
 		const api = await server(() => ok('x', []));
-		const [row] = rowsOf(await getStatus(api, [{ status: 'skipped', success: false, phone_number: '6281234567890', sentBefore: true }]));
+		const rows = rowsOf(await getStatus(api, [{ status: 'skipped', success: false, phone_number: '6281234567890', sentBefore: true }, { status: 'skipped', success: false, duplicateOf: 0 }, { status: 'skipped' }]));
 		expect(lookups(api)).toHaveLength(0);
-		expect(row.reason).toBe('No msgid: the Send skipped this item (its status is skipped), as the same message went out before: look it up by the msgid on the row that sent it.');
+		// Was "there is no status to look up", where the message went out on another row.
+		expect(rows.map((row) => row.reason)).toEqual([
+			'No msgid: the Send skipped this item, as Send Once found the same message sent before: look it up by the msgid on the row that sent it.',
+			"No msgid: the Send skipped this item as a repeat of item 0: look it up by that row's msgid, if it has one.",
+			'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.',
+		]);
 	});
 
 	test.each<[string, string, 'continueRegularOutput' | 'continueErrorOutput']>([

@@ -142,6 +142,13 @@ describe('429 is flow control, not failure', () => {
 		expect(run.results.filter((result) => result?.kind === 'heldBack' && result.heldBy === run.stops[0]).length).toBeGreaterThan(150);
 	});
 
+	test('a 429 after a quiet spell (one message every 10 s, Max Wait When Throttled 5 s) is no run of 429s: nothing stops, every row sent', async () => {
+		const run = await simulateRun({ items: 5, maxPerSecond: 0.1, maxThrottleWait: 5, script: ({ itemIndex, index }) => (index === 1 ? tooManyRequests({ 'Retry-After': '1' }) : accepted(itemIndex)) });
+		// The run's 429s are counted from the first of them, not from the API's last other answer 10 s before.
+		expect(run.stops).toEqual([]);
+		expect(run.statuses).toEqual(all(5, 'sent'));
+	});
+
 	test('429s for less than Max Wait When Throttled, then the API takes requests again: the run comes back, every row sent', async () => {
 		let first: number | undefined;
 		const run = await simulateRun({

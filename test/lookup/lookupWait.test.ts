@@ -130,3 +130,67 @@ test('a cancelled execution stops the wait at once: no lookup after the cancel, 
 	expect(run.elapsedMs).toBe(45_000);
 	expect(Math.max(...run.asked(0))).toBeLessThan(45_000);
 });
+
+describe('Wait Until among refusals and 429s', () => {
+	type Answer = { status: number; body: unknown; headers?: Record<string, string> };
+	/** Lookups on a simulated clock, each answered by `answer(itemIndex, ms since the start)`. */
+	async function answeredBy({ rows, answer, wait, maxThrottleWait }: { rows: number; answer: (itemIndex: number, at: number) => Answer; wait: WaitSettings; maxThrottleWait?: number }) {
+		const clock = new SimulatedClock();
+		const start = clock.now();
+		const options = readOptions({ maxPerSecond: 25, maxThrottleWait }, 'run', 2, fieldError);
+		const flow = new FlowControl(new Pacer(options.maxPerSecond, clock.now), { maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: true }, { log: () => undefined, hint: () => undefined }, clock);
+		const requests: Array<{ itemIndex: number; at: number; status: number }> = [];
+		const get = async (msgid: string): Promise<StatusAttempt> => {
+			const itemIndex = Number(msgid);
+			const at = clock.now() - start;
+			const { status, body, headers = {} } = answer(itemIndex, at);
+			requests.push({ itemIndex, at, status });
+			await clock.sleep(20);
+			if (status === 200) return { kind: 'answered', statusCode: 200, body };
+			return { kind: 'failed', outcome: classifyResponse({ statusCode: status, headers, body }, clock.now(), 'GET') as never };
+		};
+		let results: Array<StatusResult | undefined> = [];
+		await clock.run(
+			lookEach(
+				Array.from({ length: rows }, (_, itemIndex) => ({ msgid: String(itemIndex) })),
+				{ flow, get, clock, redact: (text) => text, node: NODE },
+				{ ...options, continueOnFail: true, wait },
+			).then((done) => void (results = done)),
+		);
+		const statuses = results.map((result) => (result?.kind === 'status' ? result.reading.deliveryStatus : result?.kind));
+		return { results, statuses, requests, elapsedMs: clock.now() - start, stops: flow.stops };
+	}
+	const statusBody = (msgid: number, at: number, status: string) => ({ msgid: String(msgid), history_status: [{ timestamp: new Date(Date.UTC(2026, 10, 25, 9) + at).toISOString(), status }] });
+
+	test('one 429 in a round minutes in (Max Wait When Throttled 30 s): the rounds between count as no 429s, the rows are asked until delivered', async () => {
+		let throttledOnce = false;
+		const run = await answeredBy({
+			rows: 3,
+			maxThrottleWait: 30,
+			wait: { until: 'delivered', limitMs: 10 * MINUTE },
+			answer: (itemIndex, at) => {
+				if (at > 3 * MINUTE && !throttledOnce) {
+					throttledOnce = true;
+					return { status: 429, body: { errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '1' } };
+				}
+				return { status: 200, body: statusBody(itemIndex, at, at > 4 * MINUTE ? 'delivered' : 'submitted') };
+			},
+		});
+		expect(run.stops).toEqual([]);
+		expect(run.statuses).toEqual(['delivered', 'delivered', 'delivered']);
+	});
+
+	test('the token refused in the second round: the rounds end there, each row keeps its status and says why it has no newer one', async () => {
+		const run = await answeredBy({
+			rows: 2,
+			wait: { until: 'delivered', limitMs: 10 * MINUTE },
+			answer: (itemIndex, at) => (at < 1000 ? { status: 200, body: statusBody(itemIndex, at, 'submitted') } : { status: 401, body: { errors: [{ message: 'Token is invalid', code: 45 }] } }),
+		});
+		expect(run.stops).toEqual([expect.objectContaining({ scope: 'account' })]);
+		expect(run.requests.filter((request) => request.status === 401)).toHaveLength(1);
+		// Was: asleep to the Wait Limit (10 min), asking nothing.
+		expect(run.elapsedMs).toBeLessThan(5000);
+		expect(run.statuses).toEqual(['submitted', 'submitted']);
+		expect(run.results.map((result) => result?.kind === 'status' && result.wait?.lastAskFailed)).toEqual([expect.stringMatching(/Token is invalid \(code 45\)/), expect.stringMatching(/Token is invalid \(code 45\)/)]);
+	});
+});

@@ -122,6 +122,16 @@ describe('readStatusAnswer', () => {
 		}
 	});
 
+	test('additional_info is a failure beside submitted or failed; beside delivered or read, or as code 0 or "Success", it is none', () => {
+		const info = { code: 1340, reason: 'Send Outside Allowed Window' };
+		const at = (status: string, additional_info: object) => readStatusAnswer({ history_status: [{ timestamp: '2024-03-01T03:22:58Z', status }], additional_info }, same);
+		expect(at('submitted', info)).toMatchObject({ failureCode: 1340, failureReason: 'Send Outside Allowed Window' });
+		expect(at('rejected', info)).toMatchObject({ failureCode: 1340 });
+		for (const status of ['delivered', 'read']) expect(at(status, info)).toMatchObject({ failureCode: null, failureReason: null });
+		expect(at('submitted', { code: 0, reason: 'Success' })).toMatchObject({ failureCode: null, failureReason: null });
+		expect(at('submitted', { code: '200', reason: ' ok ' })).toMatchObject({ failureCode: null, failureReason: null });
+	});
+
 	test('a failure code given as digits is a number; other codes stay text', () => {
 		expect(readStatusAnswer({ history_status: [], additional_info: { code: '1340', reason: ' Send Outside Allowed Window ' } }, same)).toMatchObject({ failureCode: 1340, failureReason: 'Send Outside Allowed Window' });
 		expect(readStatusAnswer({ history_status: [], additional_info: { code: 'E_WINDOW' } }, same)).toMatchObject({ failureCode: 'E_WINDOW', failureReason: null });

@@ -120,8 +120,13 @@ function isWellFormed(text: string): boolean {
 function noMsgidReason(json: IDataObject): string {
 	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
 	const status = typeof json.status === 'string' ? json.status : typeof details.status === 'string' ? details.status : typeof details.delivery === 'string' ? details.delivery : undefined;
-	// Sent before (Send Once) or a repeat of an earlier row: the message went out on another row, which has its msgid.
-	if (status === 'skipped') return 'No msgid: the Send skipped this item (its status is skipped), as the same message went out before: look it up by the msgid on the row that sent it.';
+	// A repeat of another row of the run, or sent before (Send Once): whatever went out, went out on another row.
+	if (status === 'skipped') {
+		const duplicateOf = typeof json.duplicateOf === 'number' ? json.duplicateOf : undefined;
+		if (duplicateOf !== undefined) return `No msgid: the Send skipped this item as a repeat of item ${duplicateOf}: look it up by that row's msgid, if it has one.`;
+		if (json.sentBefore === true) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
+		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
+	}
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }

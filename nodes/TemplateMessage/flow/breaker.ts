@@ -16,7 +16,7 @@ export type Gate = { pass: true; probe?: ProbeToken } | { waitMs: number } | { g
  */
 export class Breaker {
 	private failuresInARow = 0;
-	private failingSince: number | undefined;
+	private firstFailureAt: number | undefined;
 	/** When the API last answered: a message's failures from before it do not make the API's failing longer. */
 	private answeredAt = -Infinity;
 	private openUntil: number | undefined;
@@ -35,8 +35,8 @@ export class Breaker {
 	) {}
 
 	/** Since when the API has been failing messages, with none answered since; undefined while it answers. */
-	get failingFrom(): number | undefined {
-		return this.failingSince;
+	get failingSince(): number | undefined {
+		return this.firstFailureAt;
 	}
 
 	gate(): Gate {
@@ -61,7 +61,7 @@ export class Breaker {
 			this.recoveries++;
 		}
 		this.failuresInARow = 0;
-		this.failingSince = undefined;
+		this.firstFailureAt = undefined;
 		this.answeredAt = this.now();
 		this.openUntil = undefined;
 		this.coolDownMs = FIRST_COOL_DOWN_MS;
@@ -75,7 +75,7 @@ export class Breaker {
 	failed(reason: string, probe?: ProbeToken, since?: number): string | undefined {
 		const now = this.now();
 		this.failuresInARow++;
-		this.failingSince = Math.min(this.failingSince ?? now, Math.max(since ?? now, this.answeredAt));
+		this.firstFailureAt = Math.min(this.firstFailureAt ?? now, Math.max(since ?? now, this.answeredAt));
 		if (this.gaveUp !== undefined) return undefined;
 		const isProbe = probe !== undefined && probe === this.probing;
 		if (isProbe) {
@@ -84,7 +84,7 @@ export class Breaker {
 			this.coolDownMs = Math.min(LAST_COOL_DOWN_MS, this.coolDownMs * COOL_DOWN_GROWTH);
 		}
 		if (this.openUntil === undefined && this.failuresInARow < BREAKER_THRESHOLD) return undefined;
-		const failingFor = now - this.failingSince;
+		const failingFor = now - this.firstFailureAt;
 		// Within a poll of the bound counts as reaching it: timers may wake a millisecond early.
 		if (failingFor + PROBE_POLL_MS > this.giveUpAfterMs) {
 			const over = this.probes > 0 ? ` over ${duration(failingFor)}, ${this.probes} of them after pauses to let it recover` : '';
@@ -92,7 +92,7 @@ export class Breaker {
 			return this.gaveUp;
 		}
 		// A message already on its way failing while the breaker is open does not extend the pause.
-		if (this.openUntil === undefined || isProbe) this.openUntil = now + Math.min(this.coolDownMs, this.failingSince + this.giveUpAfterMs - now);
+		if (this.openUntil === undefined || isProbe) this.openUntil = now + Math.min(this.coolDownMs, this.firstFailureAt + this.giveUpAfterMs - now);
 		return undefined;
 	}
 }

@@ -34,6 +34,9 @@ export type HeldBack = Refusal | 'stop';
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 const THROTTLE_PAUSE_MS = RATE_LIMIT_WINDOW_MS;
 
+/** Refusals that hold for every template hold for lookups, which have none. */
+const ANY_TEMPLATE = '';
+
 /** How far ahead a sender takes its slot; beyond it, it asks again (see Pacer.reserveWithin). */
 const SLOT_HORIZON_MS = RATE_LIMIT_WINDOW_MS / 2;
 
@@ -92,10 +95,12 @@ export class FlowControl {
 	private readonly throttling: Throttling = { answers: 0, atWindowEdge: 0, atSharedWindowEdge: 0, waitedMs: 0 };
 	/** Where the paused time counted in throttling.waitedMs ends: overlapping pauses count once. */
 	private countedUntil = 0;
-	/** When the API last answered with anything but "too many requests" (the run's start before any answer). */
-	private lastNotThrottledAt = 0;
-	/** The API answered nothing but 429s for longer than Max Wait When Throttled: what every message still to leave comes out with. */
+	/** The first "too many requests" since the API last answered anything else (undefined: its last answer was another). */
+	private throttledSince: number | undefined;
+	/** The API answered nothing but 429s for Max Wait When Throttled: what every message still to leave comes out with. */
 	private throttledOut: Refusal | undefined;
+	/** A limit announced lower is told once a run: answers from API nodes with different limits would repeat it with every answer. */
+	private readonly limitsTold = new Set<number>();
 
 	constructor(
 		private readonly pacer: Pacer,
@@ -113,8 +118,12 @@ export class FlowControl {
 	}
 
 	begin(): void {
-		this.lastNotThrottledAt = this.clock.now();
 		this.pacer.join();
+	}
+
+	/** A refusal that holds for every message still to leave (the account's, the API failing for good, throttled out); undefined while one may go. */
+	get halted(): Refusal | undefined {
+		return this.throttledOut ?? this.stopEarly.blocking(ANY_TEMPLATE);
 	}
 
 	end(): void {
@@ -157,9 +166,10 @@ export class FlowControl {
 			if (lowered !== undefined) this.lowerLimitNotice(lowered);
 		}
 		if (tookIt(outcome) || outcome.kind !== 'rejected' || !throttled(outcome)) {
-			if (tookIt(outcome) || outcome.statusCode !== undefined) this.lastNotThrottledAt = this.clock.now();
+			this.throttledSince = undefined;
 			return undefined;
 		}
+		this.throttledSince ??= this.clock.now();
 		this.throttling.answers++;
 		const askedMs = outcome.retryAfterMs ?? THROTTLE_PAUSE_MS;
 		const chargeMs = Math.max(askedMs, MIN_THROTTLE_CHARGE_MS);
@@ -170,13 +180,13 @@ export class FlowControl {
 			this.pacer.tooManyRequests(chargeMs);
 			const waited = waitedMs > 0 ? `after waiting ${duration(waitedMs)} on 429s, ` : '';
 			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${duration(askedMs)} more, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)})`;
-			return this.givenUp({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
+			const refusal: Refusal = { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
+			this.stopIfThrottledOut(refusal, outcome);
+			return refusal;
 		}
 		// However little each message has waited (a share of 1 a second spreads the 429s thin), nothing but 429s for this long stops the run.
-		if (this.clock.now() - this.lastNotThrottledAt >= this.settings.maxThrottleWaitMs) {
-			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason})`;
-			return this.givenUp({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
-		}
+		const out = this.stopIfThrottledOut({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason: '', statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
+		if (out) return out;
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
 		const { kind, until, atReset } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
 		if (kind !== 'overLimit') this.throttling[kind]++;
@@ -189,7 +199,7 @@ export class FlowControl {
 	/** How long the API has been failing: this message (0 before it was tried again), or every message, whichever is longer. */
 	failingFor(passage: Passage): number {
 		const now = this.clock.now();
-		return now - Math.min(passage.failingSince ?? now, this.stopEarly.breaker.failingFrom ?? now);
+		return now - Math.min(passage.failingSince ?? now, this.stopEarly.breaker.failingSince ?? now);
 	}
 
 	/** Waits before trying a failed message again; a wait the API asked for that long is told, as a pause is. */
@@ -223,19 +233,20 @@ export class FlowControl {
 	}
 
 	/**
-	 * A message given up while throttled. When the API has answered nothing but 429s for Max Wait When
-	 * Throttled, every further message would wait as long in vain (each budget counts from its own first
-	 * request, so 1,000 rows would ask for hours): the run stops asking, and those not sent say why.
+	 * When the API has answered nothing but 429s for Max Wait When Throttled (from the first of them, after
+	 * any other answer), every further message would wait as long in vain: each budget counts from its own
+	 * first request, so 1,000 rows would ask for hours. The run stops asking, and those not sent say why.
+	 * Returns that stop (undefined while there is none); `refusal` is the message's at hand, the stop's base.
 	 */
-	private givenUp(refusal: Refusal, last?: RejectedOutcome): Refusal {
-		const throttledForMs = this.clock.now() - this.lastNotThrottledAt;
-		if (this.throttledOut === undefined && throttledForMs >= this.settings.maxThrottleWaitMs) {
-			const said = last ? ` (HTTP ${last.statusCode}: ${last.reason})` : ' or an empty rate-limit window';
-			const reason = `the API answered nothing but "too many requests"${said} for ${duration(throttledForMs)}, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)}): the run stopped asking`;
-			this.throttledOut = { ...refusal, reason };
-			this.stops.push(this.throttledOut);
-		}
-		return refusal;
+	private stopIfThrottledOut(refusal: Refusal, last?: RejectedOutcome): Refusal | undefined {
+		if (this.throttledOut || this.throttledSince === undefined) return this.throttledOut;
+		const throttledForMs = this.clock.now() - this.throttledSince;
+		if (throttledForMs < this.settings.maxThrottleWaitMs) return undefined;
+		const said = last ? ` (HTTP ${last.statusCode}: ${last.reason})` : ' and empty rate-limit windows';
+		const reason = `the API answered nothing but "too many requests"${said} for ${duration(throttledForMs)}, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)}): the run stopped asking`;
+		this.throttledOut = { ...refusal, reason };
+		this.stops.push(this.throttledOut);
+		return this.throttledOut;
 	}
 
 	private async passBreaker(passage: Passage): Promise<HeldBack | undefined> {
@@ -262,7 +273,11 @@ export class FlowControl {
 			if (held) return held;
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
-			if (!passage.chargePause(pause)) return this.givenUp(throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage));
+			if (!passage.chargePause(pause)) {
+				const refusal = throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage);
+				this.stopIfThrottledOut(refusal);
+				return refusal;
+			}
 			this.pauses.pausing(pause.ms, pause.cause);
 			this.countPause(pause);
 			return undefined;
@@ -302,9 +317,6 @@ export class FlowControl {
 		this.throttling.waitedMs += Math.max(0, until - Math.max(until - ms, this.countedUntil));
 		this.countedUntil = Math.max(this.countedUntil, until);
 	}
-
-	/** A limit announced lower is told once a run: answers from API nodes with different limits would repeat it with every answer. */
-	private readonly limitsTold = new Set<number>();
 
 	private lowerLimitNotice(limit: number): void {
 		if (this.limitsTold.has(limit)) return;

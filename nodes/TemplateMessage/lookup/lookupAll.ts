@@ -133,8 +133,8 @@ function hasReached({ reading }: Extract<StatusResult, { kind: 'status' }>, { un
  * lookup takes its slot from the flow as the first did, so with sends on the same credential they keep to
  * the one pace; a row is never asked again before its previous answer came and the pause passed. A row
  * asked again whose lookup fails keeps the status it had, and says why it has no newer one; it is asked
- * again in the next round, unless a refusal that holds for every lookup stopped the flow. A cancelled
- * execution stops the wait at once.
+ * again in the next round, unless a refusal that holds for every lookup halted the flow, which ends the
+ * rounds. A cancelled execution stops the wait at once.
  */
 async function keepAsking(
 	results: Array<StatusResult | undefined>,
@@ -149,7 +149,8 @@ async function keepAsking(
 	const lastAskFailed: Array<string | undefined> = results.map(() => undefined);
 	const ends = started + wait.limitMs;
 	let waiting = results.flatMap((result, itemIndex) => (stillOnItsWay(result, wait) ? [itemIndex] : []));
-	for (let round = 1; waiting.length > 0 && !flow.stopping; round++) {
+	// A refusal that holds for every lookup (a refused token, the API failing for good) ends the rounds: none would be asked.
+	for (let round = 1; waiting.length > 0 && !flow.stopping && !flow.halted; round++) {
 		const left = ends - clock.now();
 		if (left <= 0) break;
 		try {

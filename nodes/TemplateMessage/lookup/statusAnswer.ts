@@ -16,8 +16,12 @@ const MAX_ENTRIES_READ = 200_000;
  */
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['read', 'failed', 'rejected']);
 
-/** The documented statuses of a message that has not failed. */
-const NOT_FAILED_STATUSES: ReadonlySet<string> = new Set(['submitted', 'delivered', 'read']);
+/** The documented statuses of a message that reached its recipient. */
+const REACHED_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read']);
+
+function saysSuccess({ failureCode, failureReason }: StatusReading): boolean {
+	return failureCode === 0 || /^\s*(success|ok)\s*$/i.test(failureReason ?? '');
+}
 
 export function isFinalStatus(status: string): boolean {
 	return FINAL_STATUSES.has(status);
@@ -88,8 +92,9 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 	reading.statusAt = latest.at;
 	reading.deliveredAt = sorted.find((entry) => entry.status === 'delivered')?.at ?? null;
 	reading.readAt = sorted.find((entry) => entry.status === 'read')?.at ?? null;
-	// additional_info says why a message failed: beside a documented status of one that did not (`{code: 0, reason: "Success"}`), it is no failure.
-	if (NOT_FAILED_STATUSES.has(latest.status)) {
+	// additional_info says why a message failed: beside a message that reached the recipient, or as `{code: 0, reason: "Success"}`,
+	// it is no failure. Beside submitted it is kept: a failure may be on its way.
+	if (REACHED_STATUSES.has(latest.status) || saysSuccess(reading)) {
 		reading.failureCode = null;
 		reading.failureReason = null;
 	}

@@ -101,8 +101,8 @@ export async function sendEach(
 		try {
 			const result = await deliver(itemIndex, message, context);
 			// Given up while throttled is a failure too (as for a lookup): without Continue On Fail the node fails, and the rest is not sent.
-			const throttledOut = result?.kind === 'heldBack' && result.heldBy.scope === 'throttled';
-			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || throttledOut || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
+			const givenUpThrottled = result?.kind === 'heldBack' && result.heldBy.scope === 'throttled';
+			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || givenUpThrottled || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** What is remembered of an item whose message may have reached the recipient. */
-export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number };
+export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number; msgid?: string };
 
 /**
  * Remembers, for one run of the node in one execution, which items were (or may have been) accepted, so that
