@@ -35,7 +35,7 @@ export const sendOnceProperties: INodeProperties[] = [
 		],
 		default: 'off',
 		description:
-			`Whether to record every message in n8n's database before sending it and never send the same message again from this workflow: not in a later execution, after a restart, from another queue-mode worker (unless one stalls between its checks: n8n's store has no lock), or when a webhook is called twice. A message the API refused is forgotten again, so a later run sends it; one whose fate is unknown comes out as in doubt. To send a message again, feed its row to this node with Operation ${OPERATION_NAME.forget}.`,
+			`Whether to record every message in n8n's database before sending it and never send the same message again from this workflow: not in a later execution, after a restart, from another queue-mode worker (unless one stalls between its checks: n8n's store has no lock), or when a webhook is called twice. A message the API refused is forgotten again, so a later run sends it; one whose fate is unknown comes out as unknown, and later runs find it in doubt. To send a message again, feed its row to this node with Operation ${OPERATION_NAME.forget}.`,
 	},
 	{
 		displayName: MESSAGE_KEY_FIELD,

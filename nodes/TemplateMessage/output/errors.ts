@@ -8,7 +8,7 @@ import type { InvalidMessage, ItemResult, MessageInput, FailedOutcome, Outcome, 
 import { CREDENTIAL_DISPLAY_NAME, unreachable } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
 import { optionPath, OPTIONS } from '../shared/options';
-import { FIELD } from '../shared/fieldNames';
+import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
@@ -78,7 +78,9 @@ export function sendFailedError(node: INode, outcome: FailedOutcome, itemIndex: 
 	if (outcome.kind === 'unknown') {
 		message = `Delivery unknown${status}: ${reason} [item ${itemIndex}]`;
 		description =
-			'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.';
+			outcome.msgid === undefined
+				? 'The API may have accepted this message, so it was not sent again to avoid a duplicate. Check with the recipient or the provider before sending this item again.'
+				: `The API may have accepted this message, so it was not sent again to avoid a duplicate. Its answer named the msgid on this row: feed the row to a Template Message node set to ${OPERATION_NAME.getStatus} to learn whether it went out.`;
 	} else if (outcome.statusCode === undefined) {
 		message = `Could not reach the API: ${reason} [item ${itemIndex}]`;
 		description = `The message was not sent${outcome.errorCode ? ` (${outcome.errorCode})` : ''}. ${UNREACHABLE_HINT}.`;

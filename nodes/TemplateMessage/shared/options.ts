@@ -119,7 +119,7 @@ export const OPTIONS = {
 			displayName: 'Max Wait for the API to Recover',
 			default: 120,
 			description:
-				`In seconds. After ${BREAKER_THRESHOLD} messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after ${FIRST_COOL_DOWN_MS / 1000} s, then ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH) / 1000}, ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH ** 2) / 1000}… up to ${LAST_COOL_DOWN_MS / 1000} s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. A 503's Retry-After is waited within it. 0 stops at once.`,
+				`In seconds. After ${BREAKER_THRESHOLD} messages in a row fail on the API's side (5xx, no connection, no answer), sending pauses and one message is tried again after ${FIRST_COOL_DOWN_MS / 1000} s, then ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH) / 1000}, ${(FIRST_COOL_DOWN_MS * COOL_DOWN_GROWTH ** 2) / 1000}… up to ${LAST_COOL_DOWN_MS / 1000} s; once one is answered, sending resumes. If the API is still failing after this long, the run stops and the rest come out as not sent. A 503's Retry-After is waited when it fits within this and Max Wait When Throttled. 0 stops at once.`,
 		},
 		{ min: 0, max: 86400, seconds: true },
 	),

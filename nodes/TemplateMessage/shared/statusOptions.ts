@@ -36,11 +36,11 @@ export const STATUS_OPTIONS = {
 	}),
 	timeout: reworded(OPTIONS.timeout, { description: `How long one lookup may take, from asking to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS})` }),
 	maxOutageWait: reworded(OPTIONS.maxOutageWait, {
-		description: `In seconds. After ${BREAKER_THRESHOLD} lookups in a row fail on the API's side (5xx, no connection, no answer), looking up pauses and one is tried again, spaced out; once one is answered, the rest go. If the API is still failing after this long, the run stops and the rest come out without a status, with the reason. A 503's Retry-After is waited within it. 0 stops at once.`,
+		description: `In seconds. After ${BREAKER_THRESHOLD} lookups in a row fail on the API's side (5xx, no connection, no answer), looking up pauses and one is tried again, spaced out; once one is answered, the rest go. If the API is still failing after this long, the run stops and the rest come out without a status, with the reason. A 503's Retry-After is waited when it fits within this and Max Wait When Throttled. 0 stops at once.`,
 	}),
 	maxThrottleWait: reworded(OPTIONS.maxThrottleWait, {
 		description:
-			'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the lookups down and is tried again; one lookup that the API keeps waiting longer than this in all comes out without a status, with the reason. After this long with nothing but 429s, the lookups stop.',
+			'In seconds. A 429 (too many requests) or a rate-limit window with nothing left slows the lookups down and is tried again; one lookup that the API keeps waiting longer than this in all comes out without a status, with the reason (without On Error: Continue, the node fails there; a row asked again under Wait Until keeps its last status). After this long with nothing but 429s, the lookups stop.',
 	}),
 	waitLimit: numberOption(
 		{
