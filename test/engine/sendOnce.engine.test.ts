@@ -144,6 +144,21 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(result.output(SEND_NODE)[1].json.error).toBe('Message Key: is empty [item 1]');
 	});
 
+	test.each([
+		['NaN', '={{ Number($json.order) }}'],
+		['Infinity', '={{ 1 / 0 }}'],
+	])('a message key that computes to %s fails each item with the field named; nothing is sent or recorded under it', async (value, messageKey) => {
+		const orders = [
+			{ phone: '6281200000001', order: 'ORD-1', name: 'Ani' },
+			{ phone: '6281200000002', order: 'ORD-2', name: 'Budi' },
+		];
+		const result = await send(orders, { sendOnce: 'customKey', messageKey });
+		// Was: the first sent under the key "NaN", the second skipped as its repeat, and every later order skipped as sent before.
+		expect(outcomes(result)).toEqual(['invalid', 'invalid']);
+		expect(result.output(SEND_NODE)[1].json.error).toBe(`Message Key: is ${value}, not a number that names a message [item 1]`);
+		expect(api.requests).toHaveLength(0);
+	});
+
 	test('a refused message is forgotten again, so a later run sends it; an unknown one stays recorded, in doubt', async () => {
 		const items = recipients(3);
 		api.respondWith((request, index) => {
@@ -156,7 +171,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(first)).toEqual(['failed', 'unknown', 'sent']);
 		const second = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
 		expect(outcomes(second)).toEqual(['sent', 'inDoubt', 'sentBefore']);
-		expect(second.output(SEND_NODE)[1].json.reason).toMatch(/^In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it/);
+		expect(second.output(SEND_NODE)[1].json.reason).toMatch(/^In doubt: this message was recorded earlier \(by an earlier execution of this workflow, or earlier in this one, Loop Over Items's batches included\) but whoever sent it never learnt whether the API took it/);
 		const counts = perRecipient(api.requests);
 		expect(counts[items[0].phone]).toEqual({ received: 2, accepted: 1 });
 		expect(counts[items[1].phone]).toEqual({ received: 1, accepted: 0 });
@@ -183,6 +198,20 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [sent.output(SEND_NODE)[0].json], typeVersion: 2, parameters: { operation: 'forget' } });
 		expect(forget.output(SEND_NODE)[0].json).toMatchObject({ forgotten: true });
 		expect(outcomes(await send(recipients(1), { sendOnce: 'recipientTemplate', templateCodeId }))).toEqual(['sent']);
+	});
+
+	test('Forget Sent Messages says which keys the record did not hold (a number written as a person writes it, a typo): nothing forgotten there', async () => {
+		const phone = recipients(1)[0].phone;
+		await send(recipients(1), { sendOnce: 'recipientTemplate' });
+		const keys = [`+${phone.slice(0, 2)} ${phone.slice(2, 5)}-${phone.slice(5)}|tpl-once`, `${phone}|tpl-onec`, `${phone}|tpl-once`];
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: keys.map((messageKey) => ({ messageKey })), typeVersion: 2, parameters: { operation: 'forget' } });
+		const rows = forget.output(SEND_NODE).map((item) => item.json);
+		// Was forgotten: true for all three, and the next run still skipped the message for the first two.
+		expect(rows.map((row) => row.forgotten)).toEqual([false, false, true]);
+		expect(rows[0].reason).toBe(
+			'Send Once holds no message with this key for this workflow: nothing was forgotten. A key is the messageKey of the row that sent it; for Once per Recipient and Template, the number as sent (digits only, with the country code) and the Template Code ID, joined by |.',
+		);
+		expect(deduplicationStore().records.get('test-workflow/') ?? []).toEqual([]);
 	});
 
 	test('Forget Sent Messages: the keys of its input items, or everything', async () => {
@@ -511,7 +540,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 
 	test('Forget Sent Messages with the error output: a row without a key goes to the second output, the forgotten ones to the first', async () => {
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [{ messageKey: 'a|tpl-once' }, {}], typeVersion: 2, onError: 'continueErrorOutput', parameters: { operation: 'forget' } });
-		expect(forget.output(SEND_NODE, 0).map((item) => [item.pairedItem, item.json])).toEqual([[{ item: 0 }, { forgotten: true, messageKey: 'a|tpl-once' }]]);
+		expect(forget.output(SEND_NODE, 0).map((item) => [item.pairedItem, item.json])).toEqual([[{ item: 0 }, expect.objectContaining({ forgotten: false, messageKey: 'a|tpl-once' })]]);
 		expect(forget.output(SEND_NODE, 1).map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, 'Message Key: is empty [item 1]']]);
 	});
 
@@ -527,7 +556,8 @@ describe('Send Once: what was sent is remembered across executions', () => {
 			return;
 		}
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row], typeVersion: 2, parameters: { operation: 'forget' } });
-		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: `${recipients(1)[0].phone}|tpl-once` });
+		// The key read from details; a refused message was forgotten when it was refused, and the row says so.
+		expect(forget.output(SEND_NODE)[0].json).toMatchObject({ forgotten: false, messageKey: `${recipients(1)[0].phone}|tpl-once` });
 	});
 
 	test("Forget's default key forgets a row's own message, not that of the sending node before it, whose row n8n lays under it on the error output", async () => {

@@ -46,6 +46,9 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
+/** A key the record did not hold: mistyped, or a number not written as Send writes it. */
+const NOT_HELD = `${FIELD.sendOnce} holds no message with this key for this workflow: nothing was forgotten. A key is the messageKey of the row that sent it; for ${SEND_ONCE_CHOICE.recipientTemplate}, the number as sent (digits only, with the country code) and the Template Code ID, joined by |.`;
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	if (readForgetAll(this)) {
@@ -64,12 +67,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
-	await MessageRecord.open(this).forget(valid);
+	const held = await MessageRecord.open(this).forget(valid);
 	const node = this.getNode();
 	const routed = routesToErrorOutput(node);
 	return [
 		keys.map((key, itemIndex) => {
-			if (typeof key === 'string') return { json: { forgotten: true, messageKey: key }, pairedItem: { item: itemIndex } };
+			if (typeof key === 'string') return { json: held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD }, pairedItem: { item: itemIndex } };
 			const details = { success: false, itemIndex, description: key.description ?? undefined };
 			return routed ? errorOutputItem(node, key.message, details, itemIndex) : { json: { error: key.message, details }, pairedItem: { item: itemIndex } };
 		}),

@@ -95,7 +95,7 @@ const SENT_BEFORE = `Sent before, earlier in this execution or by an earlier one
 const CONCURRENT =
 	`Another execution of this workflow recorded the same message at the same moment (${FIELD.sendOnce}): not sent here, so that it is not sent twice. Run again if it did not arrive.`;
 const IN_DOUBT =
-	`In doubt: an earlier execution of this workflow recorded this message but never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
+	`In doubt: this message was recorded earlier (by an earlier execution of this workflow, or earlier in this one, Loop Over Items's batches included) but whoever sent it never learnt whether the API took it (its worker was killed, n8n crashed, it was cancelled mid-request, the answer was unreadable, or it is still sending it). Not sent again, so that nobody gets it twice. Once you know it did not arrive, ${FORGET_HINT}, or turn on ${optionPath('sendInDoubt')}.`;
 
 const outcomeOf = ({ said }: SendRowBasis): Partial<FailedOutcome> => said.outcome ?? {};
 const identifiedBy = ({ said }: SendRowBasis): IDataObject => said.identifiedBy ?? {};

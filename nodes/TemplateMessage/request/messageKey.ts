@@ -25,6 +25,10 @@ export function customMessageKey(value: unknown, maxLength = MAX_KEY_LENGTH): st
 	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `expected text or a number, got ${describeValue(value)}`, 'Map one value that names the message, e.g. {{ $json.orderId }}, or join several into one text: {{ $json.orderId }}-{{ $json.phone }}');
 	}
+	// {{ Number($json.order) }} of "ORD-1" is NaN, as is every other order's: one key for every message.
+	if (typeof value === 'number' && !Number.isFinite(value)) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, `is ${String(value)}, not a number that names a message`, 'Map the value itself, e.g. {{ $json.orderId }}: an expression like Number() or parseInt() of a text that is not a number gives NaN for every item');
+	}
 	const key = value === undefined || value === null ? '' : String(value).trim();
 	if (key === '') {
 		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'is empty', 'Map a value that names the message once, e.g. {{ $json.orderId }}, or {{ $json.phone }}-{{ $now.toFormat(\'yyyy-MM-dd\') }} for once a day');

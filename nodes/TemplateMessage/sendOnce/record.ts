@@ -182,9 +182,18 @@ export class MessageRecord {
 		return false;
 	}
 
-	async forget(keys: string[]): Promise<void> {
+	/**
+	 * Forgets each key and its pending mark; returns the keys the record held. n8n's store has no read
+	 * alone: recording the values tells which were there, and the removal then takes them all out.
+	 */
+	async forget(keys: string[]): Promise<Set<string>> {
 		const unique = [...new Set(keys)];
-		await this.serialized(() => this.remove([...unique, ...unique.map(pending)]));
+		const values = [...unique, ...unique.map(pending)];
+		return await this.serialized(async () => {
+			const held = new Set(await this.record(values));
+			await this.remove(values);
+			return new Set(unique.filter((key) => held.has(key) || held.has(pending(key))));
+		});
 	}
 
 	async forgetAll(): Promise<number> {
