@@ -10,6 +10,7 @@ import type { RateLimitState } from '../api/headers';
 import type { Departure } from './arrivalRecord';
 import type { Pacer, Pause, PauseCause } from './pacer';
 import { PauseLog } from './pauseLog';
+import { withStatus } from '../shared/words';
 import type { FlowAnswer } from './stopEarly';
 import { StopEarly, tookIt } from './stopEarly';
 
@@ -180,12 +181,11 @@ export class FlowControl {
 			this.pacer.tooManyRequests(chargeMs);
 			const waited = waitedMs > 0 ? `after waiting ${duration(waitedMs)} on 429s, ` : '';
 			const reason = `the API kept asking to slow down (HTTP ${outcome.statusCode}: ${outcome.reason}): ${waited}it asked for ${duration(askedMs)} more, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)})`;
-			const refusal: Refusal = { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
-			this.stopIfThrottledOut(refusal, outcome);
-			return refusal;
+			this.stopIfThrottledOut(passage, outcome);
+			return { scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason, statusCode: outcome.statusCode, apiCode: outcome.apiCode };
 		}
 		// However little each message has waited (a share of 1 a second spreads the 429s thin), nothing but 429s for this long stops the run.
-		const out = this.stopIfThrottledOut({ scope: 'throttled', itemIndex: passage.itemIndex, templateCodeId: passage.templateCodeId, reason: '', statusCode: outcome.statusCode, apiCode: outcome.apiCode }, outcome);
+		const out = this.stopIfThrottledOut(passage, outcome);
 		if (out) return out;
 		// A wait of one window or less is the window itself: at its edge, only this request waits for it.
 		const { kind, until, atReset } = this.pacer.tooManyRequests(chargeMs, departure, askedMs > RATE_LIMIT_WINDOW_MS, rateLimit);
@@ -236,15 +236,15 @@ export class FlowControl {
 	 * When the API has answered nothing but 429s for Max Wait When Throttled (from the first of them, after
 	 * any other answer), every further message would wait as long in vain: each budget counts from its own
 	 * first request, so 1,000 rows would ask for hours. The run stops asking, and those not sent say why.
-	 * Returns that stop (undefined while there is none); `refusal` is the message's at hand, the stop's base.
+	 * Returns that stop (undefined while there is none), naming the message at hand and the API's last 429.
 	 */
-	private stopIfThrottledOut(refusal: Refusal, last?: RejectedOutcome): Refusal | undefined {
+	private stopIfThrottledOut({ itemIndex, templateCodeId }: Passage, last?: RejectedOutcome): Refusal | undefined {
 		if (this.throttledOut || this.throttledSince === undefined) return this.throttledOut;
 		const throttledForMs = this.clock.now() - this.throttledSince;
 		if (throttledForMs < this.settings.maxThrottleWaitMs) return undefined;
-		const said = last ? ` (HTTP ${last.statusCode}: ${last.reason})` : ' and empty rate-limit windows';
+		const said = last ? ` (${withStatus(last)})` : ' and empty rate-limit windows';
 		const reason = `the API answered nothing but "too many requests"${said} for ${duration(throttledForMs)}, beyond ${optionName('maxThrottleWait')} (${secondsSetting(this.settings.maxThrottleWaitMs)}): the run stopped asking`;
-		this.throttledOut = { ...refusal, reason };
+		this.throttledOut = { scope: 'throttled', itemIndex, templateCodeId, reason, ...(last ? { statusCode: last.statusCode, apiCode: last.apiCode } : {}) };
 		this.stops.push(this.throttledOut);
 		return this.throttledOut;
 	}
@@ -274,9 +274,8 @@ export class FlowControl {
 			const pause = pacer.pause();
 			if (pause.ms === 0) return undefined;
 			if (!passage.chargePause(pause)) {
-				const refusal = throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage);
-				this.stopIfThrottledOut(refusal);
-				return refusal;
+				this.stopIfThrottledOut(passage);
+				return throttledByPause(pause.ms, pause.cause, this.settings.maxThrottleWaitMs, passage);
 			}
 			this.pauses.pausing(pause.ms, pause.cause);
 			this.countPause(pause);

@@ -5,6 +5,7 @@ import { apiCodeInfo, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { statusEndpoint } from '../shared/baseUrl';
 import type { FailedOutcome, Outcome, SendCredentials } from '../shared/contracts';
 import { unreachable } from '../shared/contracts';
+import { withStatus } from '../shared/words';
 import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
@@ -189,7 +190,7 @@ async function keepAsking(
 function whyNoNewerStatus(result: Exclude<StatusResult, { kind: 'status' }>): string {
 	switch (result.kind) {
 		case 'failed':
-			return `${result.outcome.statusCode !== undefined ? `HTTP ${result.outcome.statusCode}: ` : ''}${result.outcome.reason}`;
+			return withStatus(result.outcome);
 		case 'heldBack':
 			return result.heldBy.reason;
 		case 'notFound':

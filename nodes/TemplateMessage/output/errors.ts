@@ -9,6 +9,7 @@ import { CREDENTIAL_DISPLAY_NAME, unreachable } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
 import { optionPath, OPTIONS } from '../shared/options';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
+import { withStatus } from '../shared/words';
 
 const STATUS_HINTS: Record<number, string> = {
 	400: 'The API refused the content of the message: check the template code id, the number of body values and the buttons against the template.',
@@ -135,8 +136,8 @@ export function notSentError(node: INode, refusal: Refusal, itemIndex: number): 
 			description: `The API asked to slow down and this message was not sent: send it again later, or raise ${optionPath('maxThrottleWait')}. Other senders on the same account share its limit.`,
 		});
 	}
-	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
-	return new NodeOperationError(node, `Not sent: ${SCOPE_TEXT[refusal.scope]} at item ${refusal.itemIndex} (${status}${refusal.reason}) [item ${itemIndex}]`, {
+	const said = withStatus(refusal);
+	return new NodeOperationError(node, `Not sent: ${SCOPE_TEXT[refusal.scope]} at item ${refusal.itemIndex} (${said}) [item ${itemIndex}]`, {
 		itemIndex,
 		description:
 			refusal.scope === 'template'

@@ -10,7 +10,7 @@ import type { StatusReading, StatusResult } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
 import { errorOutputItem, routesToErrorOutput } from './rows';
-import { capitalised } from '../shared/words';
+import { capitalised, withStatus } from '../shared/words';
 
 /** What one row is built from. */
 interface StatusRowBasis {
@@ -161,9 +161,9 @@ function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOp
 			description: NO_ENDPOINT_HINT,
 		});
 	}
-	const status = refusal.statusCode !== undefined ? `HTTP ${refusal.statusCode}: ` : '';
+	const said = withStatus(refusal);
 	const why = refusal.scope === 'server' ? 'the API kept failing' : 'the API refused the lookup';
-	return new NodeOperationError(node, `Not looked up: ${why} at item ${refusal.itemIndex} (${status}${refusal.reason}) [item ${itemIndex}]`, {
+	return new NodeOperationError(node, `Not looked up: ${why} at item ${refusal.itemIndex} (${said}) [item ${itemIndex}]`, {
 		itemIndex,
 		description: 'No further status was looked up after that: every lookup would have failed the same way. Fix what it says, then run the lookup again.',
 	});

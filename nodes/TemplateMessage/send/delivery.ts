@@ -6,8 +6,9 @@ import type { FlowControl, HeldBack } from '../flow/flowControl';
 import type { Progress } from './progress';
 import type { Redactor } from '../api/redact';
 import { decideRetry } from '../flow/retry';
-import type { Remembered, SentMemory } from './sentMemory';
+import type { SentMemory } from './sentMemory';
 import type { Attempt } from '../api/transport';
+import { withStatus } from '../shared/words';
 
 export interface DeliveryContext {
 	/** One POST of a request (see transport.ts); never throws. */
@@ -32,10 +33,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 	// Retry On Fail runs the node again on the same items: same item, same message (see PreparedMessage.tryKey).
 	const earlier = memory.recall(itemIndex, tryKey);
 	if (earlier?.kind === 'accepted') return { kind: 'sent', msgid: earlier.msgid, attempts: earlier.attempts, sentInEarlierTry: true };
-	if (earlier) {
-		const outcome: UnknownOutcome = { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)`, ...(earlier.msgid === undefined ? {} : { msgid: earlier.msgid }) };
-		return { kind: 'deliveryUnknown', outcome, attempts: earlier.attempts, sentInEarlierTry: true };
-	}
+	if (earlier) return { kind: 'deliveryUnknown', outcome: { kind: 'unknown', reason: `${earlier.reason} (in an earlier try of this node)`, msgid: earlier.msgid }, attempts: earlier.attempts, sentInEarlierTry: true };
 	if (claims) {
 		let claim: Claim;
 		try {
@@ -56,7 +54,7 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 	let uncertain: UnknownOutcome | undefined;
 	const mayHaveGone = (uncertainty: UnknownOutcome, after: string, attempts: number): SendResult => {
 		const outcome: UnknownOutcome = { ...uncertainty, reason: `${uncertainty.reason}; ${after}` };
-		memory.remember(itemIndex, tryKey, unknownKept(outcome, attempts));
+		memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: outcome.reason, attempts, msgid: outcome.msgid });
 		return { kind: 'deliveryUnknown', outcome, attempts, sentInEarlierTry: false };
 	};
 	const notSent = (held: HeldBack, attempts: number): SendResult | undefined => {
@@ -88,10 +86,10 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 				return { kind: 'sent', msgid: final.msgid, attempts: attempt, sentInEarlierTry: false };
 			}
 			if (final.kind === 'unknown') {
-				memory.remember(itemIndex, tryKey, unknownKept(final, attempt));
+				memory.remember(itemIndex, tryKey, { kind: 'unknown', reason: final.reason, attempts: attempt, msgid: final.msgid });
 				return { kind: 'deliveryUnknown', outcome: final, attempts: attempt, sentInEarlierTry: false };
 			}
-			if (uncertain) return mayHaveGone(uncertain, `tried again, it was refused (${final.statusCode === undefined ? '' : `HTTP ${final.statusCode}: `}${final.reason})`, attempt);
+			if (uncertain) return mayHaveGone(uncertain, `tried again, it was refused (${withStatus(final)})`, attempt);
 			claims?.refused(itemIndex);
 			return { kind: 'refused', outcome: final, attempts: attempt, sentInEarlierTry: false };
 		}
@@ -99,9 +97,4 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 		// Whatever ended this item's sending (held back, a cancel, a fault of the node's own).
 		flow.finish(passage);
 	}
-}
-
-/** What Retry On Fail's memory keeps of a delivery unknown: its reason, and a msgid the answer named (Get Status settles it). */
-function unknownKept({ reason, msgid }: UnknownOutcome, attempts: number): Remembered {
-	return msgid === undefined ? { kind: 'unknown', reason, attempts } : { kind: 'unknown', reason, attempts, msgid };
 }

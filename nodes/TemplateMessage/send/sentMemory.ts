@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-/** What is remembered of an item whose message may have reached the recipient. */
+/** What is remembered of an item whose message may have reached the recipient (an unknown one with a msgid its answer named, for Get Status). */
 export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number; msgid?: string };
 
 /**
