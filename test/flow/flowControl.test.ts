@@ -302,7 +302,8 @@ describe('a failing API pauses the run, which comes back when the API does', () 
 		const run = await simulateRun({ items: 200, maxPerSecond: 25, maxConcurrency: 10, script: () => ({ status: 503, headers: { 'Retry-After': String(retryAfter) }, body: 'Service Unavailable' }) });
 		expect(run.statuses.every((status) => status === 'failed' || status === 'notSent')).toBe(true);
 		// Was 802 s and 962 s: every message waited out each Retry-After up to Max Attempts, and the failing time counted from its last.
-		expect(run.elapsedMs).toBeLessThanOrEqual(120_000 + retryAfter * 1000);
+		expect(run.elapsedMs).toBeGreaterThanOrEqual(120_000);
+		expect(run.elapsedMs).toBeLessThanOrEqual(121_000);
 		expect(run.logs).toContain(`Template Message is waiting ${retryAfter === 100 ? '1.7' : '2'} min: the API answered that it is unavailable (503) and asked to try again later (Retry-After)`);
 		expect(run.hints.join(' ')).toMatch(/Options → Max Wait for the API to Recover bounds how long one message waits/);
 	});

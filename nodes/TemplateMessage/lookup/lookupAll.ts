@@ -9,6 +9,7 @@ import { withStatus } from '../shared/words';
 import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
+import { lookupFailsTheNode } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
 import type { Clock, Passage } from '../flow/flowControl';
 import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
@@ -88,7 +89,7 @@ export async function lookEach(inputs: StatusInput[], context: LookupContext, se
 		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
 		try {
 			const result = await lookUp(itemIndex, input.msgid, flow, () => get(input.msgid), settings, redact);
-			if (!again && (result?.kind === 'failed' || (result?.kind === 'heldBack' && result.heldBy.scope === 'throttled'))) flow.failed(itemIndex);
+			if (!again && result !== undefined && lookupFailsTheNode(result)) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over.

@@ -7,6 +7,7 @@ import { Claims } from '../sendOnce/claims';
 import type { DeliveryContext } from './delivery';
 import { deliver } from './delivery';
 import type { PreparedMessage, RunOptions, SendCredentials, SendResult, SendRun } from '../shared/contracts';
+import { failsTheNode } from '../shared/contracts';
 import { optionPath } from '../shared/options';
 import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
 import { accountPacer } from '../flow/pacer';
@@ -100,9 +101,7 @@ export async function sendEach(
 	const sendOrFault = async (itemIndex: number, message: PreparedMessage): Promise<SendResult | undefined> => {
 		try {
 			const result = await deliver(itemIndex, message, context);
-			// Given up while throttled is a failure too (as for a lookup): without Continue On Fail the node fails, and the rest is not sent.
-			const givenUpThrottled = result?.kind === 'heldBack' && result.heldBy.scope === 'throttled';
-			if (result?.kind === 'refused' || result?.kind === 'deliveryUnknown' || givenUpThrottled || (result?.kind === 'notRecorded' && result.cause === 'storeFailed')) flow.failed(itemIndex);
+			if (result !== undefined && failsTheNode(result)) flow.failed(itemIndex);
 			return result;
 		} catch (error) {
 			// Cancelled: the run is over, the pool stops starting sends.

@@ -199,6 +199,11 @@ export interface Refusal {
 	apiCode?: number | string;
 }
 
+/** Given up after the API asked it to wait longer than the run waits: a failure, as a refusal is. */
+export function givenUpThrottled(heldBy: Refusal): boolean {
+	return heldBy.scope === 'throttled';
+}
+
 /** The `status` column of a real run's rows (a dry run's say `dryRun`). */
 export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
 
@@ -258,6 +263,29 @@ export function unreachable(value: never): never {
 }
 
 export type SendResult = Exclude<ItemResult, { kind: 'invalid' } | { kind: 'duplicate' }>;
+
+/**
+ * Whether a send's result is a failure of the node: without Continue On Fail the rest is not sent, and the
+ * node fails (n8n's error workflow hears of it). A fault is one too; sendAll knows it as a throw.
+ */
+export function failsTheNode(result: SendResult): boolean {
+	switch (result.kind) {
+		case 'refused':
+		case 'deliveryUnknown':
+		case 'fault':
+			return true;
+		case 'heldBack':
+			return givenUpThrottled(result.heldBy);
+		case 'notRecorded':
+			return result.cause === 'storeFailed';
+		case 'sent':
+		case 'sentBefore':
+		case 'inDoubt':
+			return false;
+		default:
+			return unreachable(result);
+	}
+}
 
 /**
  * A 429 the pace's own timing explains, which delayed only its own request: at the edge of the API's

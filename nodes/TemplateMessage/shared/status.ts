@@ -1,4 +1,5 @@
 import type { FailedOutcome, Refusal } from './contracts';
+import { givenUpThrottled, unreachable } from './contracts';
 import type { WaitTarget } from './statusOptions';
 
 // What passes between the parts of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
@@ -57,6 +58,23 @@ export type StatusResult =
 	| { kind: 'failed'; outcome: FailedOutcome; attempts: number; /** A 404 that is not the API's: no status endpoint at the credential's Base URL. */ noEndpoint?: true }
 	/** Not looked up: an earlier refusal holds for every lookup (a 401), or the API kept failing. */
 	| { kind: 'heldBack'; heldBy: Refusal; attempts: number };
+
+/** Whether a lookup's result is a failure of the node: without Continue On Fail the rest is not looked up, and the node fails. */
+export function lookupFailsTheNode(result: StatusResult): boolean {
+	switch (result.kind) {
+		case 'failed':
+			return true;
+		case 'heldBack':
+			return givenUpThrottled(result.heldBy);
+		case 'status':
+		case 'noMsgid':
+		case 'notFound':
+		case 'unreadable':
+			return false;
+		default:
+			return unreachable(result);
+	}
+}
 
 /** An input item's msgid, or why there is none to look up. */
 export type StatusInput = { msgid: string } | { noMsgid: string };
