@@ -70,3 +70,22 @@ test('a run that pushes keys out of a full record counts them, the settle write\
 	const { pushedOut } = await record.settleRun({ forget: [], keep: ['d', 'a'], inDoubt: [], leftOver: { moveToNewest: ['a'], dropMarks: ['d', 'a'] } });
 	expect({ pushedOut, b: store.has('b'), size: store.size }).toEqual({ pushedOut: 1, b: false, size: 3 });
 });
+
+test('a Forget that fails between recording its keys and removing them leaves them in doubt, never new or sent before; the next Forget clears them', async () => {
+	const ctx = storeContext('wf-forget-crash');
+	const run = MessageRecord.open(ctx);
+	await run.claim(['order-sent'], nothingLeft());
+	await run.settleRun({ forget: [], keep: ['order-sent'], inDoubt: [], leftOver: { moveToNewest: [], dropMarks: ['order-sent'] } });
+	const remove = ctx.helpers.removeProcessed;
+	ctx.helpers.removeProcessed = (async () => {
+		throw new Error('connection lost');
+	}) as typeof remove;
+	await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'])).rejects.toThrow('connection lost');
+	const afterCrash = await MessageRecord.open(ctx).claim(['order-sent', 'order-never', 'order-new'], nothingLeft());
+	// A later run sends neither: each comes out in doubt (not sent, and said so), not sent again blindly.
+	expect({ sentBefore: [...afterCrash.sentBefore], inDoubt: [...afterCrash.inDoubt].sort() }).toEqual({ sentBefore: [], inDoubt: ['order-never', 'order-sent'] });
+	ctx.helpers.removeProcessed = remove;
+	expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never']))].sort()).toEqual(['order-never', 'order-sent']);
+	const cleared = await MessageRecord.open(ctx).claim(['order-sent', 'order-never'], nothingLeft());
+	expect({ sentBefore: [...cleared.sentBefore], inDoubt: [...cleared.inDoubt] }).toEqual({ sentBefore: [], inDoubt: [] });
+});
