@@ -245,6 +245,16 @@ describe('the code before the status, and a msgid the answer named', () => {
 		});
 	});
 
+	test("a redirect carrying one of the API's documented codes is the API answering: its code decides", () => {
+		const location = { location: 'https://x.example/a' };
+		expect(classifyResponse(response(303, { success: false, errors: [{ message: 'Token invalid', code: 45 }] }, location))).toMatchObject({ kind: 'rejected', apiCode: 45, transient: false, reason: 'Token invalid (code 45)' });
+		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Data does not exist', code: 33 }] }, location), Date.now(), 'GET')).toMatchObject({ kind: 'rejected', apiCode: 33 });
+		expect(classifyResponse(response(307, { errors: [{ message: 'Too many requests', code: 9 }] }, { ...location, 'Retry-After': '2' }))).toMatchObject({ kind: 'rejected', apiCode: 9, transient: true, retryAfterMs: 2000 });
+		// Not the API's answer (its internal error says nothing of where the message is; no code at all): still a redirect.
+		expect(classifyResponse(response(303, { success: false, errors: [{ message: 'Internal error', code: 13 }] }, location))).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('redirect (HTTP 303 See Other') });
+		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Moved' }] }, location))).toMatchObject({ kind: 'rejected', redirect: true });
+	});
+
 	test("a msgid written as a JSON number of 16 digits or more keeps its digits; nothing else is touched", () => {
 		expect(parseAnswer('{"msgid": 1234567890123456789, "success": true}')).toEqual({ msgid: '1234567890123456789', success: true });
 		expect(parseAnswer('{"msgid":-12345678901234567}')).toEqual({ msgid: '-12345678901234567' });

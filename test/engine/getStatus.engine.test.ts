@@ -222,6 +222,16 @@ describe('the same care as a send', () => {
 		expect(rows[0].error).toMatch(/Token invalid \(code 45\)/);
 		expect(rows.slice(1).every((row) => /^Not looked up: the API refused the lookup at item 0 \(HTTP 200: Token invalid \(code 45\)\)/.test(String(row.error)))).toBe(true);
 
+		// The API's internal error (13) in a 2xx is the API failing, as in a 500: asked again.
+		const failedOnce = await server(statusApi({ busy: (index) => (index === 0 ? { status: 200, body: { success: false, errors: [{ message: 'Internal error', code: 13 }] } } : ok('busy', history(['2024-03-01T03:22:58Z', 'delivered']))) }));
+		expect(rowsOf(await getStatus(failedOnce, [{ msgid: 'busy' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['delivered', null]]);
+		expect(lookups(failedOnce)).toHaveLength(2);
+
+		// A redirect carrying the API's code is the API answering: "no such message" (33) is that row's, and stops nothing.
+		const movedAway = await server(statusApi({ gone: { status: 302, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] }, headers: { Location: '/elsewhere' } }, b: ok('b', history(['2024-03-01T03:22:58Z', 'delivered'])) }));
+		const movedRows = rowsOf(await getStatus(movedAway, [{ msgid: 'gone' }, { msgid: 'b' }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } } }));
+		expect(movedRows.map((row) => [row.notFound, row.deliveryStatus])).toEqual([[true, null], [false, 'delivered']]);
+
 		// A 404 in the API's shape is a row's unknown msgid, but not with a refused token's code.
 		const refused404 = await server(() => ({ status: 404, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] } }));
 		const rows404 = rowsOf(await getStatus(refused404, items, { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } } }));
@@ -479,6 +489,7 @@ describe('hostile or odd answers give a clear row, never a failed run', () => {
 		['an empty history', { status: 200, body: { history_status: [] } }, { deliveryStatus: null }, /^The status history is empty\.$/],
 		['entries without a status or a readable time', { status: 200, body: { history_status: [{ timestamp: 'yesterday', status: 'delivered' }, { foo: 1 }, 7, null] } }, { deliveryStatus: 'delivered', statusAt: null }, /^3 history entries have no status; 1 timestamp could not be read/],
 		['a deeply nested history', { status: 200, rawBody: nested(20_000), headers: { 'content-type': 'application/json' } }, { deliveryStatus: null }, /^1 history entry has no status\.$/],
+		['an error entry nested 10,000 levels deep', { status: 200, rawBody: `{"msgid":"x","errors":[{"detail":${'['.repeat(10_000)}${']'.repeat(10_000)}}]}`, headers: { 'content-type': 'application/json' } }, { deliveryStatus: null }, /^The API answered without a status history: \{"detail":\[\[\[\[\["\[…\]"\]\]\]\]\]\}\.$/],
 		['100,000 entries (more than the node reads)', { status: 200, body: { history_status: entries(100_000) } }, { deliveryStatus: null, history: [] }, /^The API's answer could not be read: the API's answer was too large to read/],
 	])('%s', async (_name, reply, expected, reason) => {
 		const api = await server(() => reply);

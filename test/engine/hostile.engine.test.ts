@@ -88,6 +88,15 @@ describe('redirects are never followed', () => {
 		}
 	});
 
+	test("a 303 whose body is the API refusing the token (code 45): the API's code decides, so refused, and the run stops", async () => {
+		const elsewhere = await server();
+		const api = await server(() => ({ status: 303, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] }, headers: { Location: elsewhere.baseUrl } }));
+		const result = await runWatched([api, elsewhere], { items: recipients(3), parameters: parameters({ maxConcurrency: 1 }), onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE).map(outcomeOf)).toEqual(['failed', 'notSent', 'notSent']);
+		expect(result.output(SEND_NODE)[0].json.error).toContain('Token invalid (code 45)');
+		expect([api.requests.length, elsewhere.requests.length]).toEqual([1, 0]);
+	});
+
 	test('a redirect loop is one request', async () => {
 		const api = await server((request) => ({ status: 307, headers: { Location: request.url } }));
 		const result = await runWatched([api], { items: recipients(1), parameters: parameters(), onError: 'continueRegularOutput' });
@@ -125,6 +134,19 @@ describe('an answer built to break processing fails its item, never the run', ()
 		const api = await server(() => rawJson(200, JSON.stringify({ success: true, msgid: long })));
 		const result = await runWatched([api], { items: recipients(1), parameters: parameters() });
 		expect(result.output(SEND_NODE)[0].json).toMatchObject({ success: true, msgid: long });
+	});
+
+	test.each([
+		['HTTP 200 without success: true', 200, (msgid: string) => ({ msgid })],
+		['HTTP 502 with success: true', 502, (msgid: string) => ({ success: true, msgid })],
+		['HTTP 200 without success: true, 300 characters', 200, (msgid: string) => ({ msgid: msgid.slice(0, 300) })],
+	])('%s and a msgid longer than any the node keeps: delivery unknown, without a cut id', async (_name, status, body) => {
+		const long = `wamid.${'A'.repeat(4994)}`;
+		const api = await server(() => rawJson(status, JSON.stringify(body(long))));
+		const result = await runWatched([api], { items: recipients(1), parameters: parameters(), onError: 'continueRegularOutput' });
+		const [row] = result.output(SEND_NODE);
+		expect([outcomeOf(row), row.json.msgid, details(row).msgid]).toEqual(['unknown', undefined, undefined]);
+		expect(row.json.error).toContain('a msgid longer than any the node keeps (256 characters)');
 	});
 
 	test('a deeply nested success body is still a success', async () => {

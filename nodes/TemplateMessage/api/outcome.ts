@@ -1,6 +1,7 @@
 import { INTERNAL_ERROR_CODE, isApiAnswer, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 import { header, retryAfterMs } from './headers';
+import { boundedCopy } from '../shared/bounded';
 
 export interface HttpResponse {
 	statusCode: number;
@@ -32,7 +33,9 @@ export function classifyResponse(response: HttpResponse, now = Date.now(), metho
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid${unreadable}` };
 	}
 
-	if (statusCode >= 300 && statusCode < 400) return classifyRedirect(statusCode, header(headers, 'location'), method);
+	// A redirect carrying one of the API's documented codes (a refused token, "no such message", "too many
+	// requests") is the API answering: its code decides, as at any other status.
+	if (statusCode >= 300 && statusCode < 400 && !saysNo(body) && !isThrottle(statusCode, apiCode(body))) return classifyRedirect(statusCode, header(headers, 'location'), method);
 
 	// Taken, says the body, refused or failed, says the status (a gateway rewrote one of them): it may have gone out.
 	const msgid = isObject(body) && body.success === true ? msgidIn(body) : undefined;
@@ -217,10 +220,11 @@ export function apiReason(body: unknown): string | undefined {
 	if (!isObject(body)) return undefined;
 	if (Array.isArray(body.errors) && body.errors.length > 0) {
 		return body.errors
+			.slice(0, MAX_REASON_ENTRIES)
 			.map((entry) => {
-				if (!isObject(entry)) return String(entry);
-				const message = typeof entry.message === 'string' ? entry.message : JSON.stringify(entry);
-				return entry.code !== undefined ? `${message} (code ${String(entry.code)})` : message;
+				if (!isObject(entry)) return shown(entry);
+				const message = typeof entry.message === 'string' ? entry.message : shown(entry);
+				return entry.code !== undefined ? `${message} (code ${shown(entry.code)})` : message;
 			})
 			.join('; ');
 	}
@@ -230,6 +234,16 @@ export function apiReason(body: unknown): string | undefined {
 		if (isObject(value) && typeof value.message === 'string') return value.message;
 	}
 	return undefined;
+}
+
+/** More error entries than a reason can show are left out of it. */
+const MAX_REASON_ENTRIES = 30;
+
+/** A value of the answer as text: what is not text, a number or a boolean is written as JSON within boundedCopy's bounds (never nested without end). */
+function shown(value: unknown): string {
+	if (typeof value === 'string') return value;
+	if (typeof value !== 'object' || value === null) return String(value);
+	return JSON.stringify(boundedCopy(value, (text) => text)) ?? '';
 }
 
 /** The messages of the answer's `errors` list, in order. */

@@ -9,7 +9,7 @@ import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
 import { apiCode, apiMessages, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
-import { NOT_FOUND_CODE } from '../shared/apiCodes';
+import { INTERNAL_ERROR_CODE, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { REDACTED } from './redact';
 import type { Redactor } from './redact';
 
@@ -77,8 +77,10 @@ export async function getStatus(
 			if ('tooLarge' in answer) return { kind: 'failed', outcome: tooLargeOutcome(statusCode, answer.declaredBytes) as FailedOutcome, rateLimit };
 			if (statusCode >= 200 && statusCode < 300) {
 				const body = parseAnswer(redactor.text(answer.text));
-				// "Too many requests" or a refused token in a 2xx is the API's no, as for a send; "no such message" (33) is the row's answer.
-				const apiSaysNo = isObject(body) && body.success !== true && saysNo(body) && apiCode(body) !== NOT_FOUND_CODE;
+				// "Too many requests", a refused token or the API's internal error in a 2xx is the API's no or failure, as
+				// for a send (an internal error is asked again); "no such message" (33) is the row's answer.
+				const code = apiCode(body);
+				const apiSaysNo = isObject(body) && body.success !== true && (saysNo(body) || (body.success === false && code === INTERNAL_ERROR_CODE)) && code !== NOT_FOUND_CODE;
 				if (!apiSaysNo) return { kind: 'answered', statusCode, body, rateLimit };
 			}
 			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) }, Date.now(), 'GET');
@@ -241,6 +243,14 @@ function finish(outcome: Outcome, redactor: Redactor): Outcome {
 		const msgid = redactor.text(outcome.msgid);
 		if (msgid.length <= MAX_MSGID_LENGTH) return { ...outcome, msgid };
 		return { kind: 'unknown', statusCode: outcome.statusCode, reason: `the API answered success: true with a msgid of ${msgid.length} characters, longer than any msgid the node keeps (${MAX_MSGID_LENGTH})` };
+	}
+	if (outcome.kind === 'unknown' && outcome.msgid !== undefined) {
+		const msgid = redactor.text(outcome.msgid);
+		outcome = { ...outcome, msgid };
+		if (msgid.length > MAX_MSGID_LENGTH) {
+			delete outcome.msgid;
+			outcome.reason = `${outcome.reason}, a msgid longer than any the node keeps (${MAX_MSGID_LENGTH} characters)`;
+		}
 	}
 	// The reason joins the answer's error messages with their codes between them, which no run of the token spans.
 	const messages = apiMessages(outcome.body);
