@@ -35,7 +35,7 @@ export class TemplateMessageApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'The token from the developer dashboard. It is sent as the Authorization header as entered, spaces around it trimmed (with or without "Bearer ").',
+			description: 'The token from the developer dashboard. It is sent as the Authorization header as entered, spaces around it trimmed: nothing is added or removed, so enter it without "Bearer " unless the provider asks for it.',
 		},
 	];
 

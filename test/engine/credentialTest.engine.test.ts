@@ -191,7 +191,7 @@ test('a JWT in quotes or as "Bearer Bearer …" is named with the fix before any
 	expect(await test$(api.baseUrl, `Bearer Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'The JWT starts with "Bearer Bearer": enter the token with one "Bearer " in front at most, or the token alone' });
 	expect(api.requests).toHaveLength(0);
 	// The test server accepts only the bare token: "Bearer <JWT>" reaches it as entered.
-	expect(await test$(api.baseUrl, `Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT' });
+	expect(await test$(api.baseUrl, `Bearer ${TOKEN}`)).toEqual({ status: 'Error', message: 'Token rejected (HTTP 401): check the JWT, or enter it without "Bearer " in front (the node sends it as entered)' });
 	expect(api.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${TOKEN}`]);
 });
 

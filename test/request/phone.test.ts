@@ -66,6 +66,10 @@ describe('normalisePhoneNumber', () => {
 
 	test('letters, a bad country code, wrong lengths and non-text values', () => {
 		rejects('+62 812 CALL ME', /contains letters/);
+		// Letters are said first: a fix for another problem (the missing country code) would not make it a number.
+		rejects('0812-ABC-99', /^Phone Number: "0812-ABC-99" contains letters \(ABC\), which no phone number has/);
+		rejects('0812 3456 78x', /contains letters \(x\)/, '62');
+		rejects('(0)0812 34x', /contains letters \(x\)/);
 		rejects('+0812345678', /no valid country code/);
 		rejects('+62 812', /has 5 digits/);
 		rejects('+62 8123 4567 8901 2345', /has 18 digits/);

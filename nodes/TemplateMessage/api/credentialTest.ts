@@ -34,9 +34,11 @@ const TLS_FIXES: Record<string, string> = {
  * The API has only the send endpoint: an empty body has no recipient, so nothing is sent. A server
  * checks the token first: 401/403 for a bad one, another 4xx (missing content) means it was accepted.
  */
-export function credentialTestVerdict(baseUrl: string, answer: TestAnswer): INodeCredentialTestResult {
+export function credentialTestVerdict(baseUrl: string, answer: TestAnswer, token = ''): INodeCredentialTestResult {
 	const at = baseUrl.trim();
 	const error = (message: string): INodeCredentialTestResult => ({ status: 'Error', message });
+	// The spec shows the JWT alone; the node sends it as entered, so a refused "Bearer <JWT>" says what to try.
+	const checkTheJwt = /^bearer\s/i.test(token) ? 'check the JWT, or enter it without "Bearer " in front (the node sends it as entered)' : 'check the JWT';
 	if ('code' in answer) {
 		const { code, reason } = answer;
 		if (code === 'ECONNREFUSED') return error(`Nothing answers at ${at} (connection refused): check the Base URL's host and port, and that the API runs and n8n's host can reach it`);
@@ -52,9 +54,9 @@ export function credentialTestVerdict(baseUrl: string, answer: TestAnswer): INod
 	const { status } = answer;
 	// What the API said decides before the status: a 200 or 406 with code 45 is a refused token too.
 	const code = apiCodeInfo(answer.apiCode);
-	if (code?.tokenRefused) return error(`Token rejected (HTTP ${status}, code ${String(answer.apiCode)}: ${code.meaning}): check the JWT`);
+	if (code?.tokenRefused) return error(`Token rejected (HTTP ${status}, code ${String(answer.apiCode)}: ${code.meaning}): ${checkTheJwt}`);
 	if (status >= 300 && status < 400) return error(`The Base URL redirects (HTTP ${status}): enter the address the API answers at, often its https:// form`);
-	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): check the JWT`);
+	if (status === 401 || status === 403) return error(`Token rejected (HTTP ${status}): ${checkTheJwt}`);
 	if (status === 404) return error(`No send endpoint at this address (HTTP 404): check the Base URL, which ${BASE_URL_ENDS}`);
 	if (status >= 500 || status < 200) return error(`${at} answered HTTP ${status}: the API is reachable but failing, so the token could not be checked. Try again later`);
 	// A 429 may come from a gateway before the token is looked at; the API's code 9 with another status comes after it.
@@ -71,7 +73,7 @@ export async function testCredential(this: ICredentialTestFunctions, credential:
 	const found = await askWithToken(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
 	// An unknown code shows the error's own text: the token is redacted from it, and only from it
 	// (a short token would match pieces of the node's own words).
-	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found);
+	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found, token);
 }
 
 function credentialFix({ field, fix }: CredentialProblem): string {

@@ -94,6 +94,12 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 		);
 	}
 
+	// Said before any problem of the prefix: no other fix would make it a number.
+	const written = compact.replace(/^\+/, '');
+	if (!/^\d+$/.test(written)) {
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} contains ${describeOthers(written, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
+	}
+
 	let digits: string;
 	let local = false;
 	if (compact.startsWith('+')) {
@@ -134,9 +140,6 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 		local = true;
 	}
 
-	if (!/^\d+$/.test(digits)) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} contains ${describeOthers(digits, text)}, which no phone number has`, 'Use digits only, optionally with a leading +, spaces, dashes or parentheses');
-	}
 	if (digits.startsWith('0')) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has no valid country code (country codes never start with 0)`, 'Start the number with its country code, e.g. +62 812 3456 7890');
 	}

@@ -1,7 +1,7 @@
 import { baseUrlProblem } from './baseUrl';
 import { hasControlCharacter } from './controlCharacters';
 
-/** The JWT as entered (no "Bearer " added: the API takes the JWT itself, and "Bearer <JWT>" works too), trimmed. */
+/** The JWT as entered (no "Bearer " added or removed: the spec shows the JWT alone; an API that wants "Bearer <JWT>" gets it as typed), trimmed. */
 export function authorization(token: unknown): string {
 	return String(token ?? '').trim();
 }
@@ -19,7 +19,7 @@ const QUOTES = /^["'`\u2018\u2019\u201C\u201D]|["'`\u2018\u2019\u201C\u201D]$/;
 
 /**
  * What the API would answer only with "Token invalid (code 45)": said before sending, naming the
- * problem and the fix, never the token. One "Bearer " in front is left as it is (it works).
+ * problem and the fix, never the token. One "Bearer " in front is left as it is (some gateways want it).
  */
 export function tokenProblem(token: string): Omit<CredentialProblem, 'field'> | undefined {
 	if (hasControlCharacter(token)) return { problem: 'contains a line break or another control character' };
