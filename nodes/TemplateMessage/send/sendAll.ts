@@ -52,7 +52,7 @@ export async function sendAll(
 		SYSTEM_CLOCK,
 		signal,
 	);
-	const memory = new SentMemory(ctx.getContext('node'), `sent-run-${runIndex}`);
+	const memory = new SentMemory(ctx.getContext('node'), asTool(ctx) ? 'sent-as-tool' : `sent-run-${runIndex}`);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
 		flow,
@@ -82,6 +82,15 @@ export async function sendAll(
 	// invalid item, with On Error: Continue): only when every item was sent need what this run sent not be kept.
 	if (!flow.stopping && results.every((result) => result !== undefined && (result.kind === 'sent' || result.kind === 'sentBefore'))) memory.clear();
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
+}
+
+/**
+ * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so the
+ * tries share one memory; the message itself tells a try from another call (PreparedMessage.tryKey).
+ * n8n names a node's tool form after it (`…Tool`); 1.123 and earlier have no isToolExecution.
+ */
+function asTool(ctx: IExecuteFunctions): boolean {
+	return ctx.isToolExecution?.() === true || ctx.getNode().type.endsWith('Tool');
 }
 
 /** Everything sendAll does but reading n8n's context, so that it runs on a simulated clock too. */

@@ -1,0 +1,126 @@
+/**
+ * The node as an AI Agent's tool (usableAsTool), in n8n's engine the way n8n runs one: n8n-core's
+ * getInputConnectionData and makeHandleToolInvocation, parameters from $fromAI, one item per call,
+ * a new run index for each try. The description is converted as n8n's tool generation does it
+ * (n8n/dist/tool-generation/ai-tools.js: the app is installed while this suite runs, so not read from it).
+ */
+import type { IDataObject, IExecuteFunctions, INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { deepCopy } from 'n8n-workflow';
+
+import type { ApiServer } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, runWorkflow, TEST_TOKEN } from '../helpers/engine';
+
+/** What n8n's convertNodeToAiTool changes that execution reads: the name, the connections, a Tool Description. */
+function convertNodeToAiTool(description: INodeTypeDescription): INodeTypeDescription {
+	const toolDescription = { displayName: 'Description', name: 'toolDescription', type: 'string', default: description.description, required: true } as const;
+	return { ...description, name: `${description.name}Tool`, displayName: `${description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] as never, usableAsTool: undefined, properties: [toolDescription, ...description.properties] };
+}
+
+const TOOL_TYPE = `${NODE_TYPE}Tool`;
+const AGENT = 'Agent';
+const TOOL = 'Template Message Tool';
+
+let api: ApiServer;
+beforeEach(async () => {
+	api = await startApiServer();
+});
+afterEach(async () => {
+	await api.close();
+});
+
+/** The tool variant n8n registers for a usableAsTool node: the same class, its description converted. */
+async function toolType(): Promise<INodeType> {
+	const { nodeTypes } = await loadPackage();
+	const node = nodeTypes[NODE_TYPE] as INodeType;
+	const description = convertNodeToAiTool(deepCopy(node.description));
+	return Object.assign(Object.create(node) as INodeType, { description });
+}
+
+/** A stand-in agent: calls its one tool with each of `calls` in turn, and puts out what the tool answered (or its error) each time. */
+function agentType(calls: IDataObject[]): INodeType {
+	return {
+		description: {
+			displayName: AGENT,
+			name: 'agent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls its tool',
+			defaults: { name: AGENT },
+			inputs: ['main', 'ai_tool'],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions) {
+			const tools = (await this.getInputConnectionData('ai_tool' as never, 0)) as Array<{ invoke: (input: IDataObject) => Promise<string> }>;
+			const rows = [];
+			for (const args of calls) {
+				try {
+					rows.push({ json: { answer: await tools[0].invoke(args) } });
+				} catch (error) {
+					rows.push({ json: { toolError: (error as Error).message } });
+				}
+			}
+			return [rows];
+		},
+	} as unknown as INodeType;
+}
+
+async function runAsTool(parameters: IDataObject, args: IDataObject | IDataObject[], settings: Partial<INode> = {}) {
+	const tool: INode = {
+		id: 'tool',
+		name: TOOL,
+		type: TOOL_TYPE,
+		typeVersion: 2,
+		position: [200, 200],
+		parameters: parameters as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
+		...settings,
+	};
+	return await runWorkflow(
+		{
+			nodes: [
+				{ id: 'chat', name: 'Chat', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'agent', name: AGENT, type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
+				tool,
+			],
+			connections: {
+				Chat: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
+				[TOOL]: { ai_tool: [[{ node: AGENT, type: 'ai_tool' as never, index: 0 }]] },
+			},
+			pinData: { Chat: [{ json: { chatInput: 'Tell Budi his order shipped' } }] },
+		},
+		{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
+		{ [TOOL_TYPE]: await toolType(), 'test.agent': agentType(Array.isArray(args) ? args : [args]) },
+	);
+}
+
+const toolParameters = {
+	phoneNumber: "={{ $fromAI('phone_number', 'Recipient phone number with its country code', 'string') }}",
+	templateCodeId: 'order_shipped',
+	bodyValuesMode: 'list',
+	bodyValuesList: "={{ $fromAI('values', 'Texts for the placeholders, in order', 'json') }}",
+};
+
+test('a tool call sends one message, as the README shows it', async () => {
+	const result = await runAsTool(toolParameters, { phone_number: '+62 812 3456 7890', values: ['Budi'] });
+	const [agentRow] = result.output(AGENT);
+	expect(agentRow.json.toolError).toBeUndefined();
+	expect(JSON.parse(String(agentRow.json.answer))).toMatchObject([{ status: 'sent', success: true }]);
+	expect(api.requests).toHaveLength(1);
+});
+
+test("n8n's Retry On Fail on the tool does not post a message whose delivery is unknown again", async () => {
+	// The first request reaches the API and the connection drops before an answer: the message may have gone out.
+	api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
+	const result = await runAsTool(toolParameters, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+	const [agentRow] = result.output(AGENT);
+	// As in a workflow (test/engine/delivery.engine.test.ts, "n8n's Retry On Fail does not post it again"): one request.
+	expect({ requests: api.requests.length, toolError: agentRow.json.toolError }).toEqual({ requests: 1, toolError: expect.stringMatching(/^Delivery unknown/) });
+});
+
+test('with Retry On Fail, two calls of the tool with two messages in one execution send both: a try is told from another call by its message', async () => {
+	const result = await runAsTool(toolParameters, [{ phone_number: '+62 812 3456 7890', values: ['Budi'] }, { phone_number: '+62 813 1111 2222', values: ['Sari'] }], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+	expect(result.output(AGENT).map((row) => JSON.parse(String(row.json.answer))[0].status)).toEqual(['sent', 'sent']);
+	expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).toEqual(['6281234567890', '6281311112222']);
+});
