@@ -88,20 +88,34 @@ test.each([
 	}
 });
 
-test('a token echoed in short pieces, one per error entry, is not joined back into the reason', async () => {
-	const api = await startApiServer((request) => {
-		const auth = String(request.headers.authorization);
-		return { status: 401, body: { errors: (auth.match(/.{1,8}/g) ?? []).map((message) => ({ message, code: 45 })) } };
-	});
+const inPieces = (auth: string, size: number) => auth.match(new RegExp(`.{1,${size}}`, 'g')) ?? [];
+test.each<[string, 'send' | 'getStatus', (auth: string) => { status: number; body: unknown }]>([
+	['a refusal, one piece per error entry', 'send', (auth) => ({ status: 401, body: { errors: inPieces(auth, 8).map((message) => ({ message, code: 45 })) } })],
+	['a refusal, its entries alternately {message, code} and bare texts', 'send', (auth) => ({ status: 401, body: { errors: inPieces(auth, 5).map((piece, i) => (i % 2 === 0 ? { message: piece, code: 45 } : piece)) } })],
+	['a refusal, the pieces in the entries\' codes', 'send', (auth) => ({ status: 400, body: { errors: inPieces(auth, 8).map((code) => ({ message: 'x', code })) } })],
+	['a status answer without history, its error entries holding the pieces', 'getStatus', (auth) => ({ status: 200, body: { errors: inPieces(auth, 8).map((message) => ({ message, code: 7 })) } })],
+	['a status answer saying "no such message" (code 33) in pieces', 'getStatus', (auth) => ({ status: 200, body: { success: false, errors: inPieces(auth, 8).map((message) => ({ message, code: 33 })) } })],
+])('a token echoed in short pieces over the error entries, %s, is not joined back into a reason', async (_name, operation, answer) => {
+	const api = await startApiServer((request) => answer(String(request.headers.authorization)));
 	try {
-		const parameters = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' };
-		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters, onError: 'continueRegularOutput' });
+		const parameters = operation === 'send' ? { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' } : { operation: 'getStatus', messageId: '={{ $json.msgid }}' };
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001', msgid: 'm-1' }], parameters, onError: 'continueRegularOutput', typeVersion: 2 });
 		const [row] = result.output(SEND_NODE);
-		expect(row.json.error).toBe("The API refused the message (HTTP 401): [redacted] (the API's answer held the credential's token, in pieces) [item 0]");
-		// Its letters and digits alone, as a reason joined with " (code 45); " between the pieces would hold them.
-		const skeleton = (text: string) => text.replace(/ \(code 45\);? ?/g, '').replace(/[^A-Za-z0-9]/g, '');
+		expect(String(row.json.error ?? row.json.reason)).toContain('[redacted]');
+		// Its letters and digits alone, as a reason joined with " (code N); " between the pieces would hold them.
+		const skeleton = (text: string) => text.replace(/ \(code \d+\);? ?/g, '').replace(/[^A-Za-z0-9]/g, '');
 		const haystack = skeleton([everythingIn(result), ...captured].join('\n'));
 		for (const part of secretParts) expect(haystack).not.toContain(skeleton(part).slice(0, 24));
+	} finally {
+		await api.close();
+	}
+});
+
+test("a refusal holding the token in pieces says so in the item's error", async () => {
+	const api = await startApiServer((request) => ({ status: 401, body: { errors: inPieces(String(request.headers.authorization), 8).map((message) => ({ message, code: 45 })) } }));
+	try {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' }, onError: 'continueRegularOutput' });
+		expect(result.output(SEND_NODE)[0].json.error).toBe("The API refused the message (HTTP 401): [redacted] (the API's answer held the credential's token, in pieces) [item 0]");
 	} finally {
 		await api.close();
 	}

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
+import { readParameter } from '../request/parameters';
+import { invalidItemError } from '../output/errors';
 import { lookupAll } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
 import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
@@ -56,10 +57,10 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const inputs = items.map((item, itemIndex): StatusInput => {
 		let value: unknown;
 		try {
-			value = this.getNodeParameter('messageId', itemIndex, '');
+			value = readParameter(this, 'messageId', itemIndex, FIELD.messageId, '');
 		} catch (error) {
-			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-			return { noMsgid: `${FIELD.messageId} could not be read: ${truncate(error instanceof Error ? error.message : String(error), 200)}` };
+			if (!continueOnFail) throw invalidItemError(this.getNode(), error, itemIndex);
+			return { noMsgid: truncate(error instanceof Error ? error.message : String(error), 300) };
 		}
 		return msgidOf(value, item.json);
 	});

@@ -219,13 +219,8 @@ export function requestWritten(error: unknown): boolean | undefined {
 export function apiReason(body: unknown): string | undefined {
 	if (!isObject(body)) return undefined;
 	if (Array.isArray(body.errors) && body.errors.length > 0) {
-		return body.errors
-			.slice(0, MAX_REASON_ENTRIES)
-			.map((entry) => {
-				if (!isObject(entry)) return shown(entry);
-				const message = typeof entry.message === 'string' ? entry.message : shown(entry);
-				return entry.code !== undefined ? `${message} (code ${shown(entry.code)})` : message;
-			})
+		return apiEntryTexts(body)
+			.map(({ message, code }) => (code !== undefined ? `${message} (code ${code})` : message))
 			.join('; ');
 	}
 	for (const key of ['message', 'error', 'detail', 'reason']) {
@@ -246,10 +241,14 @@ function shown(value: unknown): string {
 	return JSON.stringify(boundedCopy(value, (text) => text)) ?? '';
 }
 
-/** The messages of the answer's `errors` list, in order. */
-export function apiMessages(body: unknown): string[] {
+/** The texts a reason shows of the answer's `errors` entries (see apiReason), in order: each entry's message (or the entry itself) and its code. */
+export function apiEntryTexts(body: unknown): Array<{ message: string; code?: string }> {
 	if (!isObject(body) || !Array.isArray(body.errors)) return [];
-	return body.errors.flatMap((entry) => (isObject(entry) && typeof entry.message === 'string' ? [entry.message] : []));
+	return body.errors.slice(0, MAX_REASON_ENTRIES).map((entry) => {
+		if (!isObject(entry)) return { message: shown(entry) };
+		const message = typeof entry.message === 'string' ? entry.message : shown(entry);
+		return entry.code !== undefined ? { message, code: shown(entry.code) } : { message };
+	});
 }
 
 export function apiCode(body: unknown): number | string | undefined {

@@ -8,7 +8,7 @@ import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
-import { apiCode, apiMessages, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
+import { apiCode, apiEntryTexts, classifyResponse, classifyTransportError, isObject, requestWritten, saysNo } from './outcome';
 import { INTERNAL_ERROR_CODE, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { REDACTED } from './redact';
 import type { Redactor } from './redact';
@@ -76,7 +76,8 @@ export async function getStatus(
 			const rateLimit = readRateLimit(headers);
 			if ('tooLarge' in answer) return { kind: 'failed', outcome: tooLargeOutcome(statusCode, answer.declaredBytes) as FailedOutcome, rateLimit };
 			if (statusCode >= 200 && statusCode < 300) {
-				const body = parseAnswer(redactor.text(answer.text));
+				const read = parseAnswer(redactor.text(answer.text));
+				const body = tokenInPieces(read, redactor) ? piecesMasked(read) : read;
 				// "Too many requests", a refused token or the API's internal error in a 2xx is the API's no or failure, as
 				// for a send (an internal error is asked again); "no such message" (33) is the row's answer.
 				const code = apiCode(body);
@@ -252,14 +253,28 @@ function finish(outcome: Outcome, redactor: Redactor): Outcome {
 			outcome.reason = `${outcome.reason}, a msgid longer than any the node keeps (${MAX_MSGID_LENGTH} characters)`;
 		}
 	}
-	// The reason joins the answer's error messages with their codes between them, which no run of the token spans.
-	const messages = apiMessages(outcome.body);
-	if (redactor.inPieces(messages)) {
-		const entries = isObject(outcome.body) && Array.isArray(outcome.body.errors) ? (outcome.body.errors as unknown[]) : [];
-		const body = { errors: entries.map((entry) => ({ message: REDACTED, ...(isObject(entry) && typeof entry.code === 'number' ? { code: entry.code } : {}) })) };
-		return { ...outcome, body, reason: `${REDACTED} (the API's answer held the credential's token, in pieces)` };
+	if (tokenInPieces(outcome.body, redactor)) {
+		return { ...outcome, body: piecesMasked(outcome.body), reason: `${REDACTED} (the API's answer held the credential's token, in pieces)` };
 	}
 	return { ...outcome, reason: truncate(redactor.text(outcome.reason), MAX_REASON_LENGTH) };
+}
+
+/**
+ * A reason joins the answer's error texts with the node's words between them, which no run of the token
+ * spans: whether the messages, the codes, or both in turn join into the token.
+ */
+function tokenInPieces(body: unknown, redactor: Redactor): boolean {
+	const entries = apiEntryTexts(body);
+	const messages = entries.map((entry) => entry.message);
+	const codes = entries.flatMap((entry) => (entry.code === undefined ? [] : [entry.code]));
+	const inTurn = entries.flatMap((entry) => (entry.code === undefined ? [entry.message] : [entry.message, entry.code]));
+	return [messages, codes, inTurn].some((pieces) => redactor.inPieces(pieces));
+}
+
+/** The answer's error entries with their texts masked, their numeric codes kept. */
+function piecesMasked(body: unknown): Record<string, unknown> {
+	const entries = isObject(body) && Array.isArray(body.errors) ? (body.errors as unknown[]) : [];
+	return { ...(isObject(body) ? body : {}), errors: entries.map((entry) => ({ message: REDACTED, ...(isObject(entry) && typeof entry.code === 'number' ? { code: entry.code } : {}) })) };
 }
 
 function tooLargeOutcome(statusCode: number, declaredBytes: number | undefined): Outcome {

@@ -1,23 +1,41 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
-import { readOptions } from '../shared/options';
+import { optionPath, optionsOfScope, readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
-import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, VALUE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
 import { parseTemplate } from './templateShape';
 import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
+import { truncate } from '../shared/bounded';
 import { templateTextAsWritten } from './pastedTemplate';
+
+/**
+ * One parameter of one item, as n8n evaluates it. An expression that throws there (a node it refers to did
+ * not run, n8n cannot pair the item) is that field's problem, named as the editor names it.
+ */
+export function readParameter(ctx: IExecuteFunctions, path: string, itemIndex: number, field: string, fallback?: unknown): unknown {
+	let failure: unknown;
+	try {
+		return ctx.getNodeParameter(path, itemIndex, fallback) as unknown;
+	} catch (error) {
+		failure = error;
+	}
+	// Made a NodeOperationError with the item's index where the item fails (see output/errors.ts).
+	const description = (failure as { description?: unknown } | undefined)?.description;
+	const hint = typeof description === 'string' && description.trim() !== '' ? truncate(description.trim().replace(/\.$/, ''), 300) : 'Check the expression with this item as its input';
+	throw new InvalidFieldError(field, `its expression failed: ${truncate(failure instanceof Error ? failure.message : String(failure), 200)}`, hint);
+}
 
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
 	if (sendOnce === 'off') return undefined;
-	return messageKey(request, sendOnce, sendOnce === 'customKey' ? ctx.getNodeParameter('messageKey', itemIndex, '') : undefined);
+	return messageKey(request, sendOnce, sendOnce === 'customKey' ? readParameter(ctx, 'messageKey', itemIndex, MESSAGE_KEY_FIELD, '') : undefined);
 }
 
 export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return storedMessageKey(ctx.getNodeParameter('forgetKey', itemIndex, ''));
+	return storedMessageKey(readParameter(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, ''));
 }
 
 export function readForgetAll(ctx: IExecuteFunctions): boolean {
@@ -31,21 +49,22 @@ export function readRunIndex(ctx: IExecuteFunctions): number {
 
 /** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
-	const get = (name: string, fallback?: unknown) => ctx.getNodeParameter(name, itemIndex, fallback) as unknown;
-	const { defaultCountryCode, ...compatibility } = readOptions(get('options', {}) as IDataObject, 'item', ctx.getNode().typeVersion, fieldError);
+	const get = (path: string, field: string, fallback?: unknown) => readParameter(ctx, path, itemIndex, field, fallback);
+	const setOptions = optionsOfScope('item', ctx.getNode().parameters.options, (name) => get(`options.${name}`, optionPath(name)));
+	const { defaultCountryCode, ...compatibility } = readOptions(setOptions, 'item', ctx.getNode().typeVersion, fieldError);
 
-	const templateFields = templateAsWritten(ctx, get('template', {}) as IDataObject);
+	const templateFields = templateAsWritten(ctx, get('template', FIELD.template, {}) as IDataObject);
 	const base = {
-		phoneNumber: get('phoneNumber'),
+		phoneNumber: get('phoneNumber', FIELD.phoneNumber),
 		phoneNumberMapped: String(ctx.getNode().parameters.phoneNumber ?? '').startsWith('='),
 		defaultCountryCode,
-		templateCodeId: get('templateCodeId'),
+		templateCodeId: get('templateCodeId', FIELD.templateCodeId),
 		compatibility,
 		template: templateShape(templateFields),
 	};
 	const fromTemplate = buttonsFromTemplate(templateButtonsOf(templateFields));
 
-	if (get('payloadMode', FIELD_DEFAULT.payloadMode) === 'json') {
+	if (get('payloadMode', FIELD.payloadMode, FIELD_DEFAULT.payloadMode) === 'json') {
 		if (fromTemplate) {
 			throw new InvalidFieldError(
 				FIELD.templateButtons,
@@ -53,15 +72,15 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 				`Put the button values in ${FIELD.rawPayload}, or set ${FIELD.payloadMode} to ${PAYLOAD_MODE.fields}`,
 			);
 		}
-		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', '') } };
+		return { ...base, components: { mode: 'json', rawPayload: get('payloadJson', FIELD.rawPayload, '') } };
 	}
 
 	const bodyValues =
-		get('bodyValuesMode', FIELD_DEFAULT.bodyValuesMode) === 'list'
-			? bodyValuesFromList(get('bodyValuesList', ''))
-			: ((get('bodyValues.values', []) as IDataObject[]) ?? []).map((entry) => entry.text);
+		get('bodyValuesMode', FIELD.bodyValues, FIELD_DEFAULT.bodyValuesMode) === 'list'
+			? bodyValuesFromList(get('bodyValuesList', FIELD.bodyValues, ''))
+			: ((get('bodyValues.values', FIELD.bodyValues, []) as IDataObject[]) ?? []).map((entry) => entry.text);
 
-	const ownButtons: ButtonInput[] = ((get('buttons.button', []) as IDataObject[]) ?? []).map((button) => ({
+	const ownButtons: ButtonInput[] = ((get('buttons.button', FIELD.buttons, []) as IDataObject[]) ?? []).map((button) => ({
 		kind: button.kind,
 		index: button.index,
 		value: buttonValue(button),
@@ -71,7 +90,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	}
 	const buttons = fromTemplate ?? ownButtons;
 
-	const headerType = get('headerType', FIELD_DEFAULT.headerType);
+	const headerType = get('headerType', FIELD.headerType, FIELD_DEFAULT.headerType);
 	return {
 		...base,
 		components: {
@@ -79,8 +98,8 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 			bodyValues,
 			header: {
 				type: headerType,
-				text: headerType === 'text' ? get('headerText', '') : undefined,
-				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', '') : undefined,
+				text: headerType === 'text' ? get('headerText', FIELD.headerText, '') : undefined,
+				url: isMediaHeaderKind(headerType) ? get('headerMediaUrl', FIELD.headerMediaUrl, '') : undefined,
 				...(ctx.getNode().typeVersion < 2 && { urlAsWritten: true }),
 			},
 			buttons,

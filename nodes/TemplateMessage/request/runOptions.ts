@@ -1,14 +1,19 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { RunOptions, SendOnce } from '../shared/contracts';
 import { FIELD_DEFAULT } from '../shared/fieldNames';
-import { readOptions } from '../shared/options';
+import { optionsOfScope, readOptions } from '../shared/options';
 import { runOptionRefused } from '../shared/optionSpec';
 
 /** Read once, from the first item: they govern the whole run. */
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	return {
-		...readOptions(ctx.getNodeParameter('options', 0, {}) as IDataObject, 'run', ctx.getNode().typeVersion, runOptionRefused(ctx.getNode())),
+		...readOptions(
+			optionsOfScope('run', ctx.getNode().parameters.options, (name) => ctx.getNodeParameter(`options.${name}`, 0)),
+			'run',
+			ctx.getNode().typeVersion,
+			runOptionRefused(ctx.getNode()),
+		),
 		sendOnce: ctx.getNodeParameter('sendOnce', 0, FIELD_DEFAULT.sendOnce) as SendOnce,
 	};
 }

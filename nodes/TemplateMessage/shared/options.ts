@@ -247,6 +247,17 @@ export function readOptions<S extends Scope>(collection: IDataObject, scope: S, 
 	return readTable(OPTIONS_OF[scope], collection, typeVersion, refuse) as ValuesOf<NamesOf<S>>;
 }
 
+/**
+ * The options of one scope that are set (`set`: the Options collection as saved), each read by its own path
+ * with `read`: another scope's expressions are not evaluated, so one that fails for an item fails only where it is read.
+ */
+export function optionsOfScope(scope: Scope, set: unknown, read: (name: OptionName) => unknown): IDataObject {
+	const collection: IDataObject = {};
+	const names = typeof set === 'object' && set !== null ? Object.keys(set) : [];
+	for (const name of names) if (name in OPTIONS_OF[scope]) collection[name] = read(name as OptionName) as IDataObject[string];
+	return collection;
+}
+
 /** The options read once for the run, from the first item. */
 export type RunOptionValues = ValuesOf<NamesOf<'run'>>;
 /** The options read for each item: how one message is shaped. */
