@@ -232,3 +232,43 @@ test('Skip Duplicate Messages: a repeated row is not sent and comes out as skipp
 	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters() });
 	expect(api.requests).toHaveLength(3);
 });
+
+describe('what only the preview needs never fails the run', () => {
+	test('a template button Label mapped from a sheet column holding a number (menu buttons 1 and 2) is shown as text, an object none: the Label never stops the run', async () => {
+		// A sheet exports the cells 1 and 2 as numbers; the labels are there "for the preview" only.
+		const result = await runSendNode({
+			baseUrl: api.baseUrl,
+			items: [{ phone: '+62 812 3456 7890', name: 'Budi', first: 1, second: 2, third: { text: 'three' } }],
+			parameters: {
+				phoneNumber: '={{ $json.phone }}',
+				templateCodeId: 'menu',
+				bodyValues: { values: [{ text: '={{ $json.name }}' }] },
+				template: {
+					bodyText: 'Hi {{1}}, reply with a number.',
+					buttons: {
+						button: [
+							{ kind: 'quickReply', label: '={{ $json.first }}', payload: 'one' },
+							{ kind: 'quickReply', label: '={{ $json.second }}', payload: 'two' },
+							{ kind: 'quickReply', label: '={{ $json.third }}', payload: 'three' },
+						],
+					},
+				},
+			},
+			typeVersion: 2,
+		});
+		expect({ error: result.nodeError(SEND_NODE)?.message, requests: api.requests.length }).toEqual({ error: undefined, requests: 1 });
+		expect(result.output(SEND_NODE)[0].json.preview).toBe('Hi Budi, reply with a number.\n[1] [2]');
+	});
+
+	test('a JSON payload the template check and the API take is not refused for a value its preview cannot show', async () => {
+		// The body check counts values; the request is valid JSON the node would send. Only the preview's String() throws.
+		const payloadJson = JSON.stringify([{ position: 'body', parameters: [{ type: 'currency', currency: { fallback_value: '$10', code: 'USD', amount_1000: 10000 }, text: { toString: 1 } }] }]);
+		const result = await runSendNode({
+			baseUrl: api.baseUrl,
+			items: [{ phone: '+62 812 3456 7890' }],
+			parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'price', payloadMode: 'json', payloadJson, template: { bodyText: 'Your total is {{1}}.' } },
+			typeVersion: 2,
+		});
+		expect({ error: result.nodeError(SEND_NODE)?.message, requests: api.requests.length }).toEqual({ error: undefined, requests: 1 });
+	});
+});

@@ -12,7 +12,7 @@ export function renderPreview(request: SendRequestBody, shape: TemplateShape): s
 	const lines: string[] = [];
 	const header = componentParameters(payload, 'header')[0];
 	if (shape.header?.kind === 'text' && shape.header.segments.length > 0) lines.push(fill(shape.header.segments, [header]));
-	else if (header && typeof header.type === 'string' && header.type !== 'text') lines.push(`[${header.type}: ${(header[header.type] as { url?: string } | undefined)?.url ?? ''}]`);
+	else if (header && typeof header.type === 'string' && header.type !== 'text') lines.push(`[${visible(header.type)}: ${textOf((header[header.type] as { url?: unknown } | undefined)?.url) ?? ''}]`);
 	lines.push(fill(shape.body.segments, componentParameters(payload, 'body')));
 	const labels = (shape.buttons ?? []).filter((button) => button.label).map((button) => `[${button.label}]`);
 	if (labels.length > 0) lines.push(labels.join(' '));
@@ -22,10 +22,15 @@ export function renderPreview(request: SendRequestBody, shape: TemplateShape): s
 function fill(segments: Segment[], values: Array<Record<string, unknown> | undefined>): string {
 	let text = '';
 	for (const segment of segments) {
-		text += typeof segment === 'string' ? segment : visible(String(values[segment - 1]?.text ?? `{{${segment}}}`));
+		text += typeof segment === 'string' ? segment : visible(textOf(values[segment - 1]?.text) ?? `{{${segment}}}`);
 		if (text.length > MAX_PREVIEW_LENGTH) break;
 	}
 	return text;
+}
+
+/** A value as the preview shows it; none for what is not text, a number or a boolean (the preview never throws on a value). */
+function textOf(value: unknown): string | undefined {
+	return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
 
 function cut(text: string): string {

@@ -1,7 +1,8 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { buttonKindsInText, TEMPLATE_BUTTON_KINDS, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
-import { describeValue } from './text';
+import { describeValue, visible } from './text';
+import { truncate } from '../shared/bounded';
 import type { Segment, TemplateButtonKind, TemplateHeaderKind, TemplateShape } from '../shared/contracts';
 
 export interface TemplateInput {
@@ -40,7 +41,7 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 			if (typeof button.kind !== 'string' || !(BUTTON_KINDS as string[]).includes(button.kind)) {
 				throw new InvalidFieldError(`${FIELD.templateButtons} → button ${position + 1} → Type`, `${describeValue(button.kind)} is not ${buttonKindsInText(BUTTON_KINDS, 'or')}`);
 			}
-			const label = optionalText(button.label, `${FIELD.templateButtons} → button ${position + 1} → Label`);
+			const label = previewLabel(button.label);
 			return label === undefined ? { kind: button.kind as TemplateButtonKind } : { kind: button.kind as TemplateButtonKind, label };
 		});
 	}
@@ -72,6 +73,15 @@ function segments(text: string): Segment[] {
 	parts.push(text.slice(last));
 	return parts;
 }
+
+/** A button's Label names it in the preview and in a check's message, nothing more: never a reason to refuse the item. */
+function previewLabel(raw: unknown): string | undefined {
+	const text = typeof raw === 'string' ? raw.trim() : typeof raw === 'number' || typeof raw === 'boolean' ? String(raw) : '';
+	return text === '' ? undefined : truncate(visible(text), MAX_LABEL_LENGTH);
+}
+
+/** A button's text is at most 25 characters; a longer Label is cut in the preview. */
+const MAX_LABEL_LENGTH = 40;
 
 function optionalText(raw: unknown, field: string): string | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
