@@ -351,6 +351,16 @@ test('version 1 (saved with 0.1.0) refuses, with the fix, the two inputs 0.1.0 s
 	expect(api.requests).toHaveLength(0);
 });
 
+test("version 1 rows keep 0.1.0's words in `delivery`: the rows not sent after a refused token are 'failed', as 0.1.0 marked them", async () => {
+	api.respondWith(() => ({ status: 401, body: { errors: [{ message: 'Token invalid', code: 45 }] } }));
+	const items = [0, 1, 2].map((i) => ({ phone: `+628120000000${i}` }));
+	const parameters = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxConcurrency: 1 } };
+	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters, onError: 'continueRegularOutput', typeVersion: 1 });
+	const rowsOut = result.output(SEND_NODE).map((item) => [item.json.status, (item.json.details as IDataObject).delivery]);
+	expect(rowsOut).toEqual([['failed', 'failed'], ['notSent', 'failed'], ['notSent', 'failed']]);
+	expect(api.requests).toHaveLength(1);
+});
+
 test('version 2 sends the same bodies as version 1 for the same parameters', async () => {
 	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 1 });
 	await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: mappedBody, typeVersion: 2 });

@@ -125,8 +125,8 @@ const FIELDS: Field[] = [
 		},
 	},
 	{ column: 'messageKey', from: ({ message }) => message?.key, failedRow: 'both' },
-	// A failed row's status under its 0.1.0 name.
-	{ column: 'delivery', from: ({ said, error }) => (error ? said.status : undefined), failedRow: 'both', version1Only: true },
+	// A failed row's status under its 0.1.0 name, in 0.1.0's words: a message not sent after a refusal was `failed` there.
+	{ column: 'delivery', from: ({ said, error }) => (error ? (said.status === 'notSent' ? 'failed' : said.status) : undefined), failedRow: 'both', version1Only: true },
 	{ column: 'stoppedBy', from: ({ said }) => (said.heldBy ? stoppedBy(said.heldBy) : undefined), detail: true },
 	{ column: 'attempts', from: ({ said }) => said.attempts },
 	{ column: 'skipped', from: ({ said }) => onlyTrue(said.status === 'skipped' || said.status === 'inDoubt') },
