@@ -57,10 +57,11 @@ async function main() {
 		stack.startN8n(userFolder, { port, brokerPort: port + 1, logFile: path.join(userFolder, 'n8n.log') }),
 	);
 	console.log(`
-  n8n is ready:        ${n8n.url}   (first visit: create the owner account)
+  n8n is ready:        ${n8n.url}   (on the first visit ever, n8n asks you to create its owner account)
   Example workflows:   Overview → "Template Message: …"
   Try the webhook:     curl -X POST ${n8n.url}/webhook/order-confirmed -H 'content-type: application/json' \\
                          -d '{"order_id":"ORD-1","customer":{"name":"Dewi","phone":"+62 811 2233 4455"}}'
+                       (the same order again answers "skipped": the example sends each order once)
 ${sandbox ? `  Sent messages:       ${sandbox.url}/\n  By hand:             credential Base URL ${sandbox.url}, JWT ${sandbox.token}; Template Code IDs ${Object.keys(TEMPLATES).join(', ')}\n` : ''}  n8n's log:           ${path.join(userFolder, 'n8n.log')}
   Stop with Ctrl-C.
 `);

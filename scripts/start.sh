@@ -4,7 +4,11 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
+# Before anything is installed or rebuilt: a second start would rebuild dist/ under a running n8n.
+node scripts/portsFree.js "${N8N_PORT:-5678}" "${SANDBOX_PORT:-5680}"
+started=$SECONDS
 install_dev_dependencies
-npm run build
+step "Building the package (dist/, about 10 s)" npm run build
 install_n8n_app
+echo "Installed and built in $((SECONDS - started)) s; starting."
 exec "$(node24_path)" scripts/start.js "$@"
