@@ -283,7 +283,7 @@ test('a re-run after the breaker tripped sends what was held back: remembered ou
 	for (const item of items.slice(1, 6)) expect(counts[item.phone].received).toBe(1);
 	for (const item of items.slice(6)) expect(counts[item.phone]).toEqual({ received: 1, accepted: 1 });
 	// n8n up to 1.11x re-runs the node but shows the first try's output, where 6 to 9 were held back.
-	const shown = result.output(SEND_NODE).slice(6).map((item) => (item.json.success === true ? true : details(item.json).delivery));
+	const shown = result.output(SEND_NODE).slice(6).map((item) => (item.json.success === true ? true : item.json.status));
 	expect(shown).toEqual(ENGINE.showsRerunOutput ? [true, true, true, true] : ['notSent', 'notSent', 'notSent', 'notSent']);
 });
 

@@ -27,7 +27,7 @@ async function server(responder: Responder = acceptAll): Promise<ApiServer> {
 const recipients = (count: number) => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(i).padStart(5, '0')}` }));
 const parameters = (options: IDataObject = {}) => ({ phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-hostile', options });
 const details = (item: INodeExecutionData) => (item.json.details ?? {}) as IDataObject;
-const outcomeOf = (item: INodeExecutionData) => (item.json.success === true ? 'sent' : details(item).delivery);
+const outcomeOf = (item: INodeExecutionData) => String(item.json.status);
 const phoneOf = (body: unknown) => String((body as IDataObject).phone_number);
 
 /**

@@ -19,7 +19,8 @@ afterEach(async () => {
 const rows = (count: number, template = () => 'tpl-a') => Array.from({ length: count }, (_, i) => ({ phone: `62812000${String(i).padStart(5, '0')}`, template: template() }));
 const parameters = (options: IDataObject = {}) => ({ phoneNumber: '={{ $json.phone }}', templateCodeId: '={{ $json.template }}', options });
 const details = (item: INodeExecutionData) => (item.json.details ?? {}) as IDataObject;
-const delivery = (item: INodeExecutionData) => (item.json.success === true ? 'sent' : details(item).delivery);
+// The row's status (version 1's `delivery` keeps 0.1.0's words: a row not sent there is `failed`).
+const delivery = (item: INodeExecutionData) => String(item.json.status);
 
 const warnings: string[] = [];
 const infos: string[] = [];

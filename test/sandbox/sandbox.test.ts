@@ -196,7 +196,7 @@ describe('the sandbox server', () => {
 		});
 		const output = result.output(SEND_NODE);
 		expect(output[0].json.error).toBe('The API refused the message (HTTP 406): Template does not exist (code 59) [item 0]');
-		expect(output.slice(1).map((item) => (item.json.details as { delivery: string }).delivery)).toEqual(['notSent', 'notSent']);
+		expect(output.slice(1).map((item) => item.json.status)).toEqual(['notSent', 'notSent']);
 	});
 });
 
