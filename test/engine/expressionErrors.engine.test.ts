@@ -29,7 +29,7 @@ test('Continue On Fail: a per-item option (Default Country Code) whose expressio
 	expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).toEqual(['6281200000002', '6281200000003']);
 	const output = result.output(SEND_NODE);
 	expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-	expect(String(output[0].json.error)).toBe("Options → Default Country Code: its expression failed: Referenced node doesn't exist [item 0]");
+	expect(String(output[0].json.error)).toBe("Options → Default Country Code: its expression failed: Referenced node doesn't exist (node \"Node That Did Not Run\") [item 0]");
 });
 
 test('without Continue On Fail: the same Default Country Code failure is a NodeOperationError naming the option and item 0', async () => {
@@ -39,7 +39,7 @@ test('without Continue On Fail: the same Default Country Code failure is a NodeO
 	const error = result.nodeError(SEND_NODE);
 	expect(api.requests).toHaveLength(0);
 	expect(error).toMatchObject({ name: 'NodeOperationError', context: expect.objectContaining({ itemIndex: 0 }) });
-	expect(String(error?.message)).toBe("Options → Default Country Code: its expression failed: Referenced node doesn't exist [item 0]");
+	expect(String(error?.message)).toBe("Options → Default Country Code: its expression failed: Referenced node doesn't exist (node \"Node That Did Not Run\") [item 0]");
 	expect(String(error?.description)).toMatch(/Item 0 is input row 1/);
 });
 

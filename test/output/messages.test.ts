@@ -15,7 +15,7 @@ import { parseTemplate } from '../../nodes/TemplateMessage/request/templateShape
 import { customMessageKey } from '../../nodes/TemplateMessage/request/messageKey';
 import { readCredentials } from '../../nodes/TemplateMessage/request/credentials';
 import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
-import { readMessageInput } from '../../nodes/TemplateMessage/request/parameters';
+import { readMessageInput, readParameter } from '../../nodes/TemplateMessage/request/parameters';
 import { templateTextAsWritten } from '../../nodes/TemplateMessage/request/pastedTemplate';
 import { throttledByPause } from '../../nodes/TemplateMessage/flow/flowControl';
 import { credentialTestVerdict } from '../../nodes/TemplateMessage/api/credentialTest';
@@ -43,6 +43,12 @@ const context = (parameters: object, credential: object = {}) =>
 			name.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], parameters) ?? fallback,
 		getCredentials: async () => credential,
 	}) as unknown as IExecuteFunctions;
+/** n8n's ExpressionError for `$('Shopify Order').item` where no node has that name: its message and context. */
+const failingExpression = {
+	getNodeParameter: () => {
+		throw Object.assign(new Error("Referenced node doesn't exist"), { context: { nodeCause: 'Shopify Order', descriptionKey: 'nodeNotFound' } });
+	},
+} as unknown as IExecuteFunctions;
 const quickReply = (label: string, payload?: string) => ({ kind: 'quickReply', label, ...(payload === undefined ? {} : { payload }) });
 
 const VALIDATION_CASES: Array<[string, () => unknown]> = [
@@ -64,6 +70,7 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['A Message Key beyond 2^53', () => customMessageKey(JSON.parse('1234567890123456789'))],
 	['A Message Key with a NUL character', () => customMessageKey('order-1\u0000pending')],
 	['A chat link instead of a number', () => buildSendRequest(input({ phoneNumber: 'https://wa.me/6281234567890' }))],
+	['An expression that fails for this item (a node it refers to does not exist)', () => readParameter(failingExpression, 'phoneNumber', 3, FIELD.phoneNumber)],
 	['Template Code ID empty', () => buildSendRequest(input({ templateCodeId: ' ' }))],
 	['Template Code ID with a line break inside', () => buildSendRequest(input({ templateCodeId: 'order_\nconfirmed' }))],
 	['A body value left empty', () => buildSendRequest(input({ components: fields({ bodyValues: ['Budi', ''] }) }))],

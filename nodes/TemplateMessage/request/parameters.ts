@@ -24,9 +24,11 @@ export function readParameter(ctx: IExecuteFunctions, path: string, itemIndex: n
 		failure = error;
 	}
 	// Made a NodeOperationError with the item's index where the item fails (see output/errors.ts).
-	const description = (failure as { description?: unknown } | undefined)?.description;
+	const { description, context } = (failure ?? {}) as { description?: unknown; context?: { nodeCause?: unknown } };
 	const hint = typeof description === 'string' && description.trim() !== '' ? truncate(description.trim().replace(/\.$/, ''), 300) : 'Check the expression with this item as its input';
-	throw new InvalidFieldError(field, `its expression failed: ${truncate(failure instanceof Error ? failure.message : String(failure), 200)}`, hint);
+	// n8n's ExpressionError names the node it could not read from apart from its message.
+	const node = typeof context?.nodeCause === 'string' ? ` (node ${JSON.stringify(truncate(context.nodeCause, 60))})` : '';
+	throw new InvalidFieldError(field, `its expression failed: ${truncate(failure instanceof Error ? failure.message : String(failure), 200)}${node}`, hint);
 }
 
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {
