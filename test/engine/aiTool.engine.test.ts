@@ -124,3 +124,59 @@ test('with Retry On Fail, two calls of the tool with two messages in one executi
 	expect(result.output(AGENT).map((row) => JSON.parse(String(row.json.answer))[0].status)).toEqual(['sent', 'sent']);
 	expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).toEqual(['6281234567890', '6281311112222']);
 });
+
+test('after a call whose delivery was unknown, a later call with another message to the same recipient and template is sent', async () => {
+	api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
+	const result = await runAsTool(toolParameters, [{ phone_number: '+62 812 3456 7890', values: ['order A-1'] }, { phone_number: '+62 812 3456 7890', values: ['order B-2'] }]);
+	const rows = result.output(AGENT).map((row) => row.json);
+	expect(String(rows[0].toolError)).toMatch(/^Delivery unknown/);
+	expect({ requests: api.requests.length, second: rows[1] }).toEqual({ requests: 2, second: { answer: expect.stringContaining('"sent"') } });
+});
+
+/** A stand-in agent that makes its tool calls in parallel, as LangChain's agents do with several tool calls in one step. */
+function parallelAgentType(calls: IDataObject[]): INodeType {
+	const agent = agentType(calls);
+	return {
+		...agent,
+		async execute(this: IExecuteFunctions) {
+			const tools = (await this.getInputConnectionData('ai_tool' as never, 0)) as Array<{ invoke: (input: IDataObject) => Promise<string> }>;
+			const rows = await Promise.all(calls.map(async (args) => {
+				try {
+					return { json: { answer: await tools[0].invoke(args) } };
+				} catch (error) {
+					return { json: { toolError: (error as Error).message } };
+				}
+			}));
+			return [rows];
+		},
+	} as unknown as INodeType;
+}
+
+test('Retry On Fail with two tool calls at once: the message of unknown delivery is not posted again when the other call succeeds meanwhile', async () => {
+	// Budi's message: the connection drops after the request left (unknown). Sari's: accepted 50 ms later, while Budi's call waits to retry.
+	api.respondWith((request, index) => {
+		const phone = String((request.body as IDataObject).phone_number);
+		if (phone === '6281234567890' && api.requests.filter((r) => String((r.body as IDataObject).phone_number) === phone).length === 1) return { resetAfterBody: true };
+		return { ...(acceptAll(request, index) as object), delayMs: 50 } as never;
+	});
+	const tool: INode = {
+		id: 'tool', name: TOOL, type: TOOL_TYPE, typeVersion: 2, position: [200, 200], parameters: toolParameters as INode['parameters'],
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } }, retryOnFail: true, maxTries: 2, waitBetweenTries: 500,
+	};
+	const calls = [{ phone_number: '+62 812 3456 7890', values: ['Budi'] }, { phone_number: '+62 813 1111 2222', values: ['Sari'] }];
+	await runWorkflow(
+		{
+			nodes: [
+				{ id: 'chat', name: 'Chat', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+				{ id: 'agent', name: AGENT, type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
+				tool,
+			],
+			connections: { Chat: { main: [[{ node: AGENT, type: 'main', index: 0 }]] }, [TOOL]: { ai_tool: [[{ node: AGENT, type: 'ai_tool' as never, index: 0 }]] } },
+			pinData: { Chat: [{ json: { chatInput: 'Tell Budi and Sari' } }] },
+		},
+		{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
+		{ [TOOL_TYPE]: await toolType(), 'test.agent': parallelAgentType(calls) },
+	);
+	const toBudi = api.requests.filter((request) => (request.body as IDataObject).phone_number === '6281234567890');
+	expect(toBudi).toHaveLength(1);
+});

@@ -222,10 +222,12 @@ describe('the same care as a send', () => {
 		expect(rows[0].error).toMatch(/Token invalid \(code 45\)/);
 		expect(rows.slice(1).every((row) => /^Not looked up: the API refused the lookup at item 0 \(HTTP 200: Token invalid \(code 45\)\)/.test(String(row.error)))).toBe(true);
 
-		// The API's internal error (13) in a 2xx is the API failing, as in a 500: asked again.
-		const failedOnce = await server(statusApi({ busy: (index) => (index === 0 ? { status: 200, body: { success: false, errors: [{ message: 'Internal error', code: 13 }] } } : ok('busy', history(['2024-03-01T03:22:58Z', 'delivered']))) }));
-		expect(rowsOf(await getStatus(failedOnce, [{ msgid: 'busy' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['delivered', null]]);
-		expect(lookups(failedOnce)).toHaveLength(2);
+		// The API's internal error (13) in a 2xx is the API failing, as in a 500: asked again, with or without success: false.
+		for (const failure of [{ success: false, errors: [{ message: 'Internal error', code: 13 }] }, { errors: [{ message: 'Internal error', code: 13 }] }]) {
+			const failedOnce = await server(statusApi({ busy: (index) => (index === 0 ? { status: 200, body: failure } : ok('busy', history(['2024-03-01T03:22:58Z', 'delivered']))) }));
+			expect(rowsOf(await getStatus(failedOnce, [{ msgid: 'busy' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['delivered', null]]);
+			expect(lookups(failedOnce)).toHaveLength(2);
+		}
 
 		// A redirect carrying the API's code is the API answering: "no such message" (33) is that row's, and stops nothing.
 		const movedAway = await server(statusApi({ gone: { status: 302, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] }, headers: { Location: '/elsewhere' } }, b: ok('b', history(['2024-03-01T03:22:58Z', 'delivered'])) }));

@@ -1,4 +1,4 @@
-import { INTERNAL_ERROR_CODE, isApiAnswer, isThrottle } from '../shared/apiCodes';
+import { apiCodeInfo, INTERNAL_ERROR_CODE, isApiAnswer, isThrottle } from '../shared/apiCodes';
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 import { header, retryAfterMs } from './headers';
 import { boundedCopy } from '../shared/bounded';
@@ -33,9 +33,7 @@ export function classifyResponse(response: HttpResponse, now = Date.now(), metho
 		return { kind: 'unknown', statusCode, body, reason: `the API answered HTTP ${statusCode} without success: true and a msgid${unreadable}` };
 	}
 
-	// A redirect carrying one of the API's documented codes (a refused token, "no such message", "too many
-	// requests") is the API answering: its code decides, as at any other status.
-	if (statusCode >= 300 && statusCode < 400 && !saysNo(body) && !isThrottle(statusCode, apiCode(body))) return classifyRedirect(statusCode, header(headers, 'location'), method);
+	if (statusCode >= 300 && statusCode < 400 && !redirectSaysNo(statusCode, body, method)) return classifyRedirect(statusCode, header(headers, 'location'), method);
 
 	// Taken, says the body, refused or failed, says the status (a gateway rewrote one of them): it may have gone out.
 	const msgid = isObject(body) && body.success === true ? msgidIn(body) : undefined;
@@ -123,6 +121,19 @@ function forwardedPage(body: unknown): boolean {
 /** An answer in the provider's error shape with one of its documented codes that answer the request (see isApiAnswer). */
 export function saysNo(body: unknown): boolean {
 	return isApiAnswer(apiCode(body));
+}
+
+/**
+ * A redirect carrying one of the API's documented codes is the API answering, and its code decides, as at
+ * any other status. But a 303 after a POST says the request was handled: there only a code that refuses
+ * before any message is handled (the token, the balance, too many requests) is taken; a recipient's or a
+ * template's code beside it could follow a message that went out, so it stays a delivery unknown.
+ */
+function redirectSaysNo(statusCode: number, body: unknown, method: 'POST' | 'GET'): boolean {
+	const code = apiCode(body);
+	if (isThrottle(statusCode, code)) return true;
+	if (statusCode === 303 && method === 'POST') return apiCodeInfo(code)?.scope === 'account';
+	return saysNo(body);
 }
 
 /**

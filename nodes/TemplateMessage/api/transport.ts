@@ -81,7 +81,7 @@ export async function getStatus(
 				// "Too many requests", a refused token or the API's internal error in a 2xx is the API's no or failure, as
 				// for a send (an internal error is asked again); "no such message" (33) is the row's answer.
 				const code = apiCode(body);
-				const apiSaysNo = isObject(body) && body.success !== true && (saysNo(body) || (body.success === false && code === INTERNAL_ERROR_CODE)) && code !== NOT_FOUND_CODE;
+				const apiSaysNo = isObject(body) && body.success !== true && (saysNo(body) || code === INTERNAL_ERROR_CODE) && code !== NOT_FOUND_CODE;
 				if (!apiSaysNo) return { kind: 'answered', statusCode, body, rateLimit };
 			}
 			const outcome = classifyResponse({ statusCode, headers, body: safeAnswerBody(answer.text, redactor) }, Date.now(), 'GET');

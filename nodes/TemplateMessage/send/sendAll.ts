@@ -17,6 +17,7 @@ import { Redactor } from '../api/redact';
 import { logLine, notice, noticesOf } from '../shared/notice';
 import { MessageRecord } from '../sendOnce/record';
 import { SentMemory } from './sentMemory';
+import { fingerprint } from '../shared/fingerprint';
 import { postMessage } from '../api/transport';
 
 /**
@@ -52,7 +53,7 @@ export async function sendAll(
 		SYSTEM_CLOCK,
 		signal,
 	);
-	const memory = new SentMemory(ctx.getContext('node'), asTool(ctx) ? 'sent-as-tool' : `sent-run-${runIndex}`);
+	const memory = new SentMemory(ctx.getContext('node'), asTool(ctx) ? `sent-as-tool-${fingerprint(JSON.stringify(messages.map((message) => message?.request)))}` : `sent-run-${runIndex}`);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
 		flow,
@@ -85,9 +86,10 @@ export async function sendAll(
 }
 
 /**
- * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so the
- * tries share one memory; the message itself tells a try from another call (PreparedMessage.tryKey).
- * n8n names a node's tool form after it (`…Tool`); 1.123 and earlier have no isToolExecution.
+ * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so a
+ * tool's memory is the message's own: every try of one call finds it, another call (another message, or
+ * one made at the same time) has its own. n8n names a node's tool form after it (`…Tool`); 1.123 and
+ * earlier have no isToolExecution.
  */
 function asTool(ctx: IExecuteFunctions): boolean {
 	return ctx.isToolExecution?.() === true || ctx.getNode().type.endsWith('Tool');
