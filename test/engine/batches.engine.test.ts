@@ -2,10 +2,10 @@
  * The node inside a loop that runs it once per batch in one execution (Loop Over Items): what a
  * stop at a bad row in a later batch says about what was sent and which row it was.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeType } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
-import { startApiServer } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
 import { CREDENTIAL_TYPE, NODE_TYPE, runWorkflow, SEND_NODE, SOURCE_NODE, TEST_TOKEN } from '../helpers/engine';
 
 let api: ApiServer;
@@ -40,7 +40,7 @@ const loopType: INodeType = {
 	},
 } as INodeType;
 
-async function runInLoop(rows: IDataObject[]) {
+async function runInLoop(rows: IDataObject[], send: Partial<INode> = {}) {
 	return await runWorkflow(
 		{
 			nodes: [
@@ -54,6 +54,7 @@ async function runInLoop(rows: IDataObject[]) {
 					position: [400, 0],
 					parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-loop' },
 					credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
+					...send,
 				},
 			],
 			connections: {
@@ -95,4 +96,14 @@ test('a bad row in the first batch: nothing was sent, and the item is the input 
 	expect(runs).toHaveLength(1);
 	expect(runs[0].error?.description).toContain('Item 1 is input row 2 (n8n counts items from 0).');
 	expect(runs[0].error?.description).toContain('Nothing was sent.');
+});
+
+test('30 batches, each with a row the API refuses (On Error: Continue): what the node keeps in the saved execution does not grow with the batches', async () => {
+	api.respondWith((request, index) => (/[13579]$/.test(String((request.body as IDataObject).phone_number)) ? { status: 404, body: { errors: [{ message: 'Data does not exist', code: 33 }] } } : acceptAll(request, index)));
+	const result = await runInLoop(rows(60), { onError: 'continueRegularOutput', parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-loop', options: { maxPerSecond: 0 } } });
+	expect(result.run.data.resultData.runData[SEND_NODE]).toHaveLength(30);
+	const kept = (result.run.data.executionData?.contextData ?? {})[`node:${SEND_NODE}`] as IDataObject;
+	// Retry On Fail runs a batch again at its own index, never an earlier one: only the last batch's memory is kept.
+	expect(Object.keys(kept).filter((key) => key.startsWith('sent-run-'))).toEqual(['sent-run-29']);
+	expect(kept['sent-by-run']).toEqual({ before: 29, run: 29, sent: 1 });
 });

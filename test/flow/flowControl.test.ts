@@ -78,6 +78,19 @@ describe('the pace', () => {
 		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(1);
 	});
 
+	test('a Limit lower with every answer, no pace set: three are told, however many answers come', async () => {
+		const run = await simulateRun({
+			items: 300,
+			maxPerSecond: 0,
+			maxConcurrency: 10,
+			script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: { 'X-RateLimit-Limit': String(1_000_000 - index), 'X-RateLimit-Remaining': String(999_000 - index) } }),
+		});
+		expect(run.statuses).toEqual(all(300, 'sent'));
+		// Was a hint and a log line for each of the 300 answers.
+		expect(run.hints.filter((hint) => hint.startsWith('The API announced'))).toHaveLength(3);
+		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(3);
+	});
+
 	test.each([1, 5, 10])('Remaining 0 holds every sender until Reset, at Max Concurrent Requests %p: the only 429s are requests already on their way', async (maxConcurrency) => {
 		// The provider allows 10 a second and says what is left of its window, without a Limit header.
 		const latencyMs = 20;

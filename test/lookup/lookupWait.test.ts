@@ -194,3 +194,13 @@ describe('Wait Until among refusals and 429s', () => {
 		expect(run.results.map((result) => result?.kind === 'status' && result.wait?.lastAskFailed)).toEqual([expect.stringMatching(/Token is invalid \(code 45\)/), expect.stringMatching(/Token is invalid \(code 45\)/)]);
 	});
 });
+
+test('a status word of its own for each of 300 messages: the summary names a few and counts the rest together', () => {
+	const reading = (deliveryStatus: string) => ({ deliveryStatus, final: false, statusAt: null, deliveredAt: null, readAt: null, failureCode: null, failureReason: null, history: [], historyDropped: 0, msgid: null, phoneNumber: null, problems: [] });
+	const results = [
+		...Array.from({ length: 300 }, (_, i): StatusResult => ({ kind: 'status', reading: reading(`queued_at_carrier_node_${i}`) as never, attempts: 1 })),
+		{ kind: 'status', reading: reading('read') as never, attempts: 1 } as StatusResult,
+		{ kind: 'notFound', outcome: { kind: 'rejected', reason: 'Data does not exist', transient: false }, attempts: 1 } as StatusResult,
+	];
+	expect(statusSummary(results)).toBe('Get Status: 1 read, 1 queued_at_carrier_node_0, 1 queued_at_carrier_node_1, 1 queued_at_carrier_node_2, 1 queued_at_carrier_node_3, 1 queued_at_carrier_node_4, 295 with 295 other statuses, 1 not found');
+});

@@ -1,17 +1,41 @@
-import { findRepeats } from '../../nodes/TemplateMessage/request/duplicates';
-import { messageKey } from '../../nodes/TemplateMessage/request/messageKey';
+import { requestRepeats } from '../../nodes/TemplateMessage/request/duplicates';
+import { messageKey, tryKeyOf } from '../../nodes/TemplateMessage/request/messageKey';
 import { buildSendRequest } from '../../nodes/TemplateMessage/request/payload';
+import type { SendRequestBody } from '../../nodes/TemplateMessage/shared/contracts';
+
+// Every text one hash: two messages of one hash are still told apart by their whole text.
+let collide = false;
+jest.mock('../../nodes/TemplateMessage/shared/fingerprint', () => {
+	const actual = jest.requireActual('../../nodes/TemplateMessage/shared/fingerprint');
+	return { fingerprint: (text: string) => (collide ? 'same' : actual.fingerprint(text)) };
+});
 
 const request = (phone: string, name: string, templateCodeId = 't') =>
 	buildSendRequest({ phoneNumber: phone, templateCodeId, components: { mode: 'fields', bodyValues: [name], header: { type: 'none' }, buttons: [] } });
 
 describe('duplicate rows', () => {
+	const prepared = (requests: Array<SendRequestBody | undefined>) => requests.map((one) => one && { request: one, tryKey: tryKeyOf(one) });
+	const requests = [request('+62 812-3456-7890', 'Budi'), request('6281234567890', 'Budi'), request('6281234567890', 'Sari'), undefined, request('62 812 3456 7890', 'Budi'), request('6281234567890', 'Sari')];
+
 	test('the same number after normalising, template and values repeat the first; anything else differs', () => {
-		const requests = [request('+62 812-3456-7890', 'Budi'), request('6281234567890', 'Budi'), request('6281234567890', 'Sari'), undefined, request('62 812 3456 7890', 'Budi')];
-		expect([...findRepeats(requests.map((one) => one && JSON.stringify(one)))]).toEqual([
+		expect([...requestRepeats(prepared(requests))]).toEqual([
 			[1, 0],
 			[4, 0],
+			[5, 2],
 		]);
+	});
+
+	test('two messages whose hashes collide are not repeats of each other', () => {
+		collide = true;
+		try {
+			expect([...requestRepeats(prepared(requests))]).toEqual([
+				[1, 0],
+				[4, 0],
+				[5, 2],
+			]);
+		} finally {
+			collide = false;
+		}
 	});
 });
 

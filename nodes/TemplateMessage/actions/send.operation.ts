@@ -11,7 +11,7 @@ import { dryRunOutput } from '../output/dryRun';
 import { invalidMessage, nothingSentText } from '../output/errors';
 import { sendOutput } from '../output/sendOutput';
 import { readCredentials } from '../request/credentials';
-import { findRepeats, repeatsToSkip, requestKeysOf } from '../request/duplicates';
+import { repeatsToSkip, requestRepeats } from '../request/duplicates';
 import { tryKeyOf } from '../request/messageKey';
 import { readMessageInput, readMessageKey, readRunIndex } from '../request/parameters';
 import { buildSendRequest } from '../request/payload';
@@ -255,7 +255,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			() => undefined,
 			(error: Error) => error.message,
 		);
-		const repeats = findRepeats(requestKeysOf(valid));
+		const repeats = requestRepeats(valid);
 		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, credentialProblem, items)];
 	}
 	const invalid = prepared.filter(isInvalid);

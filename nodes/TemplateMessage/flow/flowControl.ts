@@ -35,6 +35,9 @@ export type HeldBack = Refusal | 'stop';
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 const THROTTLE_PAUSE_MS = RATE_LIMIT_WINDOW_MS;
 
+/** How many lower limits the API announced a run tells (see lowerLimitNotice). */
+const LIMIT_NOTICES = 3;
+
 /** Refusals that hold for every template hold for lookups, which have none. */
 const ANY_TEMPLATE = '';
 
@@ -100,8 +103,11 @@ export class FlowControl {
 	private throttledSince: number | undefined;
 	/** The API answered nothing but 429s for Max Wait When Throttled: what every message still to leave comes out with. */
 	private throttledOut: Refusal | undefined;
-	/** A limit announced lower is told once a run: answers from API nodes with different limits would repeat it with every answer. */
-	private readonly limitsTold = new Set<number>();
+	/**
+	 * A limit announced lower is told once, and a still lower one at most twice more in a run: answers from API
+	 * nodes with different limits, or a limit that changes with every answer, would repeat it with each.
+	 */
+	private readonly limitsTold: number[] = [];
 
 	constructor(
 		private readonly pacer: Pacer,
@@ -318,8 +324,8 @@ export class FlowControl {
 	}
 
 	private lowerLimitNotice(limit: number): void {
-		if (this.limitsTold.has(limit)) return;
-		this.limitsTold.add(limit);
+		if (this.limitsTold.length >= LIMIT_NOTICES || this.limitsTold.some((told) => told <= limit)) return;
+		this.limitsTold.push(limit);
 		const setting = this.pacer.maxRate;
 		notice(
 			this.notices,

@@ -200,16 +200,23 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 		const known = ORDER.indexOf(label);
 		return known >= 0 ? known : label in TAIL ? ORDER.length + 1 + TAIL[label] : ORDER.length;
 	};
-	const parts = [...counts.entries()]
-		.map(([label, entry], index) => ({ label, entry, index }))
-		.sort((a, b) => rank(a.label) - rank(b.label) || a.index - b.index)
-		.map(({ label, entry }) => {
-			const reasons = [...entry.reasons];
-			const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
-			return `${entry.count} ${label}${why}`;
-		});
+	const sorted = [...counts.entries()].map(([label, entry], index) => ({ label, entry, index })).sort((a, b) => rank(a.label) - rank(b.label) || a.index - b.index);
+	// The provider's own words beyond the ones the node knows are named up to a few: an API with a word per message would make a hint per row.
+	const otherWords = sorted.filter(({ label }) => rank(label) === ORDER.length);
+	const folded = otherWords.length > MAX_OTHER_WORDS ? otherWords.slice(MAX_OTHER_WORDS - 1) : [];
+	const foldedLabels = new Set(folded.map(({ label }) => label));
+	const parts = sorted.flatMap(({ label, entry }) => {
+		if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
+		if (foldedLabels.has(label)) return [];
+		const reasons = [...entry.reasons];
+		const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
+		return [`${entry.count} ${label}${why}`];
+	});
 	return `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}: ${parts.join(', ')}`;
 }
+
+/** How many statuses of words the node does not know the summary names; the rest are counted together. */
+const MAX_OTHER_WORDS = 6;
 
 /** In the order the summary names them, after the statuses. */
 const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {

@@ -16,7 +16,7 @@ import { Progress } from './progress';
 import { Redactor } from '../api/redact';
 import { logLine, notice, noticesOf } from '../shared/notice';
 import { MessageRecord } from '../sendOnce/record';
-import { SentMemory } from './sentMemory';
+import { runMemory, SentMemory } from './sentMemory';
 import { fingerprint } from '../shared/fingerprint';
 import { postMessage } from '../api/transport';
 
@@ -53,7 +53,9 @@ export async function sendAll(
 		SYSTEM_CLOCK,
 		signal,
 	);
-	const memory = new SentMemory(ctx.getContext('node'), asTool(ctx) ? `sent-as-tool-${fingerprint(JSON.stringify(messages.map((message) => message?.request)))}` : `sent-run-${runIndex}`);
+	const memory = asTool(ctx)
+		? new SentMemory(ctx.getContext('node'), `sent-as-tool-${fingerprint(JSON.stringify(messages.map((message) => message?.request)))}`)
+		: runMemory(ctx.getContext('node'), runIndex);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
 		flow,

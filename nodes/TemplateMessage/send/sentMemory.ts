@@ -29,20 +29,43 @@ export class SentMemory {
 	}
 }
 
-const SENT_BY_RUN = 'sent-by-run';
+const RUN_MEMORY = /^sent-run-(\d+)$/;
 
 /**
- * How many messages each run of the node in this execution sent (Loop Over Items runs it once per
- * batch), in n8n's per-execution contextData. A retried run (Retry On Fail) has the same index and
- * replaces its count.
+ * The memory of one run of the node in this execution (Loop Over Items runs it once per batch). n8n's Retry On
+ * Fail runs the node again at the same index, never an earlier one: the memories of earlier runs are dropped,
+ * so that what the execution saves does not grow with its batches.
+ */
+export function runMemory(context: IDataObject, runIndex: number): SentMemory {
+	for (const key of Object.keys(context)) {
+		const run = RUN_MEMORY.exec(key);
+		if (run && Number(run[1]) < runIndex) delete context[key];
+	}
+	return new SentMemory(context, `sent-run-${runIndex}`);
+}
+
+const SENT_BY_RUN = 'sent-by-run';
+
+/** What the node's runs in this execution sent: the runs before the latest, and the latest run's own count. */
+interface SentByRun {
+	before: number;
+	run: number;
+	sent: number;
+}
+
+/**
+ * How many messages the runs of the node in this execution sent, in n8n's per-execution contextData. A
+ * retried run (Retry On Fail) has the same index and replaces its count.
  */
 export function rememberSentByRun(context: IDataObject, runIndex: number, sent: number): void {
-	const counts = (context[SENT_BY_RUN] ??= {}) as IDataObject;
-	counts[runIndex] = sent;
+	const counts = (context[SENT_BY_RUN] as SentByRun | undefined) ?? { before: 0, run: runIndex, sent: 0 };
+	if (runIndex > counts.run) context[SENT_BY_RUN] = { before: counts.before + counts.sent, run: runIndex, sent };
+	else context[SENT_BY_RUN] = { ...counts, sent };
 }
 
 /** What the runs of the node before `runIndex` in this execution sent. */
 export function sentByEarlierRuns(context: IDataObject, runIndex: number): number {
-	const counts = (context[SENT_BY_RUN] ?? {}) as IDataObject;
-	return Object.entries(counts).reduce((sum, [run, sent]) => (Number(run) < runIndex ? sum + Number(sent) : sum), 0);
+	const counts = context[SENT_BY_RUN] as SentByRun | undefined;
+	if (counts === undefined) return 0;
+	return runIndex > counts.run ? counts.before + counts.sent : counts.before;
 }
