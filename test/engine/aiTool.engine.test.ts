@@ -180,3 +180,10 @@ test('Retry On Fail with two tool calls at once: the message of unknown delivery
 	const toBudi = api.requests.filter((request) => (request.body as IDataObject).phone_number === '6281234567890');
 	expect(toBudi).toHaveLength(1);
 });
+
+test("Retry On Fail on the tool: a message of unknown delivery whose value reads the clock ($now, new at each try) is not posted again", async () => {
+	api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
+	const clockValue = { ...toolParameters, bodyValuesList: "={{ $fromAI('values', 'Texts for the placeholders, in order', 'json').concat([String($now.toMillis())]) }}" };
+	const result = await runAsTool(clockValue, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 50 });
+	expect({ requests: api.requests.length, toolError: result.output(AGENT)[0].json.toolError }).toEqual({ requests: 1, toolError: expect.stringMatching(/^Delivery unknown/) });
+});

@@ -229,6 +229,12 @@ describe('the same care as a send', () => {
 			expect(lookups(failedOnce)).toHaveLength(2);
 		}
 
+		// Every try answered so: the row names the API's internal error.
+		const failing = await server(() => ({ status: 200, body: { errors: [{ message: 'Internal error', code: 13 }] } }));
+		const failingRows = rowsOf(await getStatus(failing, [{ msgid: 'busy' }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxAttempts: 2 } } }));
+		expect(String(failingRows[0].error)).toMatch(/Internal error \(code 13\)/);
+		expect(lookups(failing)).toHaveLength(2);
+
 		// A redirect carrying the API's code is the API answering: "no such message" (33) is that row's, and stops nothing.
 		const movedAway = await server(statusApi({ gone: { status: 302, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] }, headers: { Location: '/elsewhere' } }, b: ok('b', history(['2024-03-01T03:22:58Z', 'delivered'])) }));
 		const movedRows = rowsOf(await getStatus(movedAway, [{ msgid: 'gone' }, { msgid: 'b' }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', statusOptions: { maxConcurrency: 1 } } }));

@@ -78,7 +78,7 @@ describe('the pace', () => {
 		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(1);
 	});
 
-	test('a Limit lower with every answer, no pace set: three are told, however many answers come', async () => {
+	test('a Limit lower with every answer, no pace set: four are told (three as they come, the lowest at the end), however many answers come', async () => {
 		const run = await simulateRun({
 			items: 300,
 			maxPerSecond: 0,
@@ -87,8 +87,20 @@ describe('the pace', () => {
 		});
 		expect(run.statuses).toEqual(all(300, 'sent'));
 		// Was a hint and a log line for each of the 300 answers.
-		expect(run.hints.filter((hint) => hint.startsWith('The API announced'))).toHaveLength(3);
-		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(3);
+		expect(run.hints.filter((hint) => hint.startsWith('The API announced'))).toHaveLength(4);
+		expect(run.logs.filter((line) => line.startsWith('The API announced'))).toHaveLength(4);
+	});
+
+	test('a Limit lowered five times (50 to 10): three told as they come, and the pace the run ended at told at its end', async () => {
+		const limitAt = (index: number) => [50, 40, 30, 20, 10][Math.min(4, Math.floor(index / 20))];
+		const run = await simulateRun({
+			items: 100,
+			maxPerSecond: 0,
+			maxConcurrency: 5,
+			script: ({ itemIndex, index }) => ({ ...accepted(itemIndex), headers: { 'X-RateLimit-Limit': String(limitAt(index)), 'X-RateLimit-Remaining': String(limitAt(index) - 1) } }),
+		});
+		const told = run.hints.filter((hint) => hint.startsWith('The API announced')).map((hint) => /limit of (\d+)/.exec(hint)?.[1]);
+		expect(told).toEqual(['50', '40', '30', '10']);
 	});
 
 	test.each([1, 5, 10])('Remaining 0 holds every sender until Reset, at Max Concurrent Requests %p: the only 429s are requests already on their way', async (maxConcurrency) => {

@@ -204,3 +204,15 @@ test('a status word of its own for each of 300 messages: the summary names a few
 	];
 	expect(statusSummary(results)).toBe('Get Status: 1 read, 1 queued_at_carrier_node_0, 1 queued_at_carrier_node_1, 1 queued_at_carrier_node_2, 1 queued_at_carrier_node_3, 1 queued_at_carrier_node_4, 295 with 295 other statuses, 1 not found');
 });
+
+test('with Wait Until, the rows still on their way in a word the node knows are named, whatever words the API wrote before them; those it does not know are folded', () => {
+	const reading = (deliveryStatus: string) => ({ deliveryStatus, final: false, statusAt: null, deliveredAt: null, readAt: null, failureCode: null, failureReason: null, history: [], historyDropped: 0, msgid: null, phoneNumber: null, problems: [] });
+	const waited = { until: 'delivered' as const, reached: false, asks: 9, waitedMs: 10 * 60_000 };
+	const results: StatusResult[] = [
+		...['sent', 'queued', 'accepted', 'pending', 'enroute', 'buffered', 'held'].map((word): StatusResult => ({ kind: 'status', reading: reading(word) as never, attempts: 1, wait: waited })),
+		...Array.from({ length: 40 }, (): StatusResult => ({ kind: 'status', reading: reading('submitted') as never, attempts: 1, wait: waited })),
+	];
+	expect(statusSummary(results, { until: 'delivered', limitMs: 10 * 60_000 })).toBe(
+		'Get Status, waiting up to 10 min for delivered: 1 still sent after 10 min, 1 still queued after 10 min, 1 still accepted after 10 min, 1 still pending after 10 min, 1 still enroute after 10 min, 2 with 2 other statuses, 40 still submitted after 10 min',
+	);
+});

@@ -20,7 +20,10 @@ export function classifyResponse(response: HttpResponse, now = Date.now(), metho
 		// What the API said decides before the status: "too many requests" in a 200 is a throttle too.
 		if (body.success !== true && isThrottle(statusCode, apiCode(body))) return throttle(response, now);
 		// The API's internal error says it failed, not whether the message went out before it did (see mayHaveBeenForwarded).
-		if (body.success === false && apiCode(body) === INTERNAL_ERROR_CODE) return { kind: 'unknown', statusCode, body, apiCode: INTERNAL_ERROR_CODE, reason: answerReason(statusCode, body) };
+		if (body.success !== true && apiCode(body) === INTERNAL_ERROR_CODE) {
+			const named = msgidIn(body);
+			return { kind: 'unknown', statusCode, body, apiCode: INTERNAL_ERROR_CODE, reason: answerReason(statusCode, body), ...(named !== undefined && { msgid: named }) };
+		}
 		if (body.success === false) {
 			return { kind: 'rejected', statusCode, body, apiCode: apiCode(body), transient: false, reason: apiReason(body) ?? 'the API answered success: false' };
 		}

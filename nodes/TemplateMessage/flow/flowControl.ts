@@ -35,7 +35,7 @@ export type HeldBack = Refusal | 'stop';
 /** A 429 without a Retry-After pauses every sender for one rate-limit window. */
 const THROTTLE_PAUSE_MS = RATE_LIMIT_WINDOW_MS;
 
-/** How many lower limits the API announced a run tells (see lowerLimitNotice). */
+/** How many lower limits the API announced a run tells as they come; the lowest after them is told at the end (see lowerLimitNotice). */
 const LIMIT_NOTICES = 3;
 
 /** Refusals that hold for every template hold for lookups, which have none. */
@@ -108,6 +108,7 @@ export class FlowControl {
 	 * nodes with different limits, or a limit that changes with every answer, would repeat it with each.
 	 */
 	private readonly limitsTold: number[] = [];
+	private lowestLimitUntold: number | undefined;
 
 	constructor(
 		private readonly pacer: Pacer,
@@ -139,6 +140,8 @@ export class FlowControl {
 
 	summarise(): void {
 		this.pauses.summarise();
+		// The lowest limit the API announced once the notices were used up: the pace the run ended at.
+		if (this.lowestLimitUntold !== undefined) this.tellLimit(this.lowestLimitUntold);
 		const { recoveries, probes } = this.stopEarly.breaker;
 		if (recoveries > 0) {
 			notice(this.notices, `The API failed ${recoveries > 1 ? `${recoveries} times` : 'once'} during this run: sending paused and resumed once it answered again (${probes} probe message(s)).`);
@@ -324,8 +327,16 @@ export class FlowControl {
 	}
 
 	private lowerLimitNotice(limit: number): void {
-		if (this.limitsTold.length >= LIMIT_NOTICES || this.limitsTold.some((told) => told <= limit)) return;
+		if (this.limitsTold.some((told) => told <= limit)) return;
+		if (this.limitsTold.length >= LIMIT_NOTICES) {
+			this.lowestLimitUntold = Math.min(limit, this.lowestLimitUntold ?? limit);
+			return;
+		}
 		this.limitsTold.push(limit);
+		this.tellLimit(limit);
+	}
+
+	private tellLimit(limit: number): void {
 		const setting = this.pacer.maxRate;
 		notice(
 			this.notices,

@@ -179,6 +179,8 @@ const MAX_REASONS = 3;
  */
 export function statusSummary(results: Array<StatusResult | undefined>, wait?: WaitSettings): string | undefined {
 	const counts = new Map<string, { count: number; reasons: Set<string> }>();
+	// The labels that name a status word of the provider's that the node does not know ("still … after …" too).
+	const unknownWords = new Set<string>();
 	const add = (label: string, reason?: string | null) => {
 		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
 		entry.count++;
@@ -191,8 +193,11 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 			const { deliveryStatus, failureReason, failureCode } = result.reading;
 			const still = notReached(result) === '' ? undefined : ` after ${duration(result.wait!.waitedMs)}`;
 			if (deliveryStatus === null) add(still ? `still without a status${still}` : LABELS.unreadable);
-			else if (still) add(`still ${deliveryStatus}${still}`);
-			else add(deliveryStatus, failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
+			else {
+				const label = still ? `still ${deliveryStatus}${still}` : deliveryStatus;
+				add(label, still ? undefined : (failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined)));
+				if (!ORDER.includes(deliveryStatus)) unknownWords.add(label);
+			}
 		} else add(LABELS[result.kind]);
 	}
 	if (counts.size === 0) return undefined;
@@ -201,8 +206,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 		return known >= 0 ? known : label in TAIL ? ORDER.length + 1 + TAIL[label] : ORDER.length;
 	};
 	const sorted = [...counts.entries()].map(([label, entry], index) => ({ label, entry, index })).sort((a, b) => rank(a.label) - rank(b.label) || a.index - b.index);
-	// The provider's own words beyond the ones the node knows are named up to a few: an API with a word per message would make a hint per row.
-	const otherWords = sorted.filter(({ label }) => rank(label) === ORDER.length);
+	// The provider's words the node does not know are named up to a few: an API with a word per message would make a hint per row.
+	const otherWords = sorted.filter(({ label }) => unknownWords.has(label));
 	const folded = otherWords.length > MAX_OTHER_WORDS ? otherWords.slice(MAX_OTHER_WORDS - 1) : [];
 	const foldedLabels = new Set(folded.map(({ label }) => label));
 	const parts = sorted.flatMap(({ label, entry }) => {

@@ -54,7 +54,7 @@ export async function sendAll(
 		signal,
 	);
 	const memory = asTool(ctx)
-		? new SentMemory(ctx.getContext('node'), `sent-as-tool-${fingerprint(JSON.stringify(messages.map((message) => message?.request)))}`)
+		? new SentMemory(ctx.getContext('node'), `sent-as-tool-${fingerprint(JSON.stringify([ctx.getInputData().map((item) => item.json), messages.map((message) => message?.tryKey)]))}`)
 		: runMemory(ctx.getContext('node'), runIndex);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
@@ -89,9 +89,10 @@ export async function sendAll(
 
 /**
  * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so a
- * tool's memory is the message's own: every try of one call finds it, another call (another message, or
- * one made at the same time) has its own. n8n names a node's tool form after it (`…Tool`); 1.123 and
- * earlier have no isToolExecution.
+ * tool's memory is its call's own, keyed by what every try of the call shares: the agent's input to the tool
+ * (n8n 2.x adds the call's id) and each message's recipient and template (a value such as `$now` changes
+ * between tries). Another call, or one made at the same time, has its own. n8n names a node's tool form
+ * after it (`…Tool`); 1.123 and earlier have no isToolExecution.
  */
 function asTool(ctx: IExecuteFunctions): boolean {
 	return ctx.isToolExecution?.() === true || ctx.getNode().type.endsWith('Tool');

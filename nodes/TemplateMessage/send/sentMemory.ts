@@ -58,14 +58,22 @@ interface SentByRun {
  * retried run (Retry On Fail) has the same index and replaces its count.
  */
 export function rememberSentByRun(context: IDataObject, runIndex: number, sent: number): void {
-	const counts = (context[SENT_BY_RUN] as SentByRun | undefined) ?? { before: 0, run: runIndex, sent: 0 };
+	const counts = sentByRun(context, runIndex);
 	if (runIndex > counts.run) context[SENT_BY_RUN] = { before: counts.before + counts.sent, run: runIndex, sent };
 	else context[SENT_BY_RUN] = { ...counts, sent };
 }
 
 /** What the runs of the node before `runIndex` in this execution sent. */
 export function sentByEarlierRuns(context: IDataObject, runIndex: number): number {
-	const counts = context[SENT_BY_RUN] as SentByRun | undefined;
-	if (counts === undefined) return 0;
+	const counts = sentByRun(context, runIndex);
 	return runIndex > counts.run ? counts.before + counts.sent : counts.before;
+}
+
+/** The counts as kept, or as an execution saved before they were kept so kept them: one count per run index. */
+function sentByRun(context: IDataObject, runIndex: number): SentByRun {
+	const kept = context[SENT_BY_RUN] as Partial<SentByRun> | Record<string, number> | undefined;
+	if (kept === undefined) return { before: 0, run: runIndex, sent: 0 };
+	if (typeof kept.run === 'number' && typeof kept.before === 'number' && typeof kept.sent === 'number') return kept as SentByRun;
+	const before = Object.entries(kept).reduce((sum, [run, sent]) => (Number(run) < runIndex ? sum + Number(sent) : sum), 0);
+	return { before, run: runIndex, sent: Number((kept as Record<string, number>)[runIndex] ?? 0) };
 }
