@@ -5,9 +5,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 # Before anything is installed or rebuilt: a second start would rebuild dist/ under a running n8n.
-ports=("${N8N_PORT:-5678}" "$((${N8N_PORT:-5678} + 1))")
-[ -n "${TEMPLATE_MESSAGE_BASE_URL:-}" ] || ports+=("${SANDBOX_PORT:-5680}")
-node scripts/portsFree.js "${ports[@]}"
+# The sandbox runs unless the real API is set.
+node scripts/portsFree.js "${N8N_PORT:-5678}" $([ -n "${TEMPLATE_MESSAGE_BASE_URL:-}" ] || echo "${SANDBOX_PORT:-5680}")
 started=$SECONDS
 install_dev_dependencies
 step "Building the package (dist/, about 10 s)" npm run build

@@ -252,7 +252,8 @@ describe('the code before the status, and a msgid the answer named', () => {
 		expect(classifyResponse(response(307, { errors: [{ message: 'Too many requests', code: 9 }] }, { ...location, 'Retry-After': '2' }))).toMatchObject({ kind: 'rejected', apiCode: 9, transient: true, retryAfterMs: 2000 });
 		// After a POST, a 303 says the request was handled: a recipient's or a template's code beside it may follow a message that went out.
 		expect(classifyResponse(response(303, { success: false, errors: [{ message: 'Invalid phone number', code: 39 }] }, location))).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('redirect (HTTP 303 See Other') });
-		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Invalid phone number', code: 39 }] }, location))).toMatchObject({ kind: 'rejected', apiCode: 39 });
+		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Invalid phone number', code: 39 }] }, location))).toMatchObject({ kind: 'rejected', redirect: true });
+		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Balance is not enough', code: 5 }] }, location))).toMatchObject({ kind: 'rejected', apiCode: 5 });
 		// Not the API's answer (its internal error says nothing of where the message is; no code at all): still a redirect.
 		expect(classifyResponse(response(303, { success: false, errors: [{ message: 'Internal error', code: 13 }] }, location))).toMatchObject({ kind: 'unknown', reason: expect.stringContaining('redirect (HTTP 303 See Other') });
 		expect(classifyResponse(response(302, { success: false, errors: [{ message: 'Moved' }] }, location))).toMatchObject({ kind: 'rejected', redirect: true });

@@ -128,14 +128,14 @@ export function saysNo(body: unknown): boolean {
 
 /**
  * A redirect carrying one of the API's documented codes is the API answering, and its code decides, as at
- * any other status. But a 303 after a POST says the request was handled: there only a code that refuses
- * before any message is handled (the token, the balance, too many requests) is taken; a recipient's or a
- * template's code beside it could follow a message that went out, so it stays a delivery unknown.
+ * any other status. But after a POST a redirect may follow a handled request (a 303 says so; a 302 is used
+ * so too): there only a code that refuses before any message is handled (the token, the balance, too many
+ * requests) is taken; beside a recipient's or a template's code, the redirect is read as one.
  */
 function redirectSaysNo(statusCode: number, body: unknown, method: 'POST' | 'GET'): boolean {
 	const code = apiCode(body);
 	if (isThrottle(statusCode, code)) return true;
-	if (statusCode === 303 && method === 'POST') return apiCodeInfo(code)?.scope === 'account';
+	if (method === 'POST') return apiCodeInfo(code)?.scope === 'account';
 	return saysNo(body);
 }
 
