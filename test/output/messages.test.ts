@@ -178,9 +178,10 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 	['A JWT as "Bearer Bearer …"', { baseUrl: 'https://api.example.com', token: 'Bearer Bearer eyJhbGciOiJIUzI1NiJ9.abc' }],
 ];
 
-const CREDENTIAL_TEST_CASES: Array<[string, TestAnswer]> = [
+const CREDENTIAL_TEST_CASES: Array<[string, TestAnswer, string?]> = [
 	['Accepted: any answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
 	['Token rejected', { status: 401 }],
+	['Token rejected, entered as "Bearer <JWT>"', { status: 401 }, 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x'],
 	['Token rejected by the API\'s code, whatever the status (codes 17, 19, 43, 45)', { status: 200, apiCode: 45 }],
 	['No send endpoint', { status: 404 }],
 	['A redirect', { status: 301 }],
@@ -313,8 +314,8 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 		lines.push(`| ${name} | \`${cell(error!.message)}\` | ${cell(error!.description ?? '')} |`);
 	}
 	lines.push('', "## The credential dialog's connection test", '', '| Case | Message |', '|---|---|');
-	for (const [name, probe] of CREDENTIAL_TEST_CASES) {
-		const verdict = credentialTestVerdict('https://api.example.com', probe);
+	for (const [name, probe, token] of CREDENTIAL_TEST_CASES) {
+		const verdict = credentialTestVerdict('https://api.example.com', probe, token);
 		expect(verdict.status).toBe(name.startsWith('Accepted') ? 'OK' : 'Error');
 		lines.push(`| ${name} | \`${cell(verdict.message)}\` |`);
 	}
