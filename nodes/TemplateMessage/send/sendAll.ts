@@ -83,7 +83,11 @@ export async function sendAll(
 	flow.summarise();
 	// n8n runs the node again (Retry On Fail) only after it failed, or when its first row carries an error (an
 	// invalid item, with On Error: Continue): only when every item was sent need what this run sent not be kept.
-	if (!flow.stopping && results.every((result) => result !== undefined && (result.kind === 'sent' || result.kind === 'sentBefore'))) memory.clear();
+	// Not in a try that found any in the memory: n8n up to 1.11x tries again Max Tries − 1 times whatever the
+	// tries after its first put out, and a third try would send everything again.
+	const everySent = results.every((result) => result !== undefined && (result.kind === 'sent' || result.kind === 'sentBefore'));
+	const retried = results.some((result) => result !== undefined && 'sentInEarlierTry' in result && result.sentInEarlierTry);
+	if (!flow.stopping && everySent && !retried) memory.clear();
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
 }
 
