@@ -312,7 +312,7 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	);
 	note();
 	note(
-		"Memory grows with the number of items because n8n keeps every input and output item of a run in memory; the node itself keeps each item's request body and, for Retry On Fail, one short entry per sent item while the run lasts (kept afterwards, until the node's next batch, unless every item was sent).",
+		"Memory grows with the number of items because n8n keeps every input and output item of a run in memory; the node itself keeps each item's request body and, for Retry On Fail, one short entry per sent item while the run lasts (kept afterwards, until the node's next batch, unless one try sent every item).",
 	);
 	return lines;
 }

@@ -196,8 +196,9 @@ describe("n8n's node-level Retry On Fail", () => {
 			{ received: 1, accepted: 1 },
 			{ received: 1, accepted: 1 },
 		]);
-		// Cleared once the node succeeded: nothing of it stays in the execution's context.
-		expect(JSON.stringify(result.run.data.executionData?.contextData ?? {})).not.toContain('sent-run');
+		// Kept after a try that found earlier sends in it (n8n up to 1.11x may try once more): this run's alone, one short entry an item.
+		const kept = (result.run.data.executionData?.contextData ?? {})[`node:${SEND_NODE}`] as IDataObject;
+		expect(Object.keys(kept['sent-run-0'] as IDataObject)).toEqual(['0', '1', '2', '3', '4']);
 	});
 
 	test('with Continue On Fail too, a re-run neither resends accepted nor unknown deliveries', async () => {
