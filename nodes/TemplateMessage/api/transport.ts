@@ -246,12 +246,9 @@ function finish(outcome: Outcome, redactor: Redactor): Outcome {
 		return { kind: 'unknown', statusCode: outcome.statusCode, reason: `the API answered success: true with a msgid of ${msgid.length} characters, longer than any msgid the node keeps (${MAX_MSGID_LENGTH})` };
 	}
 	if (outcome.kind === 'unknown' && outcome.msgid !== undefined) {
-		const msgid = redactor.text(outcome.msgid);
-		outcome = { ...outcome, msgid };
-		if (msgid.length > MAX_MSGID_LENGTH) {
-			delete outcome.msgid;
-			outcome.reason = `${outcome.reason}, a msgid longer than any the node keeps (${MAX_MSGID_LENGTH} characters)`;
-		}
+		const { msgid: named, ...withoutMsgid } = outcome;
+		const msgid = redactor.text(named);
+		outcome = msgid.length <= MAX_MSGID_LENGTH ? { ...withoutMsgid, msgid } : { ...withoutMsgid, reason: `${outcome.reason}, a msgid longer than any the node keeps (${MAX_MSGID_LENGTH} characters)` };
 	}
 	if (tokenInPieces(outcome.body, redactor)) {
 		return { ...outcome, body: piecesMasked(outcome.body), reason: `${REDACTED} (the API's answer held the credential's token, in pieces)` };

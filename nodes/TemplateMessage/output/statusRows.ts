@@ -184,7 +184,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 	const add = (label: string, reason?: string | null) => {
 		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
 		entry.count++;
-		if (reason) entry.reasons.add(truncate(reason, 80));
+		// One more than are named is enough to say there are more: a reason per row would be kept for every row.
+		if (reason && entry.reasons.size <= MAX_REASONS) entry.reasons.add(truncate(reason, 80));
 		counts.set(label, entry);
 	};
 	for (const result of results) {
