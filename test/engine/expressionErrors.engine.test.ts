@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { startApiServer } from '../helpers/apiServer';
-import { runSendNode, SEND_NODE } from '../helpers/engine';
+import { ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 
 /** Throws (ExpressionError "Referenced node doesn't exist") only for an item without the column. */
 const orThrow = (column: string) => `={{ $json.${column} ?? $('Node That Did Not Run').item.json.${column} }}`;
@@ -76,4 +76,37 @@ test.each([
 	const error = result.nodeError(SEND_NODE);
 	expect(error).toMatchObject({ name: 'NodeOperationError', context: expect.objectContaining({ itemIndex: 1 }) });
 	expect(String(error?.message)).toMatch(new RegExp(`^${field}\\b.*\\[item 1\\]$`));
+});
+
+describe('a setting read once for the whole run, from the first item, whose expression throws there', () => {
+	test.each([
+		['Send', 'Options → Max Messages per Second', { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxPerSecond: orThrow('rate') } }],
+		['Get Status', 'Options → Max Requests per Second', { operation: 'getStatus', messageId: '={{ $json.msgid }}', statusOptions: { maxPerSecond: orThrow('rate') } }],
+	])('%s: the run fails naming %s and that it is read once, before any request', async (_operation, field, parameters) => {
+		const items = [{ phone: '6281200000001', msgid: 'm-0' }, { phone: '6281200000002', msgid: 'm-1', rate: 5, once: 'off' }];
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters, onError: 'continueRegularOutput', typeVersion: 2 });
+		const error = result.nodeError(SEND_NODE);
+		expect(api.requests).toHaveLength(0);
+		expect(error).toMatchObject({ name: 'NodeOperationError' });
+		expect(String(error?.message)).toBe(`${field}: its expression failed: Referenced node doesn't exist (node "Node That Did Not Run")`);
+		expect(String(error?.description)).toMatch(/read once for the whole run, from the first item\.$/);
+	});
+});
+
+test.each([
+	['an expression (the field takes none in the editor: n8n hands over its text)', orThrow('once'), '"{{ $json.once ?? $(\'Node That Did Not Ru…"'],
+	['a value no version of the node offers', 'oncePerDay', '"oncePerDay"'],
+])('Send Once holding %s: the run fails naming Send Once and its choices, before any request; not read as a Message Key that is empty', async (_what, sendOnce, shown) => {
+	const items = [{ phone: '6281200000001', once: 'off' }];
+	const run = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', sendOnce }, onError: 'continueRegularOutput', typeVersion: 2 }).catch((refused: Error) => refused);
+	if (run instanceof Error) {
+		// n8n 1.78 checks a choice field's saved value itself and refuses the workflow before any node runs.
+		expect({ engine: ENGINE.n8nCoreVersion.startsWith('1.78.'), refused: run.name, requests: api.requests.length }).toEqual({ engine: true, refused: 'WorkflowHasIssuesError', requests: 0 });
+		return;
+	}
+	const error = run.nodeError(SEND_NODE);
+	expect(api.requests).toHaveLength(0);
+	expect(error).toMatchObject({ name: 'NodeOperationError' });
+	expect(String(error?.message)).toBe(`Send Once: expected one of "off", "recipientTemplate", "recipientTemplateValues", "customKey", got ${shown}`);
+	expect(String(error?.description)).toMatch(/^Pick one of its choices in the node \(Off, Once per Recipient and Template, .*\); it takes no expression$/);
 });

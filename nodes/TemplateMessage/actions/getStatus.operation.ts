@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
-import { readParameter } from '../request/parameters';
+import { readParameter, readRunParameter } from '../request/parameters';
 import { invalidItemError } from '../output/errors';
 import { lookupAll } from '../lookup/lookupAll';
-import { readStatusOptions, statusOptionsProperty } from '../shared/statusOptions';
+import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptionsSet } from '../shared/statusOptions';
 import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
@@ -89,7 +89,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 
 /** What the lookups run with: the request settings and the wait, as given under Options. */
 function lookupSettings(ctx: IExecuteFunctions) {
-	return readStatusOptions(ctx.getNodeParameter('statusOptions', 0, {}) as IDataObject, ctx.getNode().typeVersion, runOptionRefused(ctx.getNode()));
+	const set = statusOptionsSet(ctx.getNode().parameters.statusOptions, (name) => readRunParameter(ctx, `statusOptions.${name}`, statusOptionPath(name)));
+	return readStatusOptions(set, ctx.getNode().typeVersion, runOptionRefused(ctx.getNode()));
 }
 
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { optionPath, optionsOfScope, readOptions } from '../shared/options';
@@ -29,6 +30,20 @@ export function readParameter(ctx: IExecuteFunctions, path: string, itemIndex: n
 	// n8n's ExpressionError names the node it could not read from apart from its message.
 	const node = typeof context?.nodeCause === 'string' ? ` (node ${JSON.stringify(truncate(context.nodeCause, 60))})` : '';
 	throw new InvalidFieldError(field, `its expression failed: ${truncate(failure instanceof Error ? failure.message : String(failure), 200)}${node}`, hint);
+}
+
+/**
+ * A parameter read once for the whole run, from the first item (Options that govern the run, Send Once): an
+ * expression that throws there is the run's error, named as readParameter names an item's.
+ */
+export function readRunParameter(ctx: IExecuteFunctions, path: string, field: string, fallback?: unknown): unknown {
+	let refused: InvalidFieldError | undefined;
+	try {
+		return readParameter(ctx, path, 0, field, fallback);
+	} catch (error) {
+		refused = error as InvalidFieldError;
+	}
+	throw new NodeOperationError(ctx.getNode(), refused.message, { description: `${refused.hint ?? ''} This setting is read once for the whole run, from the first item.`.trim() });
 }
 
 export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOnce: SendOnce, request: SendRequestBody): string | undefined {

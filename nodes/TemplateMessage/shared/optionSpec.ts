@@ -95,17 +95,33 @@ export function numberOption(
 
 /** A choice among the field's own values, its default when none is given. */
 export function choiceOption<const T extends string>(property: Omit<INodeProperties, 'name'> & { options: Array<{ name: string; value: T; description: string }> }): OptionSpec<T, 'item'> {
-	const choices: unknown[] = (property.options as Array<{ value: T }>).map((choice) => choice.value);
+	const choices = (property.options as Array<{ value: T }>).map((choice) => choice.value);
 	return optionSpec('item', property, (value, { refuse }) => {
 		if (value === undefined || value === null || value === '') return property.default as T;
-		if (choices.includes(value)) return value as T;
-		return refuse(`expected one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}, got ${shown(value)}`, 'Use an expression that gives one of these values, or pick one in the list');
+		return readChoice(value, choices, refuse, 'Use an expression that gives one of these values, or pick one in the list');
 	});
+}
+
+/** One of `choices`, or refused naming them and what was given. */
+export function readChoice<T extends string>(value: unknown, choices: readonly T[], refuse: (problem: string, hint: string) => never, hint: string): T {
+	if ((choices as readonly unknown[]).includes(value)) return value as T;
+	return refuse(`expected one of ${choices.map((choice) => JSON.stringify(choice)).join(', ')}, got ${shown(value)}`, hint);
 }
 
 /** The same option offered by another operation, in its words (its name, its description). */
 export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Partial<Pick<INodeProperties, 'displayName' | 'description'>>): OptionSpec<T, S> {
 	return { ...spec, property: { ...spec.property, ...words } };
+}
+
+/**
+ * The options of `table` that are set (`set`: the collection as saved), each read by its own path with `read`:
+ * one whose expression fails is named, and fails only where it is read.
+ */
+export function setOptionsOf(table: Record<string, OptionSpec<unknown>>, set: unknown, read: (name: string) => unknown): IDataObject {
+	const collection: IDataObject = {};
+	const names = typeof set === 'object' && set !== null ? Object.keys(set) : [];
+	for (const name of names) if (name in table) collection[name] = read(name) as IDataObject[string];
+	return collection;
 }
 
 /** An operation's Options collection, from its table of options: the one builder of every operation's. */

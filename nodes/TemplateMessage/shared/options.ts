@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from './flowLimits';
 import { FIELD } from './fieldNames';
 import type { OptionSpec, Refuse, Scope } from './optionSpec';
-import { choiceOption, numberOption, optionPathOf, optionSpec, optionsCollection, readSwitch, readTable } from './optionSpec';
+import { choiceOption, numberOption, optionPathOf, optionSpec, optionsCollection, readSwitch, readTable, setOptionsOf } from './optionSpec';
 
 /** Node's timers take at most 2^31-1 ms; the node's own limit (Max Time per Request) is well below that. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -252,10 +252,7 @@ export function readOptions<S extends Scope>(collection: IDataObject, scope: S, 
  * with `read`: another scope's expressions are not evaluated, so one that fails for an item fails only where it is read.
  */
 export function optionsOfScope(scope: Scope, set: unknown, read: (name: OptionName) => unknown): IDataObject {
-	const collection: IDataObject = {};
-	const names = typeof set === 'object' && set !== null ? Object.keys(set) : [];
-	for (const name of names) if (name in OPTIONS_OF[scope]) collection[name] = read(name as OptionName) as IDataObject[string];
-	return collection;
+	return setOptionsOf(OPTIONS_OF[scope], set, (name) => read(name as OptionName));
 }
 
 /** The options read once for the run, from the first item. */

@@ -3,7 +3,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { BREAKER_THRESHOLD } from './flowLimits';
 import { MAX_TIMEOUT_MS, OPTIONS } from './options';
 import type { OptionSpec, Refuse } from './optionSpec';
-import { choiceOption, numberOption, optionsCollection, readTable, reworded } from './optionSpec';
+import { choiceOption, numberOption, optionPathOf, optionsCollection, readTable, reworded, setOptionsOf } from './optionSpec';
 
 /** The status Get Status may keep asking for: delivered (read counts too), or read. */
 export type WaitTarget = 'delivered' | 'read';
@@ -75,6 +75,16 @@ export type StatusOptionValues = Omit<ReturnType<typeof readTable<typeof STATUS_
 	/** Undefined: ask once. */
 	wait?: WaitSettings;
 };
+
+/** Where the editor shows a Get Status option: `Options → <its name>`. */
+export function statusOptionPath(name: string): string {
+	return optionPathOf(STATUS_OPTIONS[name as keyof typeof STATUS_OPTIONS].property.displayName);
+}
+
+/** The options set in the collection as saved (`set`), each read by its own path with `read`. */
+export function statusOptionsSet(set: unknown, read: (name: string) => unknown): IDataObject {
+	return setOptionsOf(STATUS_OPTIONS, set, read);
+}
 
 /** The Options collection as n8n gave it, read as a Send reads its own. */
 export function readStatusOptions(collection: IDataObject, typeVersion: number, refuse: Refuse): StatusOptionValues {
