@@ -58,3 +58,16 @@ test.each([1, 2])('version %i: a body value with a line break, no template paste
 	expect(result.nodeError(SEND_NODE)?.message).toBe('Body Values → value 1: contains a line break, which the platform refuses in template values [item 1]');
 	expect(api.requests).toHaveLength(0);
 });
+
+test('Default Country Code mapped from a column: a row whose cell is empty sends no number without + or 00 abroad; the other rows go', async () => {
+	const rows = [
+		{ phone: '81234567890', cc: '', name: 'Sheet dropped the 0' },
+		{ phone: '0812 3456 7890', cc: '62', name: 'Budi' },
+		{ phone: '+44 7700 900123', cc: '', name: 'Written with its code' },
+	];
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, typeVersion: 2, onError: 'continueRegularOutput', parameters: parameters({ options: { defaultCountryCode: '={{ $json.cc }}' } }) });
+	expect(api.requests.map((request) => (request.body as IDataObject).phone_number)).toEqual(['6281234567890', '447700900123']);
+	expect(String(result.output(SEND_NODE)[0].json.error)).toBe(
+		'Phone Number: "81234567890" has no + or 00, and Options → Default Country Code is empty for this item (its expression gave nothing): the node cannot tell which country the number is local to [item 0]',
+	);
+});

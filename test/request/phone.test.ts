@@ -118,11 +118,11 @@ describe('normalisePhoneNumber', () => {
 		});
 
 		test.each([
-			['6.28123456789E+12', /"6\.28123456789E\+12" is in scientific notation, which has lost the number's last digits$/],
+			['6.28123456789E+12', /"6\.28123456789E\+12" is in scientific notation, in which a sheet drops a number's last digits$/],
 			['6.2812E12', /scientific notation/],
 			['6281234567890.5', /is a decimal number, not a phone number$/],
 			// A decimal comma, as sheets in Indonesia and much of Europe write numbers.
-			['6,28123E+11', /"6,28123E\+11" is in scientific notation, which has lost the number's last digits$/],
+			['6,28123E+11', /"6,28123E\+11" is in scientific notation, in which a sheet drops a number's last digits$/],
 			['6281234567890,5', /is a decimal number, not a phone number$/],
 			// Zeros after a dot may be decimals or the number's last digits; so may a ".0" after a grouped number.
 			['62812345678.000', /"62812345678\.000" ends in "\.000", which may be a decimal part or digits of the number; the node cannot tell which$/],
@@ -200,10 +200,9 @@ describe('normalisePhoneNumber', () => {
 		});
 
 		test.each([
-			// Part of the number there, dialled from abroad too: kept, bracketed or not.
+			// Part of the number there, dialled from abroad too: kept.
 			['+39 06 6982 1234', '390669821234'],
 			['0039 06 6982 1234', '390669821234'],
-			['+39 (0)6 6982 1234', '390669821234'],
 			['+378 0549 123456', '3780549123456'],
 			['+225 07 12 34 56 78', '2250712345678'],
 			['+242 06 123 4567', '242061234567'],
@@ -224,8 +223,27 @@ describe('normalisePhoneNumber', () => {
 			expect(error.hint).toBe(`Write the number as it is dialled from abroad: +${countryCode} then the number without the 0 if it is a trunk prefix, with it if the number starts with 0`);
 		});
 
-		test('a trunk 0 in brackets is dropped for any country, as its writer marked it', () => {
+		test('a trunk 0 in brackets is dropped for a country the node has no rule for, as its writer marked it', () => {
 			expect(normalisePhoneNumber('+55 (0)11 98765 4321')).toBe('5511987654321');
+		});
+
+		test.each([
+			// A mobile written with a trunk mark: sent as it reads, 39 0347…, a digit more.
+			'+39 (0)347 123 4567',
+			// Rome's 06, the 0 in brackets: the same form, meant otherwise.
+			'+39 (0)6 6982 1234',
+		])('%j is refused: a (0) after a country code whose 0 is part of the number may or may not be a digit of it', (input) => {
+			rejects(input, /has \(0\) after country code 39, whose numbers have no trunk prefix \(a 0 there is part of the number\): the node cannot tell whether that 0 belongs to the number$/);
+		});
+
+		test.each([
+			['+39 (0) 06 6982 1234', '39'],
+			['0039 (0)06 6982 1234', '39'],
+			['+39 006 6982 1234', '39'],
+			['+225 (0) 07 12 34 56 78', '225'],
+			['+62 (0) 0812 3456 7890', '62'],
+		])('%j is refused: no number starts with 00 after its country code, a digit more whichever 0 it is', (input, countryCode) => {
+			rejects(input, new RegExp(`has two 0s right after country code ${countryCode}$`));
 		});
 
 		test('a (0) anywhere but right after the country code is refused', () => {
@@ -469,6 +487,10 @@ describe('numbers no country has, that sheets make of real ones, are refused: se
 		['001 62 812 3456 7890', '62', /after country code 1/],
 		// Russia's trunk 8 after +7.
 		['+7 8 (912) 345-67-89', undefined, /has 11 digits after country code 7/],
+		// Japan's international prefix 010 and Israel's carriers' 012 to 019, where no local number starts with them.
+		['010 33 1 23 45 67 89', '81', /starts with 010, the international prefix dialled from country code 81/],
+		['010-1-212-555-0100', '81', /starts with 010, the international prefix dialled from country code 81/],
+		['014 44 20 7946 0958', '972', /starts with 014, the international prefix dialled from country code 972/],
 	])('%j (Default Country Code %s)', (cell, defaultCountryCode, problem) => {
 		expect(() => normalisePhoneNumber(cell, defaultCountryCode)).toThrow(problem);
 	});
@@ -483,5 +505,65 @@ describe('numbers no country has, that sheets make of real ones, are refused: se
 		['+49 4921 1234567', '4949211234567'],
 	])('%j is still its own number', (cell, digits) => {
 		expect(normalisePhoneNumber(cell)).toBe(digits);
+	});
+});
+
+describe('separators and digits as other scripts and web pages write them', () => {
+	const dashes = ['\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', '\uff0d', '\ufe63'];
+
+	test.each(dashes)('a North American number without its 1, grouped with U+%s: refused, never sent to the country its area code spells', (dash) => {
+		for (const cell of [`(212) 555${dash}0100`, `212${dash}555${dash}0100`, `(475) 555 ${dash} 0123`, `' (212) 555${dash}0100`]) {
+			expect(() => normalisePhoneNumber(cell)).toThrow(/is written as a North American number without its country code 1/);
+		}
+	});
+
+	test.each(['\r', '\v', '\f', '\t', '\u0085', '\u2028', '\u2029', '\r\n'])('a second number after %j is refused as two numbers, as after \\n, never glued onto the first', (lineBreak) => {
+		for (const [cell, countryCode] of [[`+62 21 555 1234${lineBreak}1235`, undefined], [`5551234${lineBreak}5551235`, undefined], [`(021) 555 1234${lineBreak}35`, '62']]) {
+			expect(() => normalisePhoneNumber(cell, countryCode)).toThrow(/holds more than one number$/);
+		}
+	});
+
+	test.each([
+		['\u0660\u0668\u0661\u0662 \u0663\u0664\u0665\u0666 \u0667\u0668\u0669\u0660', '62', '6281234567890'],
+		['+\u06f9\u06f8 \u06f9\u06f1\u06f2 \u06f3\u06f4\u06f5 \u06f6\u06f7\u06f8\u06f9', undefined, '989123456789'],
+		['+\uff16\uff12 \uff18\uff11\uff12 \uff13\uff14\uff15\uff16 \uff17\uff18\uff19\uff10', undefined, '6281234567890'],
+		['+\u096f\u0967 \u096f\u096e\u096d\u096c\u096b \u096a\u0969\u0968\u0967\u0966', undefined, '919876543210'],
+	])('%j (Default Country Code %s): the digits of its script are the number\'s digits, %s', (cell, countryCode, digits) => {
+		expect(normalisePhoneNumber(cell, countryCode)).toBe(digits);
+	});
+
+	test.each(['\u00ad', '\u061c', '\u180e'])('U+%s (a soft hyphen, an Arabic direction mark, a Mongolian vowel separator) is dropped, as other marks that do not show', (mark) => {
+		expect(normalisePhoneNumber(`${mark}+62 812${mark}3456 7890`)).toBe('6281234567890');
+	});
+
+	test('a Default Country Code that is refused shows a mark copied along with it', () => {
+		expect(() => normalisePhoneNumber('0812 3456 7890', '\u200e62')).toThrow('Default Country Code: "⟨U+200E⟩62" is not a country code');
+	});
+
+	test('a negative number cell is said to be one', () => {
+		expect(() => normalisePhoneNumber(-447700900123)).toThrow('Phone Number: -447700900123 is a negative number, not a phone number');
+	});
+});
+
+describe('Default Country Code mapped from a column, empty in a row', () => {
+	test.each([
+		['81234567890', undefined],
+		['81234567890', ''],
+		['81234567890', '  '],
+		['0812 3456 7890', ''],
+		['447700900123', null],
+	])('%j with %j: refused, the country is not known (never sent as if international)', (cell, countryCode) => {
+		expect(() => normalisePhoneNumber(cell, countryCode, true, true)).toThrow(/has no \+ or 00, and Options → Default Country Code is empty for this item \(its expression gave nothing\): the node cannot tell which country the number is local to$/);
+	});
+
+	test.each([
+		['+44 7700 900123', '447700900123'],
+		['0044 7700 900123', '447700900123'],
+	])('%j, written with its country code, goes: %s', (cell, digits) => {
+		expect(normalisePhoneNumber(cell, '', true, true)).toBe(digits);
+	});
+
+	test('typed, not mapped, an empty Default Country Code is no country code, as before', () => {
+		expect(normalisePhoneNumber('447700900123', '', true, false)).toBe('447700900123');
 	});
 });

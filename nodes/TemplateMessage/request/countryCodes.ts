@@ -1,5 +1,6 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { optionName } from '../shared/options';
+import { quote, visible } from './text';
 
 // Country codes: which digits a number's country code is, and what a 0 right after it means.
 
@@ -99,6 +100,6 @@ export function countryCodeIn(raw: unknown): string | undefined {
 export function readDefaultCountryCode(raw: unknown): string | undefined {
 	if (raw === undefined || raw === null || raw === '') return undefined;
 	const code = countryCodeIn(raw);
-	if (code === undefined) throw new InvalidFieldError(optionName('defaultCountryCode'), `"${String(raw)}" is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
+	if (code === undefined) throw new InvalidFieldError(optionName('defaultCountryCode'), `${quote(visible(String(raw)))} is not a country code`, 'Use 1 to 3 digits, e.g. 62 or +62');
 	return code;
 }

@@ -75,6 +75,7 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 		phoneNumber: get('phoneNumber', FIELD.phoneNumber),
 		phoneNumberMapped: String(ctx.getNode().parameters.phoneNumber ?? '').startsWith('='),
 		defaultCountryCode,
+		defaultCountryCodeMapped: String((ctx.getNode().parameters.options as IDataObject | undefined)?.defaultCountryCode ?? '').startsWith('='),
 		templateCodeId: get('templateCodeId', FIELD.templateCodeId),
 		compatibility,
 		template: templateShape(templateFields),

@@ -18,7 +18,7 @@ const SPELLING_DEFAULTS: CompatibilityOptions = readOptions({}, 'item', 2, field
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
 	const compatibility = { ...SPELLING_DEFAULTS, ...input.compatibility };
-	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped);
+	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped, input.defaultCountryCodeMapped);
 	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
 	if (hasControlCharacter(templateCodeId)) {
 		throw new InvalidFieldError(FIELD.templateCodeId, `contains a control character (a tab, a line break or another invisible character): ${JSON.stringify(templateCodeId).slice(0, 80)}`, 'Copy the template code id again from the developer dashboard, or check the mapped column');

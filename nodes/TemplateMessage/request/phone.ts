@@ -10,8 +10,12 @@ const MIN_DIGITS = 7;
 const MAX_DIGITS = 15;
 // No real number is longer, separators included.
 const MAX_TEXT_LENGTH = 40;
-// What people, phones and spreadsheets put between digits: any Unicode space, every dash (minus, full-width), . / ( )
-const SEPARATORS = /[\s\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\-\u2010-\u2015\u2212\ufe58\ufe63\uff0d.()/]/g;
+// What people, phones and spreadsheets put between digit groups: any Unicode space, every dash (minus, full-width), a dot.
+const GROUP_SEPARATOR = '[\\s\\-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d.]';
+// Those, and / ( ): what is dropped between digits.
+const SEPARATORS = new RegExp(`${GROUP_SEPARATOR.slice(0, -1)}()/]`, 'g');
+// Lines, and a tab: what sets one number apart from another in a cell (a space or a dash joins groups of one).
+const LINE_BREAK = /[\n\r\v\f\t\u0085\u2028\u2029]/;
 // Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped,
 // and with them what no number needs but the preview leaves be: the zero-width (non-)joiners, written
 // in emoji and some scripts, and the invisible operators U+2061 to U+2064. Line separators are SEPARATORS.
@@ -29,8 +33,14 @@ const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
  * only by: a leading + or 00, a trunk 0 after the country code (by its country's rule) and a spreadsheet's ".0" dropped; a
  * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
-export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
+export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeMapped = false): string {
+	// Mapped from a column and empty in this row: which country a number without + or 00 is local to is not known.
+	if (countryCodeMapped && isEmptyCountryCode(defaultCountryCode)) return readPhoneNumber(raw, undefined, mapped, true);
 	return cleanPhoneNumber(raw, defaultCountryCode) ?? readPhoneNumber(raw, defaultCountryCode, mapped);
+}
+
+function isEmptyCountryCode(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 }
 
 // "+6281234567890", "+62 812-3456-7890", "6281234567890", "0812-3456-7890": a +, a 0 or none, then digit groups, one space or
@@ -58,7 +68,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 		// 0: a local number, Default Country Code in front of it by its country's rule.
 		const code = countryCodeIn(defaultCountryCode);
 		const zero = code === undefined ? undefined : zeroAfterCountryCode(code);
-		if (zero === undefined) return undefined;
+		if (zero === undefined || INTERNATIONAL_PREFIX_AFTER_ONE_ZERO[code!]?.test(text)) return undefined;
 		const local = text.replace(CLEAN_SEPARATORS, '');
 		digits = code + (zero === 'part of the number' ? local : local.slice(1));
 	} else {
@@ -73,11 +83,11 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	return digits;
 }
 
-/** The whole reading, every refusal included. */
-export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false): string {
+/** The whole reading, every refusal included. `countryCodeLeftEmpty`: Default Country Code is mapped, and empty for this item. */
+export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeLeftEmpty = false): string {
 	const asWritten = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
-	const text = asWritten.replace(INVISIBLE, '').trim().replace(/^'/, '');
+	const text = withAsciiDigits(asWritten.replace(INVISIBLE, '').trim().replace(/^'/, '').trim());
 	refuseLink(text, asWritten);
 	if (text.length > MAX_TEXT_LENGTH) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is too long for a phone number`, 'Map the column that holds the phone number');
@@ -114,6 +124,12 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 			);
 		}
 		digits = compact.slice(2);
+	} else if (countryCodeLeftEmpty) {
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(asWritten)} has no + or 00, and ${optionPath('defaultCountryCode')} is empty for this item (its expression gave nothing): the node cannot tell which country the number is local to`,
+			`Fill the country code in this row, or write the number with + and its country code, e.g. +62 812 3456 7890`,
+		);
 	} else if (compact.startsWith('0')) {
 		const countryCode = readDefaultCountryCode(defaultCountryCode);
 		if (countryCode === undefined) {
@@ -130,6 +146,14 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 				FIELD.phoneNumber,
 				`${shown(asWritten)} starts with 0, and the node has no rule for what a leading 0 means in country code ${countryCode} (${optionPath('defaultCountryCode')})`,
 				`Write the number with its country code and without the 0 or any prefix before it, e.g. +${countryCode} …`,
+			);
+		}
+		const prefix = INTERNATIONAL_PREFIX_AFTER_ONE_ZERO[countryCode]?.exec(compact)?.[0];
+		if (prefix !== undefined) {
+			throw new InvalidFieldError(
+				FIELD.phoneNumber,
+				`${shown(asWritten)} starts with ${prefix}, the international prefix dialled from country code ${countryCode} (${optionPath('defaultCountryCode')}), not a local number's 0`,
+				'Write the number with + and its own country code instead of the prefix, e.g. +33 1 23 45 67 89',
 			);
 		}
 		// Where the 0 is part of the number (Italy's 06…), it stays after the country code too.
@@ -157,6 +181,13 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 	if (problem !== undefined) throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} ${problem.problem}`, problem.hint);
 	return digits;
 }
+
+/**
+ * Where the prefix for calling abroad starts with one 0, and no local number does: Japan's 010, Israel's
+ * carriers' 012 to 019. With Default Country Code set there, "010 33 1…" is a French number, not Japan's 10 33….
+ * (A prefix starting 00 is never a local number's 0; Australia's 0011 or Indonesia's 001 land on +1, and are refused as such.)
+ */
+const INTERNATIONAL_PREFIX_AFTER_ONE_ZERO: Readonly<Record<string, RegExp>> = { '81': /^010/, '972': /^01[2-9]/ };
 
 /** Numbers of these country codes have exactly 10 digits after it: North America (1, an area code from 2 to 9 first), Russia and Kazakhstan (7). */
 const TEN_DIGIT_COUNTRIES: Readonly<Record<string, RegExp>> = { '1': /^[2-9]\d{9}$/, '7': /^\d{10}$/ };
@@ -190,8 +221,20 @@ function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, as
 	}
 	const rest = digits.slice(countryCode.length);
 	if (!rest.startsWith('0')) return digits;
+	// No number of any country starts with 00 after its country code: "+39 (0) 06…" or "+39 006…" has a 0 too many.
+	if (rest.startsWith('00')) {
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number${zeroAfterCountryCode(countryCode) === 'part of the number' ? ', with its own leading 0 once' : ' without its leading 0'}`);
+	}
 	const zero = zeroAfterCountryCode(countryCode);
-	if (zero === 'part of the number') return digits;
+	if (zero === 'part of the number') {
+		if (bracketedAfter !== countryCode) return digits;
+		// "+39 (0)347…": a trunk 0 marked where there is none; "+39 (0)6…" may mean Rome's 06. Either way a guess.
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(asWritten)} has (0) after country code ${countryCode}, whose numbers have no trunk prefix (a 0 there is part of the number): the node cannot tell whether that 0 belongs to the number`,
+			`Write the number as it is dialled from abroad, without brackets: +${countryCode} then the number, with the 0 only if the number itself starts with 0`,
+		);
+	}
 	if (zero === undefined && bracketedAfter !== countryCode) {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
@@ -199,14 +242,11 @@ function withoutTrunkZero(digits: string, bracketedAfter: string | undefined, as
 			`Write the number as it is dialled from abroad: +${countryCode} then the number without the 0 if it is a trunk prefix, with it if the number starts with 0`,
 		);
 	}
-	if (rest.startsWith('00')) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has two 0s right after country code ${countryCode}`, `Check the number: write +${countryCode} followed by the number without its leading 0`);
-	}
 	return countryCode + rest.slice(1);
 }
 
 /** "(212) 555-0100", "212-555-0100": an area code, then 3 and 4 digits, the first of each from 2 to 9, as North America writes its numbers. */
-const NORTH_AMERICAN_WITHOUT_CODE = /^\(?[2-9]\d{2}\)?[\s.-]*[2-9]\d{2}[\s.-]+\d{4}$/;
+const NORTH_AMERICAN_WITHOUT_CODE = new RegExp(`^\\(?[2-9]\\d{2}\\)?${GROUP_SEPARATOR}*[2-9]\\d{2}${GROUP_SEPARATOR}+\\d{4}$`);
 
 /** Read as international, it would go to the country its area code spells (212: Morocco), a number too short for it. */
 function refuseNorthAmericanWithoutCode(whole: string, asWritten: string): void {
@@ -273,6 +313,9 @@ function phoneText(raw: unknown): string {
 	if (typeof raw === 'number' && Number.isFinite(raw) && raw > 0 && !Number.isInteger(raw)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${raw} is a decimal number, not a phone number`, 'Map the column that holds the phone number, formatted as plain text');
 	}
+	if (typeof raw === 'number' && Number.isSafeInteger(raw) && raw < 0) {
+		throw new InvalidFieldError(FIELD.phoneNumber, `${raw} is a negative number, not a phone number`, 'Map the column that holds the phone number; a sheet formula may have subtracted from it');
+	}
 	throw new InvalidFieldError(FIELD.phoneNumber, `expected text or a whole number, got ${describeValue(raw)}`, 'Map the column that holds the phone number');
 }
 
@@ -286,7 +329,7 @@ function wholeNumber(text: string, asWritten: string): string {
 	// "6,281,234,567,890.0": digit grouping, said as such below.
 	if (COMMA_GROUPED.test(text)) return text;
 	if (/^\+?\d+([.,]\d+)?e\+?\d+$/i.test(text)) {
-		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, which has lost the number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
+		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, in which a sheet drops a number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
 	const decimal = /^(\+?\d+)([.,])(\d+)$/.exec(text);
 	if (decimal) {
@@ -333,7 +376,8 @@ function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 	}
 	const twoNumbers =
 		(text.match(/\+/g) ?? []).length > 1 ||
-		/[,;|&\n]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
+		/[,;|&]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
+		(LINE_BREAK.test(text) && /\d/.test(text.slice(text.search(LINE_BREAK)))) ||
 		slashedNumbers(text) ||
 		otherEnding(text);
 	if (twoNumbers) {
@@ -373,6 +417,18 @@ function otherEnding(text: string): boolean {
 }
 /** The most digits an area code has, without its trunk 0 (Germany's 33203). */
 const LONGEST_AREA_CODE = 5;
+
+/** The 0 of each script whose digits a phone keyboard writes numbers in; its 1 to 9 follow it (Unicode). */
+const SCRIPT_ZEROS = [0x0660, 0x06f0, 0x07c0, 0x0966, 0x09e6, 0x0a66, 0x0ae6, 0x0b66, 0x0be6, 0x0c66, 0x0ce6, 0x0d66, 0x0de6, 0x0e50, 0x0ed0, 0x0f20, 0x1040, 0x1090, 0x17e0, 0x1810, 0xff10];
+
+/** Digits of those scripts (Arabic-Indic ٠١٢, Persian ۰۱۲, Devanagari, Thai, full-width ０１２…) as 0 to 9: the same number. */
+function withAsciiDigits(text: string): string {
+	return text.replace(/(?![0-9])\p{Nd}/gu, (digit) => {
+		const code = digit.codePointAt(0)!;
+		const zero = SCRIPT_ZEROS.find((first) => code >= first && code <= first + 9);
+		return zero === undefined ? digit : String(code - zero);
+	});
+}
 
 /** Letters as they are, the rest as ⟨U+XXXX⟩ where it does not show. */
 function describeOthers(digits: string, text: string): string {

@@ -65,15 +65,16 @@ function escape(character: string): string {
 }
 
 /**
- * Marks that do not show, or reorder the text around them, for a character class: the zero-width
- * space, direction marks, embeddings and overrides, the word joiner, isolates, the byte order mark.
+ * Marks that do not show, or reorder the text around them, for a character class: the soft hyphen, the
+ * zero-width space, direction marks (Arabic's too), the Mongolian vowel separator, embeddings and
+ * overrides, the word joiner, isolates, the byte order mark.
  */
-export const HIDDEN_MARKS = '\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
 
-// The preview also shows the line and paragraph separators, which break a line where none is seen;
-// not the zero-width joiners: emoji and some scripts are written with them. Control characters are
+// The preview also shows the line and paragraph separators and the C1 controls (NEL among them), which
+// break a line where none is seen; not the zero-width joiners: emoji and some scripts are written with them. Control characters are
 // tested apart: ESLint's no-control-regex refuses them in a regex.
-const HIDDEN = new RegExp(`[${HIDDEN_MARKS}\\u2028\\u2029]`);
+const HIDDEN = new RegExp(`[${HIDDEN_MARKS}\\u0080-\\u009f\\u2028\\u2029]`);
 
 /** Characters that do not show, or change how the rest shows, as ⟨U+XXXX⟩: a preview reads as what is sent. */
 export function visible(value: string): string {

@@ -48,6 +48,8 @@ export interface MessageInput {
 	/** Phone Number is an expression (a mapped column): an empty value is an empty cell. */
 	phoneNumberMapped?: boolean;
 	defaultCountryCode?: unknown;
+	/** Default Country Code is an expression: empty for an item, that item's country is not known. */
+	defaultCountryCodeMapped?: boolean;
 	templateCodeId: unknown;
 	components: ComponentsInput;
 	compatibility?: Partial<CompatibilityOptions>;
