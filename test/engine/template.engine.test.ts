@@ -272,3 +272,19 @@ describe('what only the preview needs never fails the run', () => {
 		expect({ error: result.nodeError(SEND_NODE)?.message, requests: api.requests.length }).toEqual({ error: undefined, requests: 1 });
 	});
 });
+
+describe('a value given under Template (Checks and Preview) → Buttons is named where it was given', () => {
+	const withButtons = (third: IDataObject) => ({
+		phoneNumber: '={{ $json.phone }}',
+		templateCodeId: 'order_shipped',
+		template: { bodyText: 'Your order is on its way.', buttons: { button: [{ kind: 'callPhone', label: 'Call us' }, { kind: 'quickReply', label: 'Thanks', payload: 'thanks' }, third] } },
+	});
+	test.each([
+		['a blank payload', { kind: 'quickReply', label: 'Stop', payload: '={{ $json.value }}' }, ' ', 'Template (Checks and Preview) → Buttons → button 3 → Payload: is empty [item 0]'],
+		['a URL suffix with a tab', { kind: 'dynamicUrl', label: 'Track', urlSuffix: '={{ $json.value }}' }, 'INV\t7', 'Template (Checks and Preview) → Buttons → button 3 → URL Suffix: contains a line break, a tab or another control character, which a link cannot hold [item 0]'],
+	])('%s of the template\'s third button: its field and position, not the node\'s Buttons', async (_what, third, value, error) => {
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281234567890', value }], typeVersion: 2, onError: 'continueRegularOutput', parameters: withButtons(third) });
+		expect(api.requests).toHaveLength(0);
+		expect(result.output(SEND_NODE)[0].json.error).toBe(error);
+	});
+});

@@ -175,6 +175,86 @@ describe('raw JSON payload', () => {
 	});
 });
 
+describe('raw JSON payload: what the contract requires of each value', () => {
+	const json = (rawPayload: unknown) => ({ mode: 'json' as const, rawPayload });
+	const header = (type: string, media: unknown) => json([{ position: 'header', parameters: [{ type, [type]: media }] }]);
+	const button = (entry: unknown) => json([{ position: 'button', parameters: [entry] }]);
+
+	test.each(['ftp://files.example.com/a.pdf', 'javascript:alert(1)', 'file:///etc/passwd', 'not a url', 'https:/cdn.example.com/a.pdf', 'https:cdn.example.com/a.pdf'])('rule 6: a media URL %j is refused, as the fields refuse it', (url) => {
+		expect(fieldError(() => build(header('document', { url }))).field).toBe('Payload (JSON) → header → value 1 → document → url');
+		expect(fieldError(() => build(fields({ header: { type: 'document', url } }))).field).toBe('Header Media URL');
+	});
+
+	test('a media header without its media object, or with no url, is refused; other fields of the media object go as given', () => {
+		expect(fieldError(() => build(json([{ position: 'header', parameters: [{ type: 'image' }] }])))).toMatchObject({ field: 'Payload (JSON) → header → value 1 → image', problem: 'must be an object with url, got undefined' });
+		expect(fieldError(() => build(header('video', {})))).toMatchObject({ field: 'Payload (JSON) → header → value 1 → video → url', problem: 'is empty' });
+		const request = header('document', { url: 'https://cdn.example.com/a b.pdf', filename: 'Invoice.pdf' });
+		expect(build(request)).toEqual(envelope(request.rawPayload));
+	});
+
+	test('the quick reply as the spec\'s example carries it, its value in text, goes as written', () => {
+		const request = button({ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', text: 'yes' }] });
+		expect(build(request)).toEqual(envelope(request.rawPayload));
+		expect(fieldError(() => build(button({ sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', text: ' ' }] })))).toMatchObject({ field: 'Payload (JSON) → button 1 → payload', problem: 'is empty' });
+	});
+
+	test.each([
+		['a reference beyond 2^53', '12345678901234567890', '12345678901234567000'],
+		['an amount with a trailing 0', '150000.50', '150000.5'],
+		['a number in exponent form', '1e3', '1000'],
+	])('%s mapped without quotes (%s) is refused: JSON would send %s', (_what, written, sent) => {
+		const raw = `[{"position":"body","parameters":[{"type":"text","text":"Budi"},{"type":"text","text":${written}}]}]`;
+		expect(fieldError(() => build(json(raw)))).toMatchObject({ field: 'Payload (JSON)', problem: `holds the number ${written}, which JSON sends as ${sent}` });
+		// In quotes, the row's text goes as it is.
+		expect(build(json(raw.replace(written, `"${written}"`))).message.template.payload[0].parameters[1]).toEqual({ type: 'text', text: written });
+	});
+
+	test('a number JSON keeps as written goes as given; digits in a text are not numbers', () => {
+		const raw = '[{"position":"body","parameters":[{"type":"text","text":42},{"type":"text","text":"1.50 and 1e3"}]},{"position":"button","parameters":[{"sub_type":"url","index":0,"parameters":[{"type":"text","text":"a\\"1.0"}]}]}]';
+		expect(build(json(raw))).toEqual(envelope(JSON.parse(raw) as unknown[]));
+	});
+
+	test('a value given as an expression\'s list: a number beyond 2^53 is refused, as the fields refuse it', () => {
+		expect(fieldError(() => build(json([{ position: 'body', parameters: [{ type: 'text', text: Number('12345678901234567890') }] }]))).problem).toMatch(/^is a number too large to hold all its digits/);
+	});
+
+	test.each([
+		['a null body value (an unmatched mapping)', json([{ position: 'body', parameters: [null] }]), 'Payload (JSON) → body → value 1', 'must be an object with type and its value, got null'],
+		['a bare text as a body value', json([{ position: 'body', parameters: ['Budi'] }]), 'Payload (JSON) → body → value 1', 'must be an object with type and its value, got "Budi"'],
+		['a null button', button(null), 'Payload (JSON) → button 1', 'must be an object with sub_type, index and parameters, got null'],
+		['a button without sub_type', button({ index: '0', parameters: [{ type: 'text', text: 'x' }] }), 'Payload (JSON) → button 1 → sub_type', 'is missing'],
+		['a dynamic URL button without parameters', button({ sub_type: 'url', index: '0' }), 'Payload (JSON) → button 1 → parameters', 'are missing'],
+		['a button whose value is null', button({ sub_type: 'url', index: '0', parameters: [null] }), 'Payload (JSON) → button 1 → parameters', 'must be an object with type and its value, got null'],
+	])('%s is refused, naming where', (_what, request, field, problem) => {
+		expect(fieldError(() => build(request))).toMatchObject({ field, problem });
+	});
+
+	test('two buttons with one index are refused, as in the fields', () => {
+		const request = json([{ position: 'button', parameters: [0, '0'].map((index) => ({ sub_type: 'quick_reply', index, parameters: [{ type: 'payload', payload: 'a' }] })) }]);
+		expect(fieldError(() => build(request))).toMatchObject({ field: 'Payload (JSON) → button 2 → index', problem: 'index 0 is used by another button' });
+	});
+});
+
+describe('copy-paste damage and text a reader would not see', () => {
+	test.each(['\u200bord_confirmed', 'ord_confirmed\u200e', 'ord\u202econfirmed'])('a Template Code ID with a mark that does not show, %j, is refused, showing it', (templateCodeId) => {
+		expect(fieldError(() => build(fields({}), { templateCodeId })).message).toMatch(/^Template Code ID: contains a control character or a mark that does not show .*⟨U\+20[0-9A-F]{2}⟩/);
+	});
+
+	test.each(['\u200b', '\u2060', '\u200e\u200f', ' \ufeff '])('a value of such marks only, %j, is empty, as "  " is', (value) => {
+		expect(fieldError(() => build(fields({ bodyValues: [value] })))).toMatchObject({ field: 'Body Values → value 1', problem: 'is empty' });
+	});
+
+	test('a value is counted in characters as a reader counts them: 2,100 emoji are 2,100, within 4,096', () => {
+		expect(build(fields({ bodyValues: ['😀'.repeat(2100)] })).message.template.payload[0].parameters[0]).toEqual({ type: 'text', text: '😀'.repeat(2100) });
+		expect(fieldError(() => build(fields({ bodyValues: ['😀'.repeat(4097)] }))).problem).toBe('is 4097 characters long; at most 4096 are sent');
+	});
+
+	test('half of an emoji (a text cut with .slice()) is refused, not sent as a broken character', () => {
+		expect(fieldError(() => build(fields({ bodyValues: ['Hi \ud83d'] }))).problem).toMatch(/^holds half of an emoji/);
+		expect(fieldError(() => build(fields({ bodyValues: ['\ude00 there'] }))).problem).toMatch(/^holds half of an emoji/);
+	});
+});
+
 describe('validation names the field', () => {
 	test.each([
 		['missing phone number', { phoneNumber: '' }, 'Phone Number', /is empty/],

@@ -115,3 +115,20 @@ describe('the check of an item against its template', () => {
 		expect(fieldError(() => buildSendRequest(input)).message).toBe('Payload (JSON) → body: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}}');
 	});
 });
+
+describe('a part of the template left out is not checked', () => {
+	test('Check Values for Refused Characters off, given alone (or beside a Body Text mapped empty for the row), turns the check off', () => {
+		for (const template of [{ checkCharacters: false }, { bodyText: '', checkCharacters: false }] as TemplateInput[]) {
+			expect(buildSendRequest(message(template, { body: ['Bu\ndi'] })).message.template.payload[0].parameters[0]).toEqual({ type: 'text', text: 'Bu\ndi' });
+		}
+		// Left on, or nothing given: the platform's refusal is said before sending.
+		expect(check({ checkCharacters: true }, { body: ['Bu\ndi'] })).toMatch(/contains a line break/);
+		expect(parseTemplate({})).toBeUndefined();
+	});
+
+	test('a text header whose Header Text is left out takes a text value or none; a media value is its kind\'s mismatch', () => {
+		expect(buildSendRequest(message({ headerFormat: 'text' }, { header: { type: 'text', text: 'INV-7' } })).message.template.payload[0]).toEqual({ position: 'header', parameters: [{ type: 'text', text: 'INV-7' }] });
+		expect(buildSendRequest(message({ headerFormat: 'text' }, {})).message.template.payload).toEqual([]);
+		expect(check({ headerFormat: 'text' }, { header: { type: 'image', url: 'https://cdn.example.com/a.png' } })).toBe("Header Type: is image, but the template's header is a text");
+	});
+});

@@ -8,7 +8,7 @@ import { describeValue, requiredText } from './text';
 export function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {
 	const seen = new Set<number>();
 	return buttons.map((button, position) => {
-		const field = `${FIELD.buttons} → button ${position + 1}`;
+		const field = button.field ?? `${FIELD.buttons} → button ${position + 1}`;
 		const index = buttonIndex(button.index, `${field} → Index`);
 		if (seen.has(index)) {
 			throw new InvalidFieldError(`${field} → Index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');

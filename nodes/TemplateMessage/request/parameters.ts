@@ -156,7 +156,7 @@ function buttonsFromTemplate(list: IDataObject[]): ButtonInput[] | undefined {
 			const what = buttonValueOf(button.kind)!.inText;
 			throw new InvalidFieldError(`${FIELD.templateButtons} → button ${index + 1}`, `has no ${what}, while other buttons of the template carry their values`, `Give its ${what}: each ${buttonKindsInText(VALUE_BUTTON_KINDS, 'and')} button of the template needs one`);
 		}
-		return [{ kind: button.kind, index, value: buttonValue(button) }];
+		return [{ kind: button.kind, index, value: buttonValue(button), field: `${FIELD.templateButtons} → button ${index + 1}` }];
 	});
 }
 

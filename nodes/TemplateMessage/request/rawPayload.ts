@@ -1,8 +1,11 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent } from '../shared/contracts';
+import { isMediaHeaderKind } from '../shared/contracts';
+import { truncate } from '../shared/bounded';
 import { buttonIndex, refuseBrokenLink } from './buttons';
-import { describeValue, parseJson } from './text';
+import { mediaUrl } from './mediaUrl';
+import { describeValue, isBlank, parseJson, refuseLostDigits } from './text';
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
 const RAW_PAYLOAD_HINT = 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]';
@@ -19,6 +22,7 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 		if ('error' in parsed) {
 			throw new InvalidFieldError(FIELD.rawPayload, `is not valid JSON (${parsed.error})`, RAW_PAYLOAD_HINT);
 		}
+		refuseRewrittenNumber(raw);
 		value = parsed.value;
 	}
 	if (!Array.isArray(value)) {
@@ -55,38 +59,76 @@ export function parseRawPayload(raw: unknown): PayloadComponent[] {
 }
 
 /**
- * The values the fields refuse when empty are refused here too (an empty mapped cell would send
- * "Hi , …"), named as the template check names them: `Payload (JSON) → body → value 1`. A button's
- * index is read as the fields read it, decimal digits only.
+ * What the contract requires of each parameter, and the values the fields refuse when empty (an empty
+ * mapped cell would send "Hi , …"), named as the template check names them: `Payload (JSON) → body →
+ * value 1`. A button's index is read as the fields read it, decimal digits only. What the contract does
+ * not describe (another type of value, such as a currency; another field of a media object) goes as given.
  */
 function checkValues(position: string, parameters: unknown[]): void {
+	const indexes = new Set<number>();
 	parameters.forEach((parameter: unknown, i) => {
-		if (typeof parameter !== 'object' || parameter === null || Array.isArray(parameter)) return;
-		const entry = parameter as Record<string, unknown>;
+		const name = position === 'button' ? `${FIELD.rawPayload} → button ${i + 1}` : `${FIELD.rawPayload} → ${position} → value ${i + 1}`;
+		const entry = objectOf(parameter, name, position === 'button' ? 'sub_type, index and parameters' : 'type and its value');
 		if (position !== 'button') {
-			if (entry.type === 'text' || (entry.type === undefined && 'text' in entry)) filled(entry.text, `${FIELD.rawPayload} → ${position} → value ${i + 1}`);
+			if (entry.type === 'text' || (entry.type === undefined && 'text' in entry)) filled(entry.text, name);
+			else if (position === 'header' && typeof entry.type === 'string' && isMediaHeaderKind(entry.type)) {
+				const media = objectOf(entry[entry.type], `${name} → ${entry.type}`, 'url');
+				mediaUrl(media.url, false, `${name} → ${entry.type} → url`);
+			}
 			return;
 		}
-		const name = `${FIELD.rawPayload} → button ${i + 1}`;
-		buttonIndex(entry.index, `${name} → index`);
-		const inner = Array.isArray(entry.parameters) ? (entry.parameters as unknown[]) : [];
-		for (const value of inner) {
-			if (typeof value !== 'object' || value === null) continue;
-			const { type, text, payload } = value as Record<string, unknown>;
-			if (type === 'payload') filled(payload, `${name} → payload`);
-			else if (type === 'text') {
-				filled(text, `${name} → text`);
-				if (typeof text === 'string') refuseBrokenLink(text, `${name} → text`);
+		const index = buttonIndex(entry.index, `${name} → index`);
+		if (indexes.has(index)) throw new InvalidFieldError(`${name} → index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
+		indexes.add(index);
+		const kind = entry.sub_type ?? entry.sub_types;
+		if (typeof kind !== 'string' || kind.trim() === '') {
+			throw new InvalidFieldError(`${name} → sub_type`, kind === undefined ? 'is missing' : `${describeValue(kind)} is not a kind of button`, 'Give the kind of button: "quick_reply", or "url" (also written "url_dynamic") for a dynamic URL button');
+		}
+		if (!Array.isArray(entry.parameters) || entry.parameters.length === 0) {
+			throw new InvalidFieldError(`${name} → parameters`, entry.parameters === undefined ? 'are missing' : `must be a list of values, got ${describeValue(entry.parameters)}`, 'A quick reply carries [{"type":"payload","payload":"…"}], a dynamic URL [{"type":"text","text":"…"}]');
+		}
+		for (const inner of entry.parameters as unknown[]) {
+			const value = objectOf(inner, `${name} → parameters`, 'type and its value');
+			if (value.type === 'payload') filled(value.payload ?? value.text, `${name} → payload`);
+			else if (value.type === 'text') {
+				filled(value.text, `${name} → text`);
+				if (typeof value.text === 'string') refuseBrokenLink(value.text, `${name} → text`);
 			}
 		}
 	});
 }
 
-/** Text with something in it, or a number; what an empty cell or a wrong expression gives is refused. */
+function objectOf(value: unknown, field: string, holding: string): Record<string, unknown> {
+	if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as Record<string, unknown>;
+	throw new InvalidFieldError(field, `must be an object with ${holding}, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
+}
+
+/** Text with something in it, or a number that holds its digits; what an empty cell or a wrong expression gives is refused. */
 function filled(value: unknown, field: string): void {
+	refuseLostDigits(value, field);
 	if (typeof value === 'number' && Number.isFinite(value)) return;
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) throw new InvalidFieldError(field, 'is empty', 'Map a column that has a value in this row, or leave rows without one out with a Filter step before this node');
+	if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) throw new InvalidFieldError(field, 'is empty', 'Map a column that has a value in this row, or leave rows without one out with a Filter step before this node');
 	if (typeof value !== 'string') throw new InvalidFieldError(field, `expected text, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
+}
+
+/**
+ * A number in the JSON text that JSON would send otherwise than written: a value mapped without quotes,
+ * `"text": {{ $json.ref }}`, of a reference beyond 2^53 (12345678901234567890 goes as …567000) or an amount
+ * "150000.50" (goes as 150000.5). The recipient would read another value.
+ */
+function refuseRewrittenNumber(json: string): void {
+	const literal = /"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
+	for (let match = literal.exec(json); match !== null; match = literal.exec(json)) {
+		const written = match[1];
+		if (written === undefined) continue;
+		const sent = JSON.stringify(Number(written));
+		if (sent === written) continue;
+		throw new InvalidFieldError(
+			FIELD.rawPayload,
+			`holds the number ${truncate(written, 40)}, which JSON sends as ${truncate(sent, 40)}`,
+			'Put the value in quotes, as text, e.g. "text": "{{ $json.ref }}": a value mapped without quotes becomes a number and loses what a number cannot hold',
+		);
+	}
 }
 
 /** The spec's payload is 4 levels deep at most (payload → button → parameters → parameter). */

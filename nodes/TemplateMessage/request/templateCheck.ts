@@ -62,7 +62,12 @@ function checkBody(values: Array<Record<string, unknown>>, expected: number, fie
 function checkHeader(values: Array<Record<string, unknown>>, header: NonNullable<TemplateShape['header']>, field: string): void {
 	const headerValue = values[0];
 	const valueKind = typeof headerValue?.type === 'string' ? headerValue.type : undefined;
-	const takesValue = header.kind === 'text' ? header.placeholders > 0 : header.kind !== 'none';
+	// A text header whose text was left out may or may not take a value: only its kind is checked.
+	if (header.kind === 'text' && header.placeholders === undefined) {
+		if (headerValue !== undefined && valueKind !== 'text') throw new InvalidFieldError(field, `is ${valueKind}, but the template's header is a text`, 'Set Header Type to Text');
+		return;
+	}
+	const takesValue = header.kind === 'text' ? (header.placeholders ?? 0) > 0 : header.kind !== 'none';
 	if (!takesValue) {
 		if (headerValue === undefined) return;
 		const template = header.kind === 'none' ? 'the template has no header' : 'the template\'s header text has no placeholder';

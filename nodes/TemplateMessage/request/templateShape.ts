@@ -17,7 +17,7 @@ const BUTTON_KINDS = Object.keys(TEMPLATE_BUTTON_KINDS) as TemplateButtonKind[];
 const MAX_TEMPLATE_TEXT = 4096;
 const PLACEHOLDER = /\{\{\s*(\d{1,3})\s*\}\}/g;
 
-/** The template's shape, or undefined when no part of it is given (then nothing is checked). */
+/** The template's shape, or undefined when no part of it is given (then only refused characters are checked). */
 export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 	const shape: TemplateShape = { checkCharacters: input.checkCharacters !== false };
 	const bodyText = optionalText(input.bodyText, FIELD.templateBody);
@@ -29,8 +29,8 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 		}
 		const kind = input.headerFormat as TemplateHeaderKind;
 		const text = kind === 'text' ? optionalText(input.headerText, FIELD.templateHeaderText) : undefined;
-		const placeholders = text === undefined ? 0 : countPlaceholders(text, FIELD.templateHeaderText);
-		if (placeholders > 1) {
+		const placeholders = text === undefined ? (kind === 'text' ? undefined : 0) : countPlaceholders(text, FIELD.templateHeaderText);
+		if (placeholders !== undefined && placeholders > 1) {
 			throw new InvalidFieldError(FIELD.templateHeaderText, `has ${placeholders} placeholders; a header text has at most one, {{1}}`, 'Paste the header text exactly as the template was registered');
 		}
 		shape.header = { kind, placeholders, segments: text === undefined ? [] : segments(text) };
@@ -45,7 +45,8 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 			return label === undefined ? { kind: button.kind as TemplateButtonKind } : { kind: button.kind as TemplateButtonKind, label };
 		});
 	}
-	return shape.body || shape.header || shape.buttons ? shape : undefined;
+	// Check Values for Refused Characters turned off is a part given too: alone, it is all that is checked (nothing).
+	return shape.body || shape.header || shape.buttons || !shape.checkCharacters ? shape : undefined;
 }
 
 /** {{1}} to {{n}}, in any order, repeats allowed. A gap or a {{0}} would not have been approved: a paste typo. */

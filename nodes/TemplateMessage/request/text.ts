@@ -7,16 +7,47 @@ const MAX_TEXT_LENGTH = 4096;
 export function requiredText(raw: unknown, field: string, hint?: string): string {
 	refuseLostDigits(raw, field);
 	if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
-	if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+	if (raw === undefined || raw === null || (typeof raw === 'string' && isBlank(raw))) {
 		throw new InvalidFieldError(field, 'is empty', hint);
 	}
 	if (typeof raw !== 'string') {
 		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
 	}
-	if (raw.length > MAX_TEXT_LENGTH) {
-		throw new InvalidFieldError(field, `is ${raw.length} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
+	// Counted as a reader counts (an emoji is one character), once it may be too long.
+	const characters = raw.length > MAX_TEXT_LENGTH ? characterCount(raw) : raw.length;
+	if (characters > MAX_TEXT_LENGTH) {
+		throw new InvalidFieldError(field, `is ${characters} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
+	}
+	if (LONE_SURROGATE.test(raw)) {
+		throw new InvalidFieldError(field, 'holds half of an emoji (a lone UTF-16 surrogate), which no text can send', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with [...text].slice() instead, or map the whole value');
 	}
 	return raw;
+}
+
+/** Code points, without building a copy of a text that may be megabytes. */
+function characterCount(text: string): number {
+	let count = 0;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+			const next = text.charCodeAt(i + 1);
+			if (next >= 0xdc00 && next <= 0xdfff) i++;
+		}
+		count++;
+	}
+	return count;
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** A mark that does not show, or reorders the text around it: copy-paste damage in an id. */
+export function hasHiddenMark(text: string): boolean {
+	return new RegExp(`[${HIDDEN_MARKS}]`).test(text);
+}
+
+/** Spaces and marks that do not show (a zero-width space, direction marks) only: what a recipient would see as nothing. */
+export function isBlank(text: string): boolean {
+	return text.replace(BLANK_MARKS, '').trim() === '';
 }
 
 /**
@@ -74,6 +105,8 @@ export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\
 // The preview also shows the line and paragraph separators and the C1 controls (NEL among them), which
 // break a line where none is seen; not the zero-width joiners: emoji and some scripts are written with them. Control characters are
 // tested apart: ESLint's no-control-regex refuses them in a regex.
+const BLANK_MARKS = new RegExp(`[${HIDDEN_MARKS}]`, 'g');
+
 const HIDDEN = new RegExp(`[${HIDDEN_MARKS}\\u0080-\\u009f\\u2028\\u2029]`);
 
 /** Characters that do not show, or change how the rest shows, as ⟨U+XXXX⟩: a preview reads as what is sent. */

@@ -28,6 +28,8 @@ export interface ButtonInput {
 	kind: unknown;
 	index: unknown;
 	value: unknown;
+	/** Where the editor shows it, when not the node's Buttons (a template button's value). */
+	field?: string;
 }
 
 /** The naming variants the spec shows side by side (Options → Spelling in the API: …). */
@@ -61,7 +63,8 @@ export interface TemplateShape {
 	/** `placeholders`: how many distinct ones the text has. */
 	body?: { placeholders: number; segments: Segment[] };
 	/** A text header's segments; none for the other kinds. */
-	header?: { kind: TemplateHeaderKind; placeholders: number; segments: Segment[] };
+	/** `placeholders`: undefined for a text header whose text was left out (a value or none is taken then). */
+	header?: { kind: TemplateHeaderKind; placeholders?: number; segments: Segment[] };
 	buttons?: Array<{ kind: TemplateButtonKind; label?: string }>;
 	/** Refuse body values with what the platform refuses in template parameters. */
 	checkCharacters: boolean;
