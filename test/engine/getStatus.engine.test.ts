@@ -685,7 +685,7 @@ test('every request setting a Get Status offers is the Send option of the same n
 	const { STATUS_OPTIONS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'shared', 'statusOptions.js')) as { STATUS_OPTIONS: Record<string, { read: unknown; property: INodeProperties }> };
 	const { OPTIONS } = require(path.join(PACKAGE_ROOT, 'dist', 'nodes', 'TemplateMessage', 'shared', 'options.js')) as { OPTIONS: Record<string, { read: unknown; property: INodeProperties }> };
 	const shared = Object.keys(STATUS_OPTIONS).filter((name) => name in OPTIONS);
-	expect(shared.sort()).toEqual(['maxAttempts', 'maxConcurrency', 'maxOutageWait', 'maxPerSecond', 'maxThrottleWait', 'timeout']);
+	expect(shared.sort()).toEqual(['includeInputFields', 'maxAttempts', 'maxConcurrency', 'maxOutageWait', 'maxPerSecond', 'maxThrottleWait', 'timeout']);
 	for (const name of shared) {
 		expect({ name, read: STATUS_OPTIONS[name].read, default: STATUS_OPTIONS[name].property.default, typeOptions: STATUS_OPTIONS[name].property.typeOptions }).toEqual({
 			name,
@@ -789,5 +789,103 @@ describe('what a Send put out, read back', () => {
 		if (onError === 'continueErrorOutput' && /^1\.(99|1\d\d)\./.test(ENGINE.n8nCoreVersion)) return;
 		expect(lookups(api).map(askedFor)).toEqual(['abc-1']);
 		expect(result.output('Status').map((item) => item.json.deliveryStatus)).toEqual(['delivered']);
+	});
+});
+
+describe('back into the sheet row it came from', () => {
+	const rejectedAnswer = ok('abc-1', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:22:59Z', 'rejected']), { additional_info: { code: 1340, reason: 'Send Outside Allowed Window' } });
+	/** n8n's Google Sheets Update Row matching on a column: the cell's text, whole. */
+	const matches = (cell: unknown, key: unknown) => key !== null && String(cell) === String(key);
+
+	test('a msgid cell with spaces around it is asked for trimmed and put out as the cell has it, so Update Row by msgid finds its row', async () => {
+		const api = await server(statusApi({ 'abc-1': rejectedAnswer }));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: ' abc-1 ' }]));
+		expect(lookups(api).map(askedFor)).toEqual(['abc-1']);
+		expect(row).toMatchObject({ deliveryStatus: 'rejected', failureCode: 1340, msgid: ' abc-1 ' });
+		expect(matches(' abc-1 ', row.msgid)).toBe(true);
+	});
+
+	test.each(['1.23457E+18', '1.234567890123457e+18', '4,5E+11'])('a msgid %s, as a sheet shows a long number, is not asked for: the row says the digits were cut, and keeps the cell to match', async (cell) => {
+		const api = await server(statusApi({}));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: cell }], { onError: 'continueRegularOutput' }));
+		expect(lookups(api)).toHaveLength(0);
+		expect(row).toMatchObject({ notFound: false, msgid: cell, reason: expect.stringMatching(/^Message ID ".*" is a number in scientific notation, as a sheet shows a long one: its digits were cut\. Format the column holding the msgid as text/) });
+	});
+
+	test('a hexadecimal msgid with an e in it is still a msgid', async () => {
+		const api = await server(statusApi({ '12e45': ok('12e45', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		expect(rowsOf(await getStatus(api, [{ msgid: '12e45' }]))[0]).toMatchObject({ deliveryStatus: 'read' });
+	});
+
+	test('Include Input Fields: the row\'s own columns (row number, a key) come out with the status, the node\'s own fields winning; without it, none', async () => {
+		const api = await server(statusApi({ 'abc-1': rejectedAnswer }));
+		const sheet = [
+			{ row_number: 2, order_id: 'ORD-1', msgid: 'abc-1', deliveryStatus: 'stale' },
+			{ row_number: 3, order_id: 'ORD-2', msgid: '' },
+		];
+		const rows = rowsOf(await getStatus(api, sheet, { parameters: { operation: 'getStatus', statusOptions: { includeInputFields: true } } }));
+		expect(rows.map((row) => [row.row_number, row.order_id, row.deliveryStatus, row.msgid])).toEqual([
+			[2, 'ORD-1', 'rejected', 'abc-1'],
+			[3, 'ORD-2', null, null],
+		]);
+		expect(Object.keys(rows[0])).toEqual(['row_number', 'order_id', ...COLUMNS]);
+		expectShape(rowsOf(await getStatus(api, sheet)).map((json, index) => ({ json, pairedItem: { item: index } })));
+	});
+
+	test('a Send\'s error-output row written to a sheet (details as JSON text) is looked up by the msgid in it, with the default Message ID', async () => {
+		const api = await server(statusApi({ 'u-1': ok('u-1', history(['2024-03-01T03:22:58Z', 'delivered'])) }));
+		const row = { error: 'The API did not answer: may have been sent', details: JSON.stringify({ status: 'unknown', msgid: 'u-1', phone_number: '6281234567890' }), row_number: 2 };
+		expect(rowsOf(await getStatus(api, [row]))[0]).toMatchObject({ msgid: 'u-1', deliveryStatus: 'delivered' });
+		// Mapped to a column of the user's choice, that column alone is read.
+		const mapped = rowsOf(await getStatus(api, [row], { parameters: { operation: 'getStatus', messageId: '={{ $json.msgid }}' } }));
+		expect(mapped[0]).toMatchObject({ msgid: null, deliveryStatus: null, reason: expect.stringMatching(/^No msgid/) });
+	});
+});
+
+describe('a Message ID whose expression fails for one item, with Continue On Fail', () => {
+	const messageId = "={{ $json.details?.msgid ?? $('Node That Did Not Run').item.json.msgid }}";
+	const failure = 'Message ID: its expression failed: Referenced node doesn\'t exist (node "Node That Did Not Run") [item 1]';
+
+	test('using the error output: that item goes there, paired; the others are looked up', async () => {
+		const api = await server(statusApi({ 'abc-1': ok('abc-1', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		const result = await getStatus(api, [{ details: { msgid: 'abc-1' } }, { other: 1 }], { onError: 'continueErrorOutput', parameters: { operation: 'getStatus', messageId } });
+		expect(rowsOf(result).map((row) => row.deliveryStatus)).toEqual(['read']);
+		const errors = result.output(SEND_NODE, 1);
+		expect(errors.map((item) => [item.pairedItem, item.json.error])).toEqual([[{ item: 1 }, failure]]);
+	});
+
+	test('on the regular output: the row carries it in error', async () => {
+		const api = await server(statusApi({ 'abc-1': ok('abc-1', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		const rows = rowsOf(await getStatus(api, [{ details: { msgid: 'abc-1' } }, { other: 1 }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', messageId } }));
+		expect(rows.map((row) => [row.deliveryStatus, row.error, row.reason])).toEqual([
+			['read', null, null],
+			[null, failure, null],
+		]);
+		if (ENGINE.keepsExecutionHints) expect(hintsOf(await getStatus(api, [{ other: 1 }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', messageId } }))).toMatch(/1 not looked up \(Message ID could not be read\)/);
+	});
+});
+
+describe('Wait Until, history read for what it says', () => {
+	test('rejected, its history newest first with times the node cannot read: rejected and final, asked once', async () => {
+		const api = await server(statusApi({ x: ok('x', history(['Fri, 01 Mar 2024 03:22:59 GMT', 'rejected'], ['Fri, 01 Mar 2024 03:22:58 GMT', 'submitted']), { additional_info: { code: 1340, reason: 'Send Outside Allowed Window' } }) }));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: 'x' }], { parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'delivered', waitLimit: 0.05 } } }));
+		expect([row.deliveryStatus, row.final, row.failureCode]).toEqual(['rejected', true, 1340]);
+		expect(lookups(api)).toHaveLength(1);
+	});
+
+	test('a msgid the API does not know yet at the first lookup (right after a Send) is asked again, and its status comes', async () => {
+		let asked = 0;
+		const api = await server(statusApi({ fresh: () => (++asked === 1 ? { status: 404, body: { success: false, errors: [{ message: 'Data does not exist', code: 33 }] } } : ok('fresh', history(['2024-03-01T03:22:58Z', 'delivered']))) }));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: 'fresh' }], { parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'delivered', waitLimit: 0.1 } } }));
+		expect([row.deliveryStatus, row.notFound, asked]).toEqual(['delivered', false, 2]);
+	});
+
+	test('one it never knows is asked until the limit and says so', async () => {
+		const api = await server(statusApi({}));
+		const [row] = rowsOf(await getStatus(api, [{ msgid: 'typo' }], { parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'delivered', waitLimit: 0.05 } } }));
+		expect(row.notFound).toBe(true);
+		const asks = lookups(api).length;
+		expect(asks).toBeGreaterThanOrEqual(2);
+		expect(row.reason).toMatch(new RegExp(`it may belong to another account, be mistyped, or be too old to look up\\. Asked ${asks} times over 3(\\.\\d)? s while waiting: it never knew it\\.$`));
 	});
 });

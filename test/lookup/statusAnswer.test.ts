@@ -76,10 +76,12 @@ describe('readStatusAnswer', () => {
 		expect(both.deliveryStatus).toBe('read');
 	});
 
-	test('with any unreadable time the API order is kept, and said', () => {
-		const reading = readStatusAnswer({ history_status: [{ timestamp: 1709263400, status: 'delivered' }, { timestamp: 'later', status: 'submitted' }] }, same);
-		expect([reading.deliveryStatus, reading.statusAt]).toEqual(['submitted', null]);
-		expect(reading.problems).toEqual([expect.stringMatching(/^1 timestamp could not be read .*kept in the API's order$/)]);
+	test('with any unreadable time the API order is kept, and said; a documented status does not go back in it', () => {
+		const reading = readStatusAnswer({ history_status: [{ timestamp: 1709263400, status: 'delivered' }, { timestamp: 'later', status: 'submitted' }, { timestamp: 'later', status: 'blocked' }] }, same);
+		expect(reading.history.map(({ status }) => status)).toEqual(['delivered', 'submitted', 'blocked']);
+		// A word the provider does not document follows delivered; submitted does not.
+		expect([reading.deliveryStatus, reading.statusAt, reading.final]).toEqual(['blocked', null, false]);
+		expect(reading.problems).toEqual([expect.stringMatching(/^2 timestamps could not be read .*kept in the API's order$/)]);
 	});
 
 	test('final: read, failed and rejected; not submitted, delivered or a word the provider does not document', () => {
@@ -135,5 +137,83 @@ describe('readStatusAnswer', () => {
 	test('a failure code given as digits is a number; other codes stay text', () => {
 		expect(readStatusAnswer({ history_status: [], additional_info: { code: '1340', reason: ' Send Outside Allowed Window ' } }, same)).toMatchObject({ failureCode: 1340, failureReason: 'Send Outside Allowed Window' });
 		expect(readStatusAnswer({ history_status: [], additional_info: { code: 'E_WINDOW' } }, same)).toMatchObject({ failureCode: 'E_WINDOW', failureReason: null });
+	});
+});
+
+describe('the status a history says, whatever order its receipts came in', () => {
+	const answer = (history: Array<[unknown, string]>, extra: Record<string, unknown> = {}) =>
+		readStatusAnswer({ msgid: 'm-1', phone_number: '+6281234567890', history_status: history.map(([timestamp, status]) => ({ timestamp, status })), ...extra }, same);
+
+	test('read, then a delivered receipt stamped after it: read, final (receipts come out of order)', () => {
+		const reading = answer([
+			['2024-03-01T03:22:58Z', 'submitted'],
+			['2024-03-01T03:30:00Z', 'read'],
+			['2024-03-01T03:30:01Z', 'delivered'],
+		]);
+		expect([reading.deliveryStatus, reading.final, reading.statusAt, reading.readAt, reading.deliveredAt]).toEqual(['read', true, '2024-03-01T03:30:00.000Z', '2024-03-01T03:30:00.000Z', '2024-03-01T03:30:01.000Z']);
+	});
+
+	test.each<[string, Array<[unknown, string]>, string]>([
+		['rejected, newest first, times the node cannot read (RFC 1123)', [['Fri, 01 Mar 2024 03:22:59 GMT', 'rejected'], ['Fri, 01 Mar 2024 03:22:58 GMT', 'submitted']], 'rejected'],
+		['read, newest first, one time empty', [['2024-03-01T03:30:00Z', 'read'], ['2024-03-01T03:23:01Z', 'delivered'], ['', 'submitted']], 'read'],
+		['delivered then submitted, times unreadable', [['x', 'delivered'], ['y', 'submitted']], 'delivered'],
+	])('%s: %s', (_what, history, status) => {
+		expect(answer(history).deliveryStatus).toBe(status);
+	});
+
+	test('a final status followed by another final one: the later', () => {
+		expect(answer([['2024-03-01T03:22:58Z', 'read'], ['2024-03-01T03:22:59Z', 'failed']]).deliveryStatus).toBe('failed');
+	});
+});
+
+describe('why a message failed reaches the row, however additional_info is written', () => {
+	const rejected = (info: unknown, status = 'rejected') =>
+		readStatusAnswer({ history_status: [{ timestamp: '2024-03-01T03:22:58Z', status: 'submitted' }, { timestamp: '2024-03-01T03:22:59Z', status }], additional_info: info }, same);
+
+	test.each([
+		['rejected', { code: 0, reason: 'Recipient is not a valid WhatsApp user' }, 0, 'Recipient is not a valid WhatsApp user'],
+		['failed', { code: '0', reason: 'Message expired' }, 0, 'Message expired'],
+	])('%s with code 0: its reason kept (a 0 beside a failure is no success)', (status, info, code, reason) => {
+		expect(rejected(info, status)).toMatchObject({ failureCode: code, failureReason: reason });
+	});
+
+	test('code 0 "Success" beside delivered or submitted is still no failure', () => {
+		expect(rejected({ code: 0, reason: 'Success' }, 'delivered')).toMatchObject({ failureCode: null, failureReason: null });
+		expect(rejected({ code: 0, reason: 'Success' }, 'submitted')).toMatchObject({ failureCode: null, failureReason: null });
+	});
+
+	test.each<[string, unknown]>([
+		['a list of {code, reason}', [{ code: 1340, reason: 'Send Outside Allowed Window' }]],
+		['its JSON text', JSON.stringify({ code: 1340, reason: 'Send Outside Allowed Window' })],
+		['{code, message}', { code: 1340, message: 'Send Outside Allowed Window' }],
+		['{code, description}', { code: '1340', description: 'Send Outside Allowed Window' }],
+	])('as %s: code and reason', (_what, info) => {
+		expect(rejected(info)).toMatchObject({ deliveryStatus: 'rejected', failureCode: 1340, failureReason: 'Send Outside Allowed Window', problems: [] });
+	});
+
+	test('as bare text: the reason; in a shape the node cannot read: said', () => {
+		expect(rejected('Send Outside Allowed Window')).toMatchObject({ failureCode: null, failureReason: 'Send Outside Allowed Window' });
+		expect(rejected(42).problems).toEqual(['its additional_info could not be read (neither {code, reason} nor a text)']);
+		expect(rejected({ detail: { code: 1340 } }).problems).toEqual(['its additional_info has neither a code nor a reason the node can read']);
+	});
+});
+
+describe('ISO 8601 in the forms it is written', () => {
+	test.each<[string, string]>([
+		['2024-03-01T10:22:58+07', '2024-03-01T03:22:58.000Z'],
+		['2024-03-01T10:22:58+0700', '2024-03-01T03:22:58.000Z'],
+		['2024-03-01 10:22:58 +07:00', '2024-03-01T03:22:58.000Z'],
+		['2024-03-01T03:22:58,073Z', '2024-03-01T03:22:58.073Z'],
+		['2024-03-01T03:22:58.073456789Z', '2024-03-01T03:22:58.073Z'],
+		['20240301T032258Z', '2024-03-01T03:22:58.000Z'],
+		['20240301T102258.5+07', '2024-03-01T03:22:58.500Z'],
+		['2024-03-01', '2024-03-01T00:00:00.000Z'],
+		['2024-03-01T03:22', '2024-03-01T03:22:00.000Z'],
+	])('%s is %s', (text, iso) => {
+		expect(new Date(timeOf(text)!).toISOString()).toBe(iso);
+	});
+
+	test.each(['2024-02-30T10:00:00Z', '2023-02-29', '2024-13-01', '2024-03-01T24:00:00Z', '2024-03-01T03:60:00Z'])('%s, which no calendar or clock has, is no time', (text) => {
+		expect(timeOf(text)).toBeNull();
 	});
 });

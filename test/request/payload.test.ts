@@ -176,7 +176,7 @@ describe('raw JSON payload', () => {
 });
 
 describe('raw JSON payload: what the contract requires of each value', () => {
-	const json = (rawPayload: unknown) => ({ mode: 'json' as const, rawPayload });
+	const json = <T,>(rawPayload: T) => ({ mode: 'json' as const, rawPayload });
 	const header = (type: string, media: unknown) => json([{ position: 'header', parameters: [{ type, [type]: media }] }]);
 	const button = (entry: unknown) => json([{ position: 'button', parameters: [entry] }]);
 
@@ -188,8 +188,8 @@ describe('raw JSON payload: what the contract requires of each value', () => {
 	test('a media header without its media object, or with no url, is refused; other fields of the media object go as given', () => {
 		expect(fieldError(() => build(json([{ position: 'header', parameters: [{ type: 'image' }] }])))).toMatchObject({ field: 'Payload (JSON) → header → value 1 → image', problem: 'must be an object with url, got undefined' });
 		expect(fieldError(() => build(header('video', {})))).toMatchObject({ field: 'Payload (JSON) → header → value 1 → video → url', problem: 'is empty' });
-		const request = header('document', { url: 'https://cdn.example.com/a b.pdf', filename: 'Invoice.pdf' });
-		expect(build(request)).toEqual(envelope(request.rawPayload));
+		const media = [{ position: 'header', parameters: [{ type: 'document', document: { url: 'https://cdn.example.com/a b.pdf', filename: 'Invoice.pdf' } }] }];
+		expect(build(json(media))).toEqual(envelope(media));
 	});
 
 	test('the quick reply as the spec\'s example carries it, its value in text, goes as written', () => {

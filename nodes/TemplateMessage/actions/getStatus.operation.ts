@@ -5,7 +5,7 @@ import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { readParameter, readRunParameter } from '../request/parameters';
 import { invalidItemError } from '../output/errors';
-import { lookupAll } from '../lookup/lookupAll';
+import { lookupAll, notAsked } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptionsSet } from '../shared/statusOptions';
 import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
@@ -54,21 +54,26 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const items = this.getInputData();
 	const continueOnFail = this.continueOnFail();
 	const settings = lookupSettings(this);
+	const given: unknown[] = [];
+	const byDefault = [undefined, MESSAGE_ID_DEFAULT].includes(this.getNode().parameters.messageId as string | undefined);
 	const inputs = items.map((item, itemIndex): StatusInput => {
 		let value: unknown;
 		try {
 			value = readParameter(this, 'messageId', itemIndex, FIELD.messageId, '');
 		} catch (error) {
 			if (!continueOnFail) throw invalidItemError(this.getNode(), error, itemIndex);
-			return { noMsgid: truncate(error instanceof Error ? error.message : String(error), 300) };
+			return { invalid: invalidItemError(this.getNode(), error, itemIndex) };
 		}
+		// A Send's error-output row written to a sheet and read back: its details are the JSON text of an object.
+		if (isEmpty(value) && byDefault) value = msgidInDetailsText(item.json) ?? value;
+		given[itemIndex] = value;
 		return msgidOf(value, item.json);
 	});
 	const lookups = inputs.filter((input) => 'msgid' in input).length;
 	const credentials = lookups > 0 ? await readCredentials(this) : undefined;
 	const run = credentials
 		? await lookupAll(this, inputs, credentials, { ...settings, continueOnFail })
-		: { results: inputs.map((input) => ('noMsgid' in input ? { kind: 'noMsgid' as const, reason: input.noMsgid } : undefined)), stoppedAt: undefined };
+		: { results: inputs.map(notAsked), stoppedAt: undefined };
 
 	if (run.stoppedAt !== undefined && !continueOnFail) {
 		const error = lookupError(this.getNode(), run.results[run.stoppedAt], run.stoppedAt);
@@ -79,10 +84,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [
 		statusRows(
 			this.getNode(),
-			items.map((item, itemIndex) => {
-				const input = inputs[itemIndex];
-				return { itemIndex, result: run.results[itemIndex], msgid: 'msgid' in input ? input.msgid : null, phone: inputPhone(item.json) };
-			}),
+			items.map((item, itemIndex) => ({
+				itemIndex,
+				result: run.results[itemIndex],
+				msgid: asGiven(given[itemIndex]),
+				phone: inputPhone(item.json),
+				fields: settings.includeInputFields ? item.json : undefined,
+			})),
 		),
 	];
 }
@@ -100,14 +108,49 @@ function msgidOf(value: unknown, json: IDataObject): StatusInput {
 		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `${FIELD.messageId} ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
 		return { msgid: String(value) };
 	}
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return { noMsgid: noMsgidReason(json) };
+	if (isEmpty(value)) return { noMsgid: noMsgidReason(json) };
 	if (typeof value !== 'string') return { noMsgid: `${FIELD.messageId} is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
 	const msgid = value.trim();
+	// "1.23457E+18": a sheet showed a long numeric msgid in scientific notation, and kept only what it showed.
+	if (/^\d+([.,]\d+)?E\+\d+$/i.test(msgid)) return { noMsgid: `${FIELD.messageId} "${msgid}" is a number in scientific notation, as a sheet shows a long one: its digits were cut. Format the column holding the msgid as text; nothing was looked up.` };
 	if (msgid.length > MAX_MSGID_LENGTH) return { noMsgid: `${FIELD.messageId} is ${msgid.length} characters long, longer than a msgid (at most ${MAX_MSGID_LENGTH}): nothing was looked up.` };
 	// "." and ".." are steps in a URL's path, not a name; a lone surrogate cannot be put in a URL.
 	if (msgid === '.' || msgid === '..' || !isWellFormed(msgid)) return { noMsgid: `${FIELD.messageId} "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
 	return { msgid };
 }
+
+/**
+ * The msgid as the item gave it, spaces and all, whether or not it was looked up: a row written back to its
+ * sheet is found by the cell's own text (Google Sheets' Update Row compares it whole). Null where there is
+ * none, or one too long to be a msgid.
+ */
+function asGiven(value: unknown): string | null {
+	if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+	if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_MSGID_LENGTH + MAX_PADDING) return null;
+	return value;
+}
+
+/** Spaces around a msgid that a cell may hold and the output keeps. */
+const MAX_PADDING = 64;
+
+function isEmpty(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** The msgid in `details` that a sheet wrote as JSON text (`{"msgid":"…",…}`); undefined when there is none. */
+function msgidInDetailsText(json: IDataObject): unknown {
+	const { details } = json;
+	if (typeof details !== 'string' || details.length > MAX_DETAILS_TEXT || !details.trimStart().startsWith('{')) return undefined;
+	try {
+		const parsed = JSON.parse(details) as unknown;
+		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject).msgid : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** A Send's details are a few hundred characters; a longer text is not read. */
+const MAX_DETAILS_TEXT = 100_000;
 
 function isWellFormed(text: string): boolean {
 	try {

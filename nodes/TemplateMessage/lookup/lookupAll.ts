@@ -77,6 +77,13 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	return { results, stoppedAt: flow.firstFailure };
 }
 
+/** The result of an item with nothing to look up; undefined for one with a msgid. */
+export function notAsked(input: StatusInput): StatusResult | undefined {
+	if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
+	if ('invalid' in input) return { kind: 'invalid', error: input.invalid };
+	return undefined;
+}
+
 /**
  * Everything lookupAll does but reading n8n's context, so that it runs on a simulated clock too: one
  * lookup per item, then, with Wait Until, rounds of lookups for the rows still on their way (see keepAsking).
@@ -86,7 +93,7 @@ export async function lookEach(inputs: StatusInput[], context: LookupContext, se
 	// Asked again (Wait Until), a row already has a status: a failed lookup then does not fail the run (see keepAsking).
 	const lookOne = async (itemIndex: number, again = false): Promise<StatusResult | undefined> => {
 		const input = inputs[itemIndex];
-		if ('noMsgid' in input) return { kind: 'noMsgid', reason: input.noMsgid };
+		if (!('msgid' in input)) return notAsked(input);
 		try {
 			const result = await lookUp(itemIndex, input.msgid, flow, () => get(input.msgid), settings, redact);
 			if (!again && result !== undefined && lookupFailsTheNode(result)) flow.failed(itemIndex);
@@ -119,7 +126,7 @@ export function askAgainAfterMs(round: number): number {
 	return Math.min(FIRST_ASK_AGAIN_MS * 2 ** (round - 1), LONGEST_ASK_AGAIN_MS);
 }
 
-/** A row to ask again: it has a status that is neither the one waited for nor final (failed, rejected). */
+/** A row to ask again: it has a status that is neither the one waited for nor final (failed, rejected) (or its msgid was not known yet: see keepAsking). */
 function stillOnItsWay(result: StatusResult | undefined, wait: WaitSettings): result is Extract<StatusResult, { kind: 'status' }> {
 	return result?.kind === 'status' && !hasReached(result, wait) && result.reading.final !== true;
 }
@@ -146,11 +153,14 @@ async function keepAsking(
 	{ flow, clock, node, signal }: LookupContext,
 	concurrency: number,
 ): Promise<void> {
-	const asks = results.map((result) => (result === undefined || result.kind === 'noMsgid' ? 0 : 1));
+	const asks = results.map((result) => (result === undefined || result.kind === 'noMsgid' || result.kind === 'invalid' ? 0 : 1));
 	const answeredAt = results.map(() => clock.now());
 	const lastAskFailed: Array<string | undefined> = results.map(() => undefined);
 	const ends = started + wait.limitMs;
-	let waiting = results.flatMap((result, itemIndex) => (stillOnItsWay(result, wait) ? [itemIndex] : []));
+	// Right after a Send, the API may not know a msgid yet: one it did not know at the first lookup is asked again too.
+	const neverKnown = results.map((result) => result?.kind === 'notFound');
+	const askAgain = (itemIndex: number) => stillOnItsWay(results[itemIndex], wait) || (neverKnown[itemIndex] && results[itemIndex]?.kind === 'notFound');
+	let waiting = results.flatMap((_result, itemIndex) => (askAgain(itemIndex) ? [itemIndex] : []));
 	// A refusal that holds for every lookup (a refused token, the API failing for good) ends the rounds: none would be asked.
 	for (let round = 1; waiting.length > 0 && !flow.stopping && !flow.halted; round++) {
 		const left = ends - clock.now();
@@ -168,6 +178,8 @@ async function keepAsking(
 			if (result === undefined) return;
 			asks[itemIndex]++;
 			if (result.kind !== 'status') {
+				// Still unknown, it stays so; asked again, it will tell. A status once known is kept over a failed lookup.
+				if (results[itemIndex]?.kind === 'notFound') return;
 				lastAskFailed[itemIndex] = whyNoNewerStatus(result);
 				return;
 			}
@@ -175,10 +187,11 @@ async function keepAsking(
 			lastAskFailed[itemIndex] = undefined;
 			answeredAt[itemIndex] = clock.now();
 		});
-		waiting = rows.filter((itemIndex) => stillOnItsWay(results[itemIndex], wait));
+		waiting = rows.filter(askAgain);
 	}
 	const now = clock.now();
 	results.forEach((result, itemIndex) => {
+		if (result?.kind === 'notFound' && neverKnown[itemIndex]) results[itemIndex] = { ...result, askedAgain: { asks: asks[itemIndex], waitedMs: now - started } };
 		if (result?.kind !== 'status') return;
 		const reached = hasReached(result, wait);
 		// A row still on its way waited to the end; one that got somewhere, to its last answer.
@@ -200,6 +213,8 @@ function whyNoNewerStatus(result: Exclude<StatusResult, { kind: 'status' }>): st
 			return `its answer could not be read: ${result.reason}`;
 		case 'noMsgid':
 			return result.reason;
+		case 'invalid':
+			return result.error.message;
 		default:
 			return unreachable(result);
 	}

@@ -16,6 +16,9 @@ const MAX_ENTRIES_READ = 200_000;
  */
 const FINAL_STATUSES: ReadonlySet<string> = new Set(['read', 'failed', 'rejected']);
 
+/** The documented statuses of a message that did not reach its recipient. */
+const FAILED_STATUSES: ReadonlySet<string> = new Set(['failed', 'rejected']);
+
 /** The documented statuses of a message that reached its recipient. */
 const REACHED_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read']);
 
@@ -86,15 +89,16 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 		if (unreadableEntries === 0) reading.problems.push('the status history is empty');
 		return reading;
 	}
-	const latest = sorted[sorted.length - 1];
+	const latest = furthest(sorted);
 	reading.deliveryStatus = latest.status;
 	reading.final = isFinalStatus(latest.status);
 	reading.statusAt = latest.at;
 	reading.deliveredAt = sorted.find((entry) => entry.status === 'delivered')?.at ?? null;
 	reading.readAt = sorted.find((entry) => entry.status === 'read')?.at ?? null;
-	// additional_info says why a message failed: beside a message that reached the recipient, or as `{code: 0, reason: "Success"}`,
-	// it is no failure. Beside submitted it is kept: a failure may be on its way.
-	if (REACHED_STATUSES.has(latest.status) || saysSuccess(reading)) {
+	// additional_info says why a message failed: beside a message that reached the recipient, or as `{code: 0, reason: "Success"}`
+	// beside one that did not fail, it is no failure. Beside submitted it is kept: a failure may be on its way; beside
+	// failed or rejected always, whatever its code.
+	if (REACHED_STATUSES.has(latest.status) || (saysSuccess(reading) && !FAILED_STATUSES.has(latest.status))) {
 		reading.failureCode = null;
 		reading.failureReason = null;
 	}
@@ -102,6 +106,24 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 	reading.history = sorted.slice(-MAX_HISTORY).map(({ status, at }): HistoryEntry => ({ status, at }));
 	return reading;
 }
+
+/**
+ * The message's status: the newest entry, but a documented status never goes back. Receipts can come out of
+ * order (delivered stamped after read), and a history whose times could not be read is in the API's order,
+ * which may be newest first: a final status is not followed by one that is not, nor delivered by submitted.
+ * A word the provider does not document follows anything but a final status.
+ */
+function furthest(entries: Entry[]): Entry {
+	let current = entries[0];
+	for (const entry of entries.slice(1)) {
+		if (isFinalStatus(current.status) && !isFinalStatus(entry.status)) continue;
+		if (DOCUMENTED.has(entry.status) && DOCUMENTED.has(current.status) && progress(entry.status) < progress(current.status)) continue;
+		current = entry;
+	}
+	return current;
+}
+
+const DOCUMENTED: ReadonlySet<string> = new Set(['submitted', 'delivered', 'read', 'failed', 'rejected']);
 
 interface Entry extends HistoryEntry {
 	ms: number | null;
@@ -150,24 +172,69 @@ export function timeOf(value: unknown): number | null {
 		if (/^\d{9,13}(\.\d+)?$/.test(text)) {
 			const number = Number(text);
 			ms = number < SECONDS_BELOW ? number * 1000 : number;
-		} else if (text.length <= 40 && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i.test(text)) {
-			const hasTime = /[T ]\d{2}:/.test(text);
-			const zoned = /(Z|[+-]\d{2}:?\d{2})$/i.test(text);
-			// Date.parse reads a date and time without a zone as local time: the provider's example is UTC.
-			const iso = text.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1');
-			ms = Date.parse(hasTime && !zoned ? `${iso}Z` : iso);
-		}
+		} else if (text.length <= 40) ms = isoTime(text);
 	}
 	if (ms === undefined || !Number.isFinite(ms) || ms < EARLIEST_MS || ms > LATEST_MS) return null;
 	return Math.round(ms);
 }
 
-function readFailure(info: unknown, reading: StatusReading, redact: (text: string) => string): void {
-	if (!isObject(info)) return;
-	const { code, reason } = info;
+/**
+ * additional_info as documented, `{code, reason}`, or as the API may write it otherwise: a list of such
+ * objects (the first is read), their JSON text, `message` or `description` for the reason, or the reason
+ * as bare text. What cannot be read is said.
+ */
+/**
+ * ISO 8601 in its extended form (`2024-03-01T03:22:58.073Z`, a space for the T, `+07`, `+0700` or ` +07:00`
+ * as the zone, a decimal comma) or its basic one (`20240301T032258Z`). A date no calendar has (30 February)
+ * is none. Without a zone, UTC: Date.parse would read it as this machine's time.
+ */
+function isoTime(text: string): number | undefined {
+	const match =
+		/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s?(Z|[+-]\d{2}(?::?\d{2})?)?$/i.exec(text) ??
+		/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?(?:[.,](\d{1,9}))?(Z|[+-]\d{2}(?:\d{2})?)?$/i.exec(text);
+	if (!match) return undefined;
+	const [, year, month, day, hours = '00', minutes = '00', seconds = '00', fraction = '', zone = 'Z'] = match;
+	const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+	if (date.getUTCMonth() !== Number(month) - 1 || date.getUTCDate() !== Number(day) || Number(hours) > 23 || Number(minutes) > 59 || Number(seconds) > 59) return undefined;
+	const offset = zone.toUpperCase() === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3).replace(':', '') || '00'}`;
+	return Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}.${(fraction + '000').slice(0, 3)}${offset}`);
+}
+
+function readFailure(raw: unknown, reading: StatusReading, redact: (text: string) => string): void {
+	if (raw === undefined || raw === null) return;
+	let info: unknown = raw;
+	if (typeof info === 'string') {
+		const text = info.trim();
+		if (text === '') return;
+		const parsed = text.length <= MAX_INFO_TEXT && /^[[{]/.test(text) ? parseJsonText(text) : undefined;
+		if (parsed === undefined) {
+			reading.failureReason = truncate(redact(text), MAX_REASON_LENGTH);
+			return;
+		}
+		info = parsed;
+	}
+	if (Array.isArray(info)) info = info.find(isObject);
+	if (!isObject(info)) {
+		reading.problems.push('its additional_info could not be read (neither {code, reason} nor a text)');
+		return;
+	}
+	const { code } = info;
+	const reason = [info.reason, info.message, info.description].find((value) => typeof value === 'string' && value.trim() !== '') as string | undefined;
 	if (typeof code === 'number' && Number.isFinite(code)) reading.failureCode = code;
 	else if (typeof code === 'string' && code.trim() !== '') reading.failureCode = /^\d{1,9}$/.test(code.trim()) ? Number(code.trim()) : truncate(redact(code.trim()), 40);
-	if (typeof reason === 'string' && reason.trim() !== '') reading.failureReason = truncate(redact(reason.trim()), MAX_REASON_LENGTH);
+	if (reason !== undefined) reading.failureReason = truncate(redact(reason.trim()), MAX_REASON_LENGTH);
+	if (reading.failureCode === null && reading.failureReason === null && Object.keys(info).length > 0) reading.problems.push('its additional_info has neither a code nor a reason the node can read');
+}
+
+/** additional_info as JSON text is read up to this long; a longer one is kept as text. */
+const MAX_INFO_TEXT = 4096;
+
+function parseJsonText(text: string): unknown {
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return undefined;
+	}
 }
 
 function shortText(value: unknown, max: number, redact: (text: string) => string): string | null {

@@ -45,12 +45,16 @@ const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> =
 	{ column: 'phone_number', from: ({ reading, inputPhone }) => reading?.phoneNumber ?? inputPhone },
 ];
 
+const COLUMN_NAMES: ReadonlySet<string> = new Set(COLUMNS.map(({ column }) => column));
+
 function reasonOf({ result, reading }: StatusRowBasis): string | null {
 	switch (result.kind) {
 		case 'noMsgid':
 			return result.reason;
-		case 'notFound':
-			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.`;
+		case 'notFound': {
+			const asked = result.askedAgain ? ` Asked ${result.askedAgain.asks} times over ${duration(result.askedAgain.waitedMs)} while waiting: it never knew it.` : '';
+			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.${asked}`;
+		}
 		case 'unreadable':
 			return `The API's answer could not be read: ${result.reason}.`;
 		case 'status': {
@@ -77,6 +81,8 @@ export interface StatusRowInput {
 	result: StatusResult | undefined;
 	msgid: string | null;
 	phone: string | null;
+	/** Include Input Fields: the input item's fields, before the node's own (which win on a name). */
+	fields?: IDataObject;
 }
 
 /**
@@ -86,7 +92,7 @@ export interface StatusRowInput {
  */
 export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutionData[] {
 	const routed = routesToErrorOutput(node);
-	return inputs.flatMap(({ itemIndex, result, msgid, phone }) => {
+	return inputs.flatMap(({ itemIndex, result, msgid, phone, fields }) => {
 		if (result === undefined) return [];
 		const facts: StatusRowBasis = {
 			result,
@@ -96,6 +102,7 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 			inputMsgid: msgid,
 		};
 		const json: IDataObject = {};
+		if (fields) for (const [name, value] of Object.entries(fields)) if (!COLUMN_NAMES.has(name)) json[name] = value;
 		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
 		// A failed lookup, with "Continue (using error output)": to the error output, as a Send's failed row.
 		if (facts.error && routed) {
@@ -112,6 +119,7 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 export function lookupError(node: INode, result: StatusResult | undefined, itemIndex: number): NodeApiError | NodeOperationError | undefined {
 	if (result?.kind === 'failed') return result.noEndpoint ? noEndpointError(node, result.outcome, itemIndex) : lookupFailedError(node, result.outcome, itemIndex);
 	if (result?.kind === 'heldBack') return heldBackError(node, result.heldBy, itemIndex);
+	if (result?.kind === 'invalid') return result.error;
 	return undefined;
 }
 
@@ -229,6 +237,7 @@ const LABELS: Record<Exclude<StatusResult['kind'], 'status'>, string> = {
 	notFound: 'not found',
 	unreadable: 'without a readable status',
 	noMsgid: 'without a usable msgid',
+	invalid: 'not looked up (Message ID could not be read)',
 	failed: 'not looked up (failed)',
 	heldBack: 'not looked up (stopped)',
 };

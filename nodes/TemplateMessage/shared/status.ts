@@ -1,3 +1,5 @@
+import type { NodeOperationError } from 'n8n-workflow';
+
 import type { FailedOutcome, Refusal } from './contracts';
 import { givenUpThrottled, unreachable } from './contracts';
 import type { WaitTarget } from './statusOptions';
@@ -50,8 +52,10 @@ export type StatusResult =
 	| { kind: 'status'; reading: StatusReading; attempts: number; wait?: WaitOutcome }
 	/** No lookup was made: the item has no msgid (a row a Send did not take), or not one that can be asked for. */
 	| { kind: 'noMsgid'; reason: string }
+	/** No lookup was made: Message ID could not be read for this item (its expression failed), with Continue On Fail. */
+	| { kind: 'invalid'; error: NodeOperationError }
 	/** The API does not know this msgid (a 404 in the API's error shape, or its code 33 at any status). */
-	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number }
+	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number; /** With Wait Until: asked this often over this long, never known. */ askedAgain?: { asks: number; waitedMs: number } }
 	/** A 2xx the node could not read as a status (too large). Not the lookup's failure: this row's result. */
 	| { kind: 'unreadable'; reason: string; attempts: number }
 	/** The lookup failed: refused (401/403, …), the API failing, no answer, or throttled beyond the wait. */
@@ -68,6 +72,7 @@ export function lookupFailsTheNode(result: StatusResult): boolean {
 			return givenUpThrottled(result.heldBy);
 		case 'status':
 		case 'noMsgid':
+		case 'invalid':
 		case 'notFound':
 		case 'unreadable':
 			return false;
@@ -77,4 +82,4 @@ export function lookupFailsTheNode(result: StatusResult): boolean {
 }
 
 /** An input item's msgid, or why there is none to look up. */
-export type StatusInput = { msgid: string } | { noMsgid: string };
+export type StatusInput = { msgid: string } | { noMsgid: string } | { invalid: NodeOperationError };

@@ -24,6 +24,10 @@ const MAX_WAIT_MINUTES = 1440;
  * alphabetically.
  */
 export const STATUS_OPTIONS = {
+	includeInputFields: reworded(OPTIONS.includeInputFields, {
+		description:
+			"Whether to copy each input item's fields (a sheet's columns and row number, say) into its output row, so that a next step can write the status back to the same row, also for a row without a usable msgid. The node's own fields win when a name is the same.",
+	}),
 	maxAttempts: reworded(OPTIONS.maxAttempts, {
 		description:
 			"How many times one lookup is tried in all when it failed on the API's side or the network's (503, host unreachable, no answer: a lookup changes nothing, so it is safe to ask again). A 429 (too many requests) does not count.",
