@@ -22,7 +22,7 @@ const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessag
 const MINUTE = 60_000;
 
 /** A message's status at `ms` after the run started. */
-type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound';
+type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound' | 'unavailable';
 
 const delivered = (atMs: number, readAtMs = Infinity): Lifecycle => (ms) => ({ status: ms >= readAtMs ? 'read' : ms >= atMs ? 'delivered' : 'submitted' });
 const rejectedAt = (atMs: number): Lifecycle => (ms) => (ms >= atMs ? { status: 'rejected', code: 1340 } : { status: 'submitted' });
@@ -42,6 +42,7 @@ async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, 
 		const state = lifecycles[itemIndex](at);
 		await clock.sleep(latencyMs);
 		if (state === 'notFound') return { kind: 'failed', outcome: classifyResponse({ statusCode: 404, headers: {}, body: { errors: [{ message: 'Data does not exist', code: 33 }] } }) as never };
+		if (state === 'unavailable') return { kind: 'failed', outcome: classifyResponse({ statusCode: 503, headers: {}, body: { errors: [{ message: 'Service Unavailable', code: 13 }] } }) as never };
 		const body = { msgid, history_status: [{ timestamp: new Date(start + at).toISOString(), status: state.status }], additional_info: state.code ? { code: state.code, reason: 'Send Outside Allowed Window' } : undefined };
 		return { kind: 'answered', statusCode: 200, body };
 	};
@@ -215,4 +216,36 @@ test('with Wait Until, the rows still on their way in a word the node knows are 
 	expect(statusSummary(results, { until: 'delivered', limitMs: 10 * 60_000 })).toBe(
 		'Get Status, waiting up to 10 min for delivered: 1 still sent after 10 min, 1 still queued after 10 min, 1 still accepted after 10 min, 1 still pending after 10 min, 1 still enroute after 10 min, 2 with 2 other statuses, 40 still submitted after 10 min',
 	);
+});
+
+describe('Wait Until and a msgid the API does not know', () => {
+	const knownFrom = (atMs: number): Lifecycle => (ms) => (ms >= atMs ? { status: 'delivered' } : 'notFound');
+
+	test('not known yet at the first lookup (a status store behind the send): asked again 2 s and 6 s after it, then delivered', async () => {
+		const run = await simulateLookups({ lifecycles: [knownFrom(3000)], wait: { until: 'delivered', limitMs: 10 * MINUTE } });
+		expect(run.statuses).toEqual(['delivered']);
+		expect(run.asked(0)).toEqual([0, 2020, 6040]);
+	});
+
+	test('never known (a typo), beside rows that are final at once: asked in the first three rounds only, the run ends 14 s in, not at the 10 min limit', async () => {
+		const run = await simulateLookups({ lifecycles: [() => 'notFound', rejectedAt(0), delivered(0, 0)], wait: { until: 'read', limitMs: 10 * MINUTE } });
+		expect(run.statuses).toEqual(['notFound', 'rejected', 'read']);
+		expect(run.asked(0)).toEqual([0, 2100, 6120, 14140]);
+		expect(run.elapsedMs).toBe(14160);
+		const [unknown] = run.results;
+		expect(unknown?.kind === 'notFound' && unknown.askedAgain).toEqual({ asks: 4, waitedMs: 14160 });
+	});
+
+	test('its last lookup failing (503) is said, not taken for "it did not know it"', async () => {
+		const run = await simulateLookups({ lifecycles: [(ms) => (ms < 10_000 ? 'notFound' : 'unavailable')], wait: { until: 'delivered', limitMs: 10 * MINUTE } });
+		const [unknown] = run.results;
+		expect(unknown?.kind).toBe('notFound');
+		expect(unknown?.kind === 'notFound' && unknown.askedAgain?.lastAskFailed).toMatch(/^HTTP 503/);
+	});
+
+	test('with a limit of 0, one ask: no "asked again"', async () => {
+		const run = await simulateLookups({ lifecycles: [() => 'notFound'], wait: { until: 'delivered', limitMs: 0 } });
+		expect(run.asked(0)).toEqual([0]);
+		expect(run.results[0]?.kind === 'notFound' && run.results[0].askedAgain).toBeUndefined();
+	});
 });

@@ -81,7 +81,7 @@ describe('readStatusAnswer', () => {
 		expect(reading.history.map(({ status }) => status)).toEqual(['delivered', 'submitted', 'blocked']);
 		// A word the provider does not document follows delivered; submitted does not.
 		expect([reading.deliveryStatus, reading.statusAt, reading.final]).toEqual(['blocked', null, false]);
-		expect(reading.problems).toEqual([expect.stringMatching(/^2 timestamps could not be read .*kept in the API's order$/)]);
+		expect(reading.problems).toEqual([expect.stringMatching(/^2 timestamps could not be read .*kept in the API's order$/), 'the history goes back (submitted after delivered): the status is the furthest it got']);
 	});
 
 	test('final: read, failed and rejected; not submitted, delivered or a word the provider does not document', () => {
@@ -215,5 +215,36 @@ describe('ISO 8601 in the forms it is written', () => {
 
 	test.each(['2024-02-30T10:00:00Z', '2023-02-29', '2024-13-01', '2024-03-01T24:00:00Z', '2024-03-01T03:60:00Z'])('%s, which no calendar or clock has, is no time', (text) => {
 		expect(timeOf(text)).toBeNull();
+	});
+});
+
+describe('a history that goes back is read for the furthest it got, and said', () => {
+	const read = (...statuses: string[]) => readStatusAnswer({ history_status: statuses.map((status) => ({ timestamp: 'unreadable', status })) }, same);
+
+	test.each([
+		[['delivered', 'sent', 'submitted'], 'sent', 'submitted after delivered'],
+		[['rejected', 'blocked', 'submitted'], 'rejected', 'submitted after rejected'],
+		[['submitted', 'failed', 'delivered'], 'failed', 'delivered after failed'],
+	])('%j: %s, and the row says the history goes back (%s)', (statuses, status, back) => {
+		const reading = read(...statuses);
+		expect(reading.deliveryStatus).toBe(status);
+		expect(reading.problems).toContain(`the history goes back (${back}): the status is the furthest it got`);
+	});
+
+	test('a history that moves on says nothing of it', () => {
+		expect(read('submitted', 'delivered', 'read').problems.filter((problem) => problem.includes('goes back'))).toEqual([]);
+	});
+});
+
+describe('additional_info with nothing in it, beside a message that got through, is no noise', () => {
+	test.each([[[]], [0], [false], [{ code: null, reason: null }], [{}], ['']])('%j', (info) => {
+		const reading = readStatusAnswer({ history_status: [{ timestamp: '2024-03-01T03:22:58Z', status: 'read' }], additional_info: info }, same);
+		expect([reading.failureCode, reading.failureReason, reading.problems]).toEqual([null, null, []]);
+	});
+
+	test('one the node cannot read is said beside a failure, not beside read', () => {
+		const answer = (status: string) => readStatusAnswer({ history_status: [{ timestamp: '2024-03-01T03:22:58Z', status }], additional_info: 42 }, same).problems;
+		expect(answer('failed')).toEqual(['its additional_info could not be read (neither {code, reason} nor a text)']);
+		expect(answer('read')).toEqual([]);
 	});
 });

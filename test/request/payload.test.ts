@@ -204,7 +204,7 @@ describe('raw JSON payload: what the contract requires of each value', () => {
 		['a number in exponent form', '1e3', '1000'],
 	])('%s mapped without quotes (%s) is refused: JSON would send %s', (_what, written, sent) => {
 		const raw = `[{"position":"body","parameters":[{"type":"text","text":"Budi"},{"type":"text","text":${written}}]}]`;
-		expect(fieldError(() => build(json(raw)))).toMatchObject({ field: 'Payload (JSON)', problem: `holds the number ${written}, which JSON sends as ${sent}` });
+		expect(fieldError(() => build(json(raw)))).toMatchObject({ field: 'Payload (JSON)', problem: `holds the number ${written} as a text, which JSON sends as ${sent}` });
 		// In quotes, the row's text goes as it is.
 		expect(build(json(raw.replace(written, `"${written}"`))).message.template.payload[0].parameters[1]).toEqual({ type: 'text', text: written });
 	});
@@ -212,6 +212,12 @@ describe('raw JSON payload: what the contract requires of each value', () => {
 	test('a number JSON keeps as written goes as given; digits in a text are not numbers', () => {
 		const raw = '[{"position":"body","parameters":[{"type":"text","text":42},{"type":"text","text":"1.50 and 1e3"}]},{"position":"button","parameters":[{"sub_type":"url","index":0,"parameters":[{"type":"text","text":"a\\"1.0"}]}]}]';
 		expect(build(json(raw))).toEqual(envelope(JSON.parse(raw) as unknown[]));
+	});
+
+	test('numbers that are not what a recipient reads go as JSON reads them: an index 1.0 or -0, a currency amount 1.5e6; a key or text that holds "text": 1.0 is text', () => {
+		const raw = '[{"position":"body","parameters":[{"type":"currency","currency":{"code":"IDR","amount_1000":1.5e6}},{"type":"text","text":"\\"text\\": 1.0"}]},{"position":"button","parameters":[{"sub_type":"quick_reply","index":1.0,"parameters":[{"type":"payload","payload":"yes"}]}]}]';
+		expect(build(json(raw))).toEqual(envelope(JSON.parse(raw) as unknown[]));
+		expect(fieldError(() => build(json('[{"position":"button","parameters":[{"sub_type":"quick_reply","index":0,"parameters":[{"type":"payload","payload":7.10}]}]}]')))).toMatchObject({ problem: 'holds the number 7.10 as a payload, which JSON sends as 7.1' });
 	});
 
 	test('a value given as an expression\'s list: a number beyond 2^53 is refused, as the fields refuse it', () => {

@@ -517,7 +517,7 @@ describe('separators and digits as other scripts and web pages write them', () =
 		}
 	});
 
-	test.each(['\r', '\v', '\f', '\t', '\u0085', '\u2028', '\u2029', '\r\n'])('a second number after %j is refused as two numbers, as after \\n, never glued onto the first', (lineBreak) => {
+	test.each(['\r', '\v', '\f', '\u0085', '\u2028', '\u2029', '\r\n'])('a second number after %j is refused as two numbers, as after \\n, never glued onto the first', (lineBreak) => {
 		for (const [cell, countryCode] of [[`+62 21 555 1234${lineBreak}1235`, undefined], [`5551234${lineBreak}5551235`, undefined], [`(021) 555 1234${lineBreak}35`, '62']]) {
 			expect(() => normalisePhoneNumber(cell, countryCode)).toThrow(/holds more than one number$/);
 		}
@@ -530,6 +530,18 @@ describe('separators and digits as other scripts and web pages write them', () =
 		['+\u096f\u0967 \u096f\u096e\u096d\u096c\u096b \u096a\u0969\u0968\u0967\u0966', undefined, '919876543210'],
 	])('%j (Default Country Code %s): the digits of its script are the number\'s digits, %s', (cell, countryCode, digits) => {
 		expect(normalisePhoneNumber(cell, countryCode)).toBe(digits);
+	});
+
+	test.each(['+62 21 555 1234\t1235', '+62\t812 3456 7890', '0812\t3456\t7890'])('%j: a tab may set two numbers apart or two parts of one, refused as such', (cell) => {
+		expect(() => normalisePhoneNumber(cell, '62')).toThrow(/contains a tab, which may set two numbers apart \(two cells copied together\) or two parts of one: the node cannot tell which$/);
+	});
+
+	test.each(['\u0085', '\n', '\t', '\u2028'])('%j at either end is trimmed, as spaces are', (end) => {
+		expect(normalisePhoneNumber(`${end}+62 812 3456 7890${end}`)).toBe('6281234567890');
+	});
+
+	test.each(['01-0 33 1 23 45 67 89', '0-10 33 1 23 45 67 89'])('%j with 81: Japan\'s international prefix, however it is grouped, on the fast path too', (cell) => {
+		expect(() => normalisePhoneNumber(cell, '81')).toThrow(/starts with 010, the international prefix dialled from country code 81/);
 	});
 
 	test.each(['\u00ad', '\u061c', '\u180e'])('U+%s (a soft hyphen, an Arabic direction mark, a Mongolian vowel separator) is dropped, as other marks that do not show', (mark) => {

@@ -4,6 +4,7 @@ import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { readParameter, readRunParameter } from '../request/parameters';
+import { isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
 import { lookupAll, notAsked } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptionsSet } from '../shared/statusOptions';
@@ -65,7 +66,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			return { invalid: invalidItemError(this.getNode(), error, itemIndex) };
 		}
 		// A Send's error-output row written to a sheet and read back: its details are the JSON text of an object.
-		if (isEmpty(value) && byDefault) value = msgidInDetailsText(item.json) ?? value;
+		if (isEmptyValue(value) && byDefault) value = msgidInDetailsText(item.json) ?? value;
 		given[itemIndex] = value;
 		return msgidOf(value, item.json);
 	});
@@ -108,7 +109,7 @@ function msgidOf(value: unknown, json: IDataObject): StatusInput {
 		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `${FIELD.messageId} ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
 		return { msgid: String(value) };
 	}
-	if (isEmpty(value)) return { noMsgid: noMsgidReason(json) };
+	if (isEmptyValue(value)) return { noMsgid: noMsgidReason(json) };
 	if (typeof value !== 'string') return { noMsgid: `${FIELD.messageId} is not a text (it is ${Array.isArray(value) ? 'a list' : `a ${typeof value}`}): map it to the msgid a Send put out.` };
 	const msgid = value.trim();
 	// "1.23457E+18": a sheet showed a long numeric msgid in scientific notation, and kept only what it showed.
@@ -132,10 +133,6 @@ function asGiven(value: unknown): string | null {
 
 /** Spaces around a msgid that a cell may hold and the output keeps. */
 const MAX_PADDING = 64;
-
-function isEmpty(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
 
 /** The msgid in `details` that a sheet wrote as JSON text (`{"msgid":"…",…}`); undefined when there is none. */
 function msgidInDetailsText(json: IDataObject): unknown {

@@ -122,6 +122,9 @@ export const FIRST_ASK_AGAIN_MS = 2000;
 export const LONGEST_ASK_AGAIN_MS = 60_000;
 
 /** How long after round `round` of lookups the next one starts (the first round is the first lookup). */
+/** Rounds in which a msgid the API did not know at the first lookup is asked again: until 14 s after it. */
+export const UNKNOWN_MSGID_ROUNDS = 3;
+
 export function askAgainAfterMs(round: number): number {
 	return Math.min(FIRST_ASK_AGAIN_MS * 2 ** (round - 1), LONGEST_ASK_AGAIN_MS);
 }
@@ -157,10 +160,11 @@ async function keepAsking(
 	const answeredAt = results.map(() => clock.now());
 	const lastAskFailed: Array<string | undefined> = results.map(() => undefined);
 	const ends = started + wait.limitMs;
-	// Right after a Send, the API may not know a msgid yet: one it did not know at the first lookup is asked again too.
+	// Right after a Send, the API may not know a msgid yet: one it did not know at the first lookup is asked again in
+	// the first rounds (2, 6 and 14 s after it); past them it is a msgid it does not know, and holds no one up.
 	const neverKnown = results.map((result) => result?.kind === 'notFound');
-	const askAgain = (itemIndex: number) => stillOnItsWay(results[itemIndex], wait) || (neverKnown[itemIndex] && results[itemIndex]?.kind === 'notFound');
-	let waiting = results.flatMap((_result, itemIndex) => (askAgain(itemIndex) ? [itemIndex] : []));
+	const askAgain = (round: number) => (itemIndex: number) => stillOnItsWay(results[itemIndex], wait) || (neverKnown[itemIndex] && round <= UNKNOWN_MSGID_ROUNDS && results[itemIndex]?.kind === 'notFound');
+	let waiting = results.flatMap((_result, itemIndex) => (askAgain(1)(itemIndex) ? [itemIndex] : []));
 	// A refusal that holds for every lookup (a refused token, the API failing for good) ends the rounds: none would be asked.
 	for (let round = 1; waiting.length > 0 && !flow.stopping && !flow.halted; round++) {
 		const left = ends - clock.now();
@@ -177,21 +181,23 @@ async function keepAsking(
 			// Not asked (the run is stopping): the row keeps its last answer.
 			if (result === undefined) return;
 			asks[itemIndex]++;
+			if (neverKnown[itemIndex] && results[itemIndex]?.kind === 'notFound') answeredAt[itemIndex] = clock.now();
 			if (result.kind !== 'status') {
-				// Still unknown, it stays so; asked again, it will tell. A status once known is kept over a failed lookup.
-				if (results[itemIndex]?.kind === 'notFound') return;
-				lastAskFailed[itemIndex] = whyNoNewerStatus(result);
+				// A row that has a status keeps it over a failed lookup; one still unknown is unknown again, or its lookup failed.
+				lastAskFailed[itemIndex] = results[itemIndex]?.kind === 'notFound' && result.kind === 'notFound' ? undefined : whyNoNewerStatus(result);
 				return;
 			}
 			results[itemIndex] = result;
 			lastAskFailed[itemIndex] = undefined;
 			answeredAt[itemIndex] = clock.now();
 		});
-		waiting = rows.filter(askAgain);
+		waiting = rows.filter(askAgain(round + 1));
 	}
 	const now = clock.now();
 	results.forEach((result, itemIndex) => {
-		if (result?.kind === 'notFound' && neverKnown[itemIndex]) results[itemIndex] = { ...result, askedAgain: { asks: asks[itemIndex], waitedMs: now - started } };
+		if (result?.kind === 'notFound' && neverKnown[itemIndex] && asks[itemIndex] > 1) {
+			results[itemIndex] = { ...result, askedAgain: { asks: asks[itemIndex], waitedMs: answeredAt[itemIndex] - started, lastAskFailed: lastAskFailed[itemIndex] } };
+		}
 		if (result?.kind !== 'status') return;
 		const reached = hasReached(result, wait);
 		// A row still on its way waited to the end; one that got somewhere, to its last answer.

@@ -1,5 +1,6 @@
 import { MAX_MSGID_LENGTH, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import type { HistoryEntry, StatusReading } from '../shared/status';
+import { DOCUMENTED_STATUSES } from '../shared/status';
 import { apiReason, isObject } from '../api/outcome';
 
 /** The newest entries kept of a message's history; the rest are counted. */
@@ -9,30 +10,18 @@ const MAX_STATUS_LENGTH = 40;
 /** Entries looked at: past this, history is not read further (a 1 MB answer holds fewer than this). */
 const MAX_ENTRIES_READ = 200_000;
 
-/**
- * Statuses after which nothing changes: read is the last step of a delivered message; failed and
- * rejected are final failures. submitted and delivered can still move on (delivered to read), and a
- * word the provider does not document is not known to be final.
- */
-const FINAL_STATUSES: ReadonlySet<string> = new Set(['read', 'failed', 'rejected']);
-
-/** The documented statuses of a message that did not reach its recipient. */
-const FAILED_STATUSES: ReadonlySet<string> = new Set(['failed', 'rejected']);
-
-/** The documented statuses of a message that reached its recipient. */
-const REACHED_STATUSES: ReadonlySet<string> = new Set(['delivered', 'read']);
-
 function saysSuccess({ failureCode, failureReason }: StatusReading): boolean {
 	return failureCode === 0 || /^\s*(success|ok)\s*$/i.test(failureReason ?? '');
 }
 
+/** read, failed and rejected: nothing changes after them. submitted and delivered can move on, and a word the provider does not document is not known to be final. */
 export function isFinalStatus(status: string): boolean {
-	return FINAL_STATUSES.has(status);
+	return DOCUMENTED_STATUSES.get(status)?.final === true;
 }
 
 /** How far a message got: submitted (and any word the provider does not document), delivered, then a final status. */
 function progress(status: string): number {
-	return isFinalStatus(status) ? 2 : status === 'delivered' ? 1 : 0;
+	return DOCUMENTED_STATUSES.get(status)?.progress ?? 0;
 }
 
 /**
@@ -61,16 +50,23 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 	}
 	reading.msgid = shortText(body.msgid, MAX_MSGID_LENGTH, redact);
 	reading.phoneNumber = asSendWritesIt(shortText(body.phone_number, 40, redact));
-	readFailure(body.additional_info, reading, redact);
+	const failure = readFailure(body.additional_info, redact);
+	reading.failureCode = failure.code;
+	reading.failureReason = failure.reason;
+	const saidOfFailure = () => {
+		if (failure.unreadable) reading.problems.push(failure.unreadable);
+	};
 
 	const raw = body.history_status;
 	if (raw === undefined || raw === null) {
 		const said = apiReason(body);
 		reading.problems.push(said ? `the API answered without a status history: ${truncate(redact(said), MAX_REASON_LENGTH)}` : 'the API answered without a status history (no history_status)');
+		saidOfFailure();
 		return reading;
 	}
 	if (!Array.isArray(raw)) {
 		reading.problems.push(`the API's status history is not a list (history_status is ${typeof raw === 'object' ? 'an object' : `a ${typeof raw}`})`);
+		saidOfFailure();
 		return reading;
 	}
 	const { entries, unreadableEntries, unreadableTimes } = readEntries(raw, redact);
@@ -87,9 +83,11 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 		unreadableTimes === 0 ? entries.map((entry, index) => ({ entry, index })).sort((a, b) => a.entry.ms! - b.entry.ms! || progress(a.entry.status) - progress(b.entry.status) || a.index - b.index).map(({ entry }) => entry) : entries;
 	if (sorted.length === 0) {
 		if (unreadableEntries === 0) reading.problems.push('the status history is empty');
+		saidOfFailure();
 		return reading;
 	}
-	const latest = furthest(sorted);
+	const { latest, wentBack } = furthest(sorted);
+	if (wentBack) reading.problems.push(`the history goes back (${wentBack.to} after ${wentBack.from}): the status is the furthest it got`);
 	reading.deliveryStatus = latest.status;
 	reading.final = isFinalStatus(latest.status);
 	reading.statusAt = latest.at;
@@ -98,10 +96,11 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 	// additional_info says why a message failed: beside a message that reached the recipient, or as `{code: 0, reason: "Success"}`
 	// beside one that did not fail, it is no failure. Beside submitted it is kept: a failure may be on its way; beside
 	// failed or rejected always, whatever its code.
-	if (REACHED_STATUSES.has(latest.status) || (saysSuccess(reading) && !FAILED_STATUSES.has(latest.status))) {
+	const documented = DOCUMENTED_STATUSES.get(latest.status);
+	if (documented?.reached || (saysSuccess(reading) && !(documented?.final && !documented.reached))) {
 		reading.failureCode = null;
 		reading.failureReason = null;
-	}
+	} else saidOfFailure();
 	reading.historyDropped = Math.max(0, raw.length - unreadableEntries - MAX_HISTORY);
 	reading.history = sorted.slice(-MAX_HISTORY).map(({ status, at }): HistoryEntry => ({ status, at }));
 	return reading;
@@ -110,20 +109,25 @@ export function readStatusAnswer(body: unknown, redact: (text: string) => string
 /**
  * The message's status: the newest entry, but a documented status never goes back. Receipts can come out of
  * order (delivered stamped after read), and a history whose times could not be read is in the API's order,
- * which may be newest first: a final status is not followed by one that is not, nor delivered by submitted.
- * A word the provider does not document follows anything but a final status.
+ * which may be newest first: no documented status below the furthest one seen is taken, and nothing but
+ * another final status follows a final one. A word the provider does not document follows anything but a
+ * final status. `wentBack`: the first documented status found below the furthest, to be said.
  */
-function furthest(entries: Entry[]): Entry {
-	let current = entries[0];
+function furthest(entries: Entry[]): { latest: Entry; wentBack?: { from: string; to: string } } {
+	let latest = entries[0];
+	let furthestSeen = entries[0];
+	let wentBack: { from: string; to: string } | undefined;
 	for (const entry of entries.slice(1)) {
-		if (isFinalStatus(current.status) && !isFinalStatus(entry.status)) continue;
-		if (DOCUMENTED.has(entry.status) && DOCUMENTED.has(current.status) && progress(entry.status) < progress(current.status)) continue;
-		current = entry;
+		const documented = DOCUMENTED_STATUSES.has(entry.status);
+		if ((isFinalStatus(latest.status) && !isFinalStatus(entry.status)) || (documented && progress(entry.status) < progress(furthestSeen.status))) {
+			if (documented) wentBack ??= { from: furthestSeen.status, to: entry.status };
+			continue;
+		}
+		latest = entry;
+		if (documented && progress(entry.status) >= progress(furthestSeen.status)) furthestSeen = entry;
 	}
-	return current;
+	return wentBack ? { latest, wentBack } : { latest };
 }
-
-const DOCUMENTED: ReadonlySet<string> = new Set(['submitted', 'delivered', 'read', 'failed', 'rejected']);
 
 interface Entry extends HistoryEntry {
 	ms: number | null;
@@ -179,11 +183,6 @@ export function timeOf(value: unknown): number | null {
 }
 
 /**
- * additional_info as documented, `{code, reason}`, or as the API may write it otherwise: a list of such
- * objects (the first is read), their JSON text, `message` or `description` for the reason, or the reason
- * as bare text. What cannot be read is said.
- */
-/**
  * ISO 8601 in its extended form (`2024-03-01T03:22:58.073Z`, a space for the T, `+07`, `+0700` or ` +07:00`
  * as the zone, a decimal comma) or its basic one (`20240301T032258Z`). A date no calendar has (30 February)
  * is none. Without a zone, UTC: Date.parse would read it as this machine's time.
@@ -200,30 +199,33 @@ function isoTime(text: string): number | undefined {
 	return Date.parse(`${year}-${month}-${day}T${hours}:${minutes}:${seconds}.${(fraction + '000').slice(0, 3)}${offset}`);
 }
 
-function readFailure(raw: unknown, reading: StatusReading, redact: (text: string) => string): void {
-	if (raw === undefined || raw === null) return;
+/**
+ * additional_info as documented, `{code, reason}`, or as the API may write it otherwise: a list of such
+ * objects (the first is read), their JSON text, `message` or `description` for the reason, or the reason
+ * as bare text. Nothing in it (null, [], {}, all its values null) is none; what cannot be read is said
+ * (`unreadable`), beside a message that did not reach its recipient.
+ */
+function readFailure(raw: unknown, redact: (text: string) => string): { code: number | string | null; reason: string | null; unreadable?: string } {
+	const none = { code: null, reason: null };
 	let info: unknown = raw;
 	if (typeof info === 'string') {
 		const text = info.trim();
-		if (text === '') return;
+		if (text === '') return none;
 		const parsed = text.length <= MAX_INFO_TEXT && /^[[{]/.test(text) ? parseJsonText(text) : undefined;
-		if (parsed === undefined) {
-			reading.failureReason = truncate(redact(text), MAX_REASON_LENGTH);
-			return;
-		}
+		if (parsed === undefined) return { code: null, reason: truncate(redact(text), MAX_REASON_LENGTH) };
 		info = parsed;
 	}
-	if (Array.isArray(info)) info = info.find(isObject);
-	if (!isObject(info)) {
-		reading.problems.push('its additional_info could not be read (neither {code, reason} nor a text)');
-		return;
-	}
+	if (Array.isArray(info)) info = info.length === 0 ? null : info.find(isObject);
+	if (info === undefined || info === null || info === false || info === 0) return none;
+	if (!isObject(info)) return { ...none, unreadable: 'its additional_info could not be read (neither {code, reason} nor a text)' };
+	if (Object.values(info).every((value) => value === null || value === undefined || value === '')) return none;
 	const { code } = info;
 	const reason = [info.reason, info.message, info.description].find((value) => typeof value === 'string' && value.trim() !== '') as string | undefined;
-	if (typeof code === 'number' && Number.isFinite(code)) reading.failureCode = code;
-	else if (typeof code === 'string' && code.trim() !== '') reading.failureCode = /^\d{1,9}$/.test(code.trim()) ? Number(code.trim()) : truncate(redact(code.trim()), 40);
-	if (reason !== undefined) reading.failureReason = truncate(redact(reason.trim()), MAX_REASON_LENGTH);
-	if (reading.failureCode === null && reading.failureReason === null && Object.keys(info).length > 0) reading.problems.push('its additional_info has neither a code nor a reason the node can read');
+	const failure = {
+		code: typeof code === 'number' && Number.isFinite(code) ? code : typeof code === 'string' && code.trim() !== '' ? (/^\d{1,9}$/.test(code.trim()) ? Number(code.trim()) : truncate(redact(code.trim()), 40)) : null,
+		reason: reason === undefined ? null : truncate(redact(reason.trim()), MAX_REASON_LENGTH),
+	};
+	return failure.code === null && failure.reason === null ? { ...failure, unreadable: 'its additional_info has neither a code nor a reason the node can read' } : failure;
 }
 
 /** additional_info as JSON text is read up to this long; a longer one is kept as text. */

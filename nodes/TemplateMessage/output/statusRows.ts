@@ -7,6 +7,7 @@ import type { FailedOutcome, Refusal } from '../shared/contracts';
 import { CREDENTIAL_DISPLAY_NAME } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import type { StatusReading, StatusResult } from '../shared/status';
+import { DOCUMENTED_STATUSES } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
 import { errorOutputItem, routesToErrorOutput } from './rows';
@@ -52,7 +53,9 @@ function reasonOf({ result, reading }: StatusRowBasis): string | null {
 		case 'noMsgid':
 			return result.reason;
 		case 'notFound': {
-			const asked = result.askedAgain ? ` Asked ${result.askedAgain.asks} times over ${duration(result.askedAgain.waitedMs)} while waiting: it never knew it.` : '';
+			const { askedAgain } = result;
+			const lastFailed = askedAgain?.lastAskFailed === undefined ? '' : ` Its last lookup failed (${askedAgain.lastAskFailed}).`;
+			const asked = askedAgain ? ` Asked ${askedAgain.asks} times over ${duration(askedAgain.waitedMs)} with Wait Until (a msgid sent a moment ago may not be known yet): it did not know it.${lastFailed}` : '';
 			return `The API does not know this msgid (HTTP ${String(result.outcome.statusCode)}: ${result.outcome.reason}): it may belong to another account, be mistyped, or be too old to look up.${asked}`;
 		}
 		case 'unreadable':
@@ -101,16 +104,17 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 			inputPhone: phone,
 			inputMsgid: msgid,
 		};
-		const json: IDataObject = {};
-		if (fields) for (const [name, value] of Object.entries(fields)) if (!COLUMN_NAMES.has(name)) json[name] = value;
-		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
-		// A failed lookup, with "Continue (using error output)": to the error output, as a Send's failed row.
+		// A failed lookup, with "Continue (using error output)": to the error output as a Send's failed row, its
+		// details the node's own columns (input fields are for the rows that go on).
 		if (facts.error && routed) {
 			const details: IDataObject = {};
-			for (const [column, value] of Object.entries(json)) if (column !== 'error') details[column] = value;
+			for (const { column, from } of COLUMNS) if (column !== 'error') details[column] = from(facts) as IDataObject[string];
 			details.description = facts.error.description ?? null;
 			return [errorOutputItem(node, facts.error.message, details, itemIndex)];
 		}
+		const json: IDataObject = {};
+		if (fields) for (const [name, value] of Object.entries(fields)) if (!COLUMN_NAMES.has(name)) json[name] = value;
+		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }
@@ -177,8 +181,8 @@ function heldBackError(node: INode, refusal: Refusal, itemIndex: number): NodeOp
 	});
 }
 
-/** Lifecycle order first, then other words as they come. */
-const ORDER = ['read', 'delivered', 'submitted', 'failed', 'rejected'];
+/** The documented statuses first, in their table's order, then other words as they come. */
+const ORDER = [...DOCUMENTED_STATUSES.keys()];
 const MAX_REASONS = 3;
 
 /**

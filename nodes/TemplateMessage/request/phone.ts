@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, HIDDEN_MARKS, quote, refuseLostDigits, visible } from './text';
+import { describeValue, HIDDEN_MARKS, isEmptyValue, quote, refuseLostDigits, visible } from './text';
 import { optionPath } from '../shared/options';
 import type { ZeroAfterCountryCode } from './countryCodes';
 import { countryCodeIn, countryCodeOf, readDefaultCountryCode, zeroAfterCountryCode } from './countryCodes';
@@ -11,14 +11,15 @@ const MAX_DIGITS = 15;
 // No real number is longer, separators included.
 const MAX_TEXT_LENGTH = 40;
 // What people, phones and spreadsheets put between digit groups: any Unicode space, every dash (minus, full-width), a dot.
-const GROUP_SEPARATOR = '[\\s\\-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d.]';
-// Those, and / ( ): what is dropped between digits.
-const SEPARATORS = new RegExp(`${GROUP_SEPARATOR.slice(0, -1)}()/]`, 'g');
-// Lines, and a tab: what sets one number apart from another in a cell (a space or a dash joins groups of one).
-const LINE_BREAK = /[\n\r\v\f\t\u0085\u2028\u2029]/;
+const GROUP_SEPARATORS = '\\s\\-\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d.';
+const GROUP_SEPARATOR = `[${GROUP_SEPARATORS}]`;
+// Those, and / ( ): what is dropped between digits, once no line break or tab sets two numbers apart.
+const SEPARATORS = new RegExp(`[${GROUP_SEPARATORS}()/]`, 'g');
+// What sets one line of a cell apart from the next (trimmed at its ends: JavaScript's trim leaves NEL).
+const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
 // Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped,
 // and with them what no number needs but the preview leaves be: the zero-width (non-)joiners, written
-// in emoji and some scripts, and the invisible operators U+2061 to U+2064. Line separators are SEPARATORS.
+// in emoji and some scripts, and the invisible operators U+2061 to U+2064.
 const INVISIBLE = new RegExp(`[${HIDDEN_MARKS}\\u200c\\u200d\\u2061-\\u2064]`, 'g');
 // "+62 (0)812…", "0044 (0)20…": a country code, then a trunk 0 in brackets, as Indonesian and British numbers are often written.
 const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
@@ -35,13 +36,11 @@ const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
  */
 export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeMapped = false): string {
 	// Mapped from a column and empty in this row: which country a number without + or 00 is local to is not known.
-	if (countryCodeMapped && isEmptyCountryCode(defaultCountryCode)) return readPhoneNumber(raw, undefined, mapped, true);
+	if (countryCodeMapped && isEmptyValue(defaultCountryCode)) return readPhoneNumber(raw, undefined, mapped, true);
 	return cleanPhoneNumber(raw, defaultCountryCode) ?? readPhoneNumber(raw, defaultCountryCode, mapped);
 }
 
-function isEmptyCountryCode(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
-}
+
 
 // "+6281234567890", "+62 812-3456-7890", "6281234567890", "0812-3456-7890": a +, a 0 or none, then digit groups, one space or
 // dash between them. Nothing else is in it: no letter, comma, dot, slash, bracket, 00 or second +, so no refusal below can apply.
@@ -68,8 +67,8 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 		// 0: a local number, Default Country Code in front of it by its country's rule.
 		const code = countryCodeIn(defaultCountryCode);
 		const zero = code === undefined ? undefined : zeroAfterCountryCode(code);
-		if (zero === undefined || INTERNATIONAL_PREFIX_AFTER_ONE_ZERO[code!]?.test(text)) return undefined;
 		const local = text.replace(CLEAN_SEPARATORS, '');
+		if (zero === undefined || INTERNATIONAL_PREFIX_AFTER_ONE_ZERO[code!]?.test(local)) return undefined;
 		digits = code + (zero === 'part of the number' ? local : local.slice(1));
 	} else {
 		// Without + or 0, Default Country Code decides whether the number is local.
@@ -87,7 +86,7 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeLeftEmpty = false): string {
 	const asWritten = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
-	const text = withAsciiDigits(asWritten.replace(INVISIBLE, '').trim().replace(/^'/, '').trim());
+	const text = withAsciiDigits(trimmed(trimmed(asWritten.replace(INVISIBLE, '')).replace(/^'/, '')));
 	refuseLink(text, asWritten);
 	if (text.length > MAX_TEXT_LENGTH) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is too long for a phone number`, 'Map the column that holds the phone number');
@@ -128,7 +127,7 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
 			`${shown(asWritten)} has no + or 00, and ${optionPath('defaultCountryCode')} is empty for this item (its expression gave nothing): the node cannot tell which country the number is local to`,
-			`Fill the country code in this row, or write the number with + and its country code, e.g. +62 812 3456 7890`,
+			'Fill the country code in this row, or write the number with + and its country code, e.g. +62 812 3456 7890 (a number cell cannot keep a +: format the column as text)',
 		);
 	} else if (compact.startsWith('0')) {
 		const countryCode = readDefaultCountryCode(defaultCountryCode);
@@ -374,6 +373,14 @@ function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 			'Format the column as plain text (or as a number without thousands separators) in the sheet, then read it again',
 		);
 	}
+	// A tab: two cells copied together, or a number's parts typed apart; either way the node cannot tell which.
+	if (text.includes('\t')) {
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(asWritten)} contains a tab, which may set two numbers apart (two cells copied together) or two parts of one: the node cannot tell which`,
+			'Give one number per row, its parts set apart by spaces or dashes, e.g. +62 812 3456 7890',
+		);
+	}
 	const twoNumbers =
 		(text.match(/\+/g) ?? []).length > 1 ||
 		/[,;|&]|\d\s*\b(?:or|atau|and|dan)\b\s*\+?\d/i.test(text) ||
@@ -387,6 +394,11 @@ function refuseWhatIsNotANumber(text: string, asWritten: string): void {
 	if (extension && /\d/.test(text.slice(0, extension.index))) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} has an extension ${extension[0].startsWith('(') ? extension[0] : `(${extension[0]})`}, which a messaging number does not`, 'Give the mobile number alone');
 	}
+}
+
+/** Without spaces and line breaks at either end, NEL included (String.prototype.trim leaves it). */
+function trimmed(text: string): string {
+	return text.replace(/^[\s\u0085]+|[\s\u0085]+$/g, '');
 }
 
 /** "0812 3456 7890 / 0813 1111 2222": parts of a number each, where together they cannot be one. */

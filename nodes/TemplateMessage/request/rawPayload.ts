@@ -112,21 +112,23 @@ function filled(value: unknown, field: string): void {
 }
 
 /**
- * A number in the JSON text that JSON would send otherwise than written: a value mapped without quotes,
- * `"text": {{ $json.ref }}`, of a reference beyond 2^53 (12345678901234567890 goes as …567000) or an amount
- * "150000.50" (goes as 150000.5). The recipient would read another value.
+ * A value (`"text"` or `"payload"`, what the recipient reads) written as a number that JSON sends otherwise
+ * than written: mapped without quotes, `"text": {{ $json.ref }}`, a reference beyond 2^53
+ * (12345678901234567890 goes as …567000) or an amount "150000.50" (goes as 150000.5). Other numbers (an
+ * index, a field the contract does not describe) go as JSON reads them.
  */
 function refuseRewrittenNumber(json: string): void {
-	const literal = /"(?:[^"\\]|\\.)*"|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/g;
-	for (let match = literal.exec(json); match !== null; match = literal.exec(json)) {
-		const written = match[1];
-		if (written === undefined) continue;
+	// Each text, and the number after it when it is a key: a key's own text is skipped whole, so no digit in a text is read.
+	const keyAndNumber = /"((?:[^"\\]|\\.)*)"(?:\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?))?/g;
+	for (let match = keyAndNumber.exec(json); match !== null; match = keyAndNumber.exec(json)) {
+		const [, key, written] = match;
+		if (written === undefined || (key !== 'text' && key !== 'payload')) continue;
 		const sent = JSON.stringify(Number(written));
 		if (sent === written) continue;
 		throw new InvalidFieldError(
 			FIELD.rawPayload,
-			`holds the number ${truncate(written, 40)}, which JSON sends as ${truncate(sent, 40)}`,
-			'Put the value in quotes, as text, e.g. "text": "{{ $json.ref }}": a value mapped without quotes becomes a number and loses what a number cannot hold',
+			`holds the number ${truncate(written, 40)} as a ${key}, which JSON sends as ${truncate(sent, 40)}`,
+			`Put the value in quotes, as text, e.g. "${key}": "{{ $json.ref }}": a value mapped without quotes becomes a number and loses what a number cannot hold`,
 		);
 	}
 }

@@ -63,11 +63,11 @@ function checkHeader(values: Array<Record<string, unknown>>, header: NonNullable
 	const headerValue = values[0];
 	const valueKind = typeof headerValue?.type === 'string' ? headerValue.type : undefined;
 	// A text header whose text was left out may or may not take a value: only its kind is checked.
-	if (header.kind === 'text' && header.placeholders === undefined) {
+	if (header.placeholders === 'text left out') {
 		if (headerValue !== undefined && valueKind !== 'text') throw new InvalidFieldError(field, `is ${valueKind}, but the template's header is a text`, 'Set Header Type to Text');
 		return;
 	}
-	const takesValue = header.kind === 'text' ? (header.placeholders ?? 0) > 0 : header.kind !== 'none';
+	const takesValue = header.kind === 'text' ? header.placeholders > 0 : header.kind !== 'none';
 	if (!takesValue) {
 		if (headerValue === undefined) return;
 		const template = header.kind === 'none' ? 'the template has no header' : 'the template\'s header text has no placeholder';

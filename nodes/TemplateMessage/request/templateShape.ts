@@ -29,8 +29,8 @@ export function parseTemplate(input: TemplateInput): TemplateShape | undefined {
 		}
 		const kind = input.headerFormat as TemplateHeaderKind;
 		const text = kind === 'text' ? optionalText(input.headerText, FIELD.templateHeaderText) : undefined;
-		const placeholders = text === undefined ? (kind === 'text' ? undefined : 0) : countPlaceholders(text, FIELD.templateHeaderText);
-		if (placeholders !== undefined && placeholders > 1) {
+		const placeholders = text === undefined ? (kind === 'text' ? 'text left out' : 0) : countPlaceholders(text, FIELD.templateHeaderText);
+		if (typeof placeholders === 'number' && placeholders > 1) {
 			throw new InvalidFieldError(FIELD.templateHeaderText, `has ${placeholders} placeholders; a header text has at most one, {{1}}`, 'Paste the header text exactly as the template was registered');
 		}
 		shape.header = { kind, placeholders, segments: text === undefined ? [] : segments(text) };

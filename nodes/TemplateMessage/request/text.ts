@@ -7,9 +7,7 @@ const MAX_TEXT_LENGTH = 4096;
 export function requiredText(raw: unknown, field: string, hint?: string): string {
 	refuseLostDigits(raw, field);
 	if ((typeof raw === 'number' && Number.isFinite(raw)) || typeof raw === 'boolean' || typeof raw === 'bigint') return String(raw);
-	if (raw === undefined || raw === null || (typeof raw === 'string' && isBlank(raw))) {
-		throw new InvalidFieldError(field, 'is empty', hint);
-	}
+	if (isEmptyValue(raw)) throw new InvalidFieldError(field, 'is empty', hint);
 	if (typeof raw !== 'string') {
 		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
 	}
@@ -42,7 +40,12 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 
 /** A mark that does not show, or reorders the text around it: copy-paste damage in an id. */
 export function hasHiddenMark(text: string): boolean {
-	return new RegExp(`[${HIDDEN_MARKS}]`).test(text);
+	return HIDDEN_MARK.test(text);
+}
+
+/** Nothing given: undefined, null, or a text of spaces and marks that do not show. */
+export function isEmptyValue(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && isBlank(value));
 }
 
 /** Spaces and marks that do not show (a zero-width space, direction marks) only: what a recipient would see as nothing. */
@@ -106,6 +109,7 @@ export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\
 // break a line where none is seen; not the zero-width joiners: emoji and some scripts are written with them. Control characters are
 // tested apart: ESLint's no-control-regex refuses them in a regex.
 const BLANK_MARKS = new RegExp(`[${HIDDEN_MARKS}]`, 'g');
+const HIDDEN_MARK = new RegExp(`[${HIDDEN_MARKS}]`);
 
 const HIDDEN = new RegExp(`[${HIDDEN_MARKS}\\u0080-\\u009f\\u2028\\u2029]`);
 

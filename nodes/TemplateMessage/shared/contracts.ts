@@ -62,9 +62,8 @@ export interface MessageInput {
 export interface TemplateShape {
 	/** `placeholders`: how many distinct ones the text has. */
 	body?: { placeholders: number; segments: Segment[] };
-	/** A text header's segments; none for the other kinds. */
-	/** `placeholders`: undefined for a text header whose text was left out (a value or none is taken then). */
-	header?: { kind: TemplateHeaderKind; placeholders?: number; segments: Segment[] };
+	/** A text header's segments; none for the other kinds. `placeholders`: 'text left out' for a text header whose Header Text was not given (a value or none is taken then). */
+	header?: { kind: TemplateHeaderKind; placeholders: number | 'text left out'; segments: Segment[] };
 	buttons?: Array<{ kind: TemplateButtonKind; label?: string }>;
 	/** Refuse body values with what the platform refuses in template parameters. */
 	checkCharacters: boolean;

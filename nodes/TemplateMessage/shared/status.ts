@@ -6,6 +6,18 @@ import type { WaitTarget } from './statusOptions';
 
 // What passes between the parts of Get Status (the provider's `GET /api/v2/message/{msgid}/status`).
 
+/**
+ * The provider's documented statuses, in the order the run summary names them: how far each says a message
+ * got (a final one no longer changes), and whether it reached its recipient. Any other word is none of these.
+ */
+export const DOCUMENTED_STATUSES: ReadonlyMap<string, { progress: 0 | 1 | 2; final: boolean; reached: boolean }> = new Map([
+	['read', { progress: 2, final: true, reached: true }],
+	['delivered', { progress: 1, final: false, reached: true }],
+	['submitted', { progress: 0, final: false, reached: false }],
+	['failed', { progress: 2, final: true, reached: false }],
+	['rejected', { progress: 2, final: true, reached: false }],
+] as const);
+
 /** One entry of a message's status history, as the node keeps it. */
 export interface HistoryEntry {
 	status: string;
@@ -55,7 +67,7 @@ export type StatusResult =
 	/** No lookup was made: Message ID could not be read for this item (its expression failed), with Continue On Fail. */
 	| { kind: 'invalid'; error: NodeOperationError }
 	/** The API does not know this msgid (a 404 in the API's error shape, or its code 33 at any status). */
-	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number; /** With Wait Until: asked this often over this long, never known. */ askedAgain?: { asks: number; waitedMs: number } }
+	| { kind: 'notFound'; outcome: FailedOutcome; attempts: number; /** With Wait Until: asked this often over this long, never known. */ askedAgain?: { asks: number; waitedMs: number; lastAskFailed?: string } }
 	/** A 2xx the node could not read as a status (too large). Not the lookup's failure: this row's result. */
 	| { kind: 'unreadable'; reason: string; attempts: number }
 	/** The lookup failed: refused (401/403, …), the API failing, no answer, or throttled beyond the wait. */
