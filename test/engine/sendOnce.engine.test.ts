@@ -729,3 +729,69 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(result.output(SEND_NODE).map((item) => item.json.sentInEarlierTry)).toEqual([true, true, undefined, undefined]);
 	});
 });
+
+describe('Forget Sent Messages under n8n\'s Retry On Fail, and a store that fails', () => {
+	const keyOf = (item: IDataObject) => `${String(item.phone)}|tpl-once`;
+	const sendOnce = (items: IDataObject[]) => send(items, { sendOnce: 'recipientTemplate' });
+	const forget = (items: IDataObject[], run: Partial<SendNodeRun> = {}) => runSendNode({ baseUrl: api.baseUrl, items, typeVersion: 2, parameters: { operation: 'forget' }, ...run });
+
+	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)(
+		'%s: a first item without a key makes n8n run Forget again; a key the first try forgot, sent again by another execution between the tries, is not forgotten again',
+		async (onError) => {
+			const [item] = recipients(1);
+			expect(outcomes(await sendOnce([item]))).toEqual(['sent']);
+			const store = deduplicationStore() as unknown as { removeProcessed: (...args: unknown[]) => Promise<void> };
+			const remove = store.removeProcessed.bind(store);
+			let sentBetween: Promise<void> | undefined;
+			// Right after the Forget's first try takes the key out, another execution sends the message again (n8n's
+			// wait between the tries, 1 s, is far longer than that send).
+			store.removeProcessed = async (...args: unknown[]) => {
+				await remove(...args);
+				sentBetween ??= new Promise<void>((resolve, reject) =>
+					setImmediate(() => void sendOnce([item]).then((again) => (outcomes(again)[0] === 'sent' ? resolve() : reject(new Error(`not sent again: ${String(outcomes(again)[0])}`))), reject)),
+				);
+			};
+			let result;
+			try {
+				result = await forget([{ messageKey: '' }, { messageKey: keyOf(item) }], { onError, retryOnFail: true, maxTries: 2, waitBetweenTries: 1000 });
+				await sentBetween;
+			} finally {
+				store.removeProcessed = remove;
+			}
+			const rows = [...result.output(SEND_NODE, 0), ...(onError === 'continueErrorOutput' ? result.output(SEND_NODE, 1) : [])].map((output) => [output.pairedItem, output.json.forgotten ?? output.json.error]);
+			expect(rows).toEqual(expect.arrayContaining([[{ item: 1 }, true], [{ item: 0 }, 'Message Key: is empty [item 0]']]));
+			// Was sent a third time: the second try forgot the second send.
+			expect(outcomes(await sendOnce([item]))).toEqual(['sentBefore']);
+			expect(perRecipient(api.requests)[String(item.phone)].accepted).toBe(2);
+		},
+	);
+
+	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)('%s, the store failing for good: a failed row per item, paired, naming the item; not the input passed on', async (onError) => {
+		const items = recipients(2);
+		await sendOnce(items);
+		const store = deduplicationStore() as unknown as { checkProcessedAndRecord: (...args: unknown[]) => Promise<unknown> };
+		const record = store.checkProcessedAndRecord.bind(store);
+		store.checkProcessedAndRecord = async () => {
+			throw new Error('database is locked');
+		};
+		try {
+			const result = await forget(items.map((item, index) => ({ messageKey: keyOf(item), row_number: index + 2 })), { onError });
+			const failed = result.output(SEND_NODE, onError === 'continueErrorOutput' ? 1 : 0);
+			expect(failed.map((output) => [output.pairedItem, output.json.error])).toEqual([
+				[{ item: 0 }, 'database is locked [item 0]'],
+				[{ item: 1 }, 'database is locked [item 1]'],
+			]);
+		} finally {
+			store.checkProcessedAndRecord = record;
+		}
+		// Nothing was forgotten.
+		expect(outcomes(await sendOnce(items))).toEqual(['sentBefore', 'sentBefore']);
+	});
+
+	test("a Send's error-output row read back from a sheet (details as JSON text) is forgotten by its key, with the default Message Key", async () => {
+		const [item] = recipients(1);
+		await sendOnce([item]);
+		const row = { error: 'The API did not answer: may have been sent', details: JSON.stringify({ status: 'unknown', messageKey: keyOf(item) }) };
+		expect((await forget([row])).output(SEND_NODE)[0].json).toEqual({ forgotten: true, messageKey: keyOf(item) });
+	});
+});

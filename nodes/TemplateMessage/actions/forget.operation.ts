@@ -1,8 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidItemError } from '../output/errors';
 import { errorOutputItem, routesToErrorOutput } from '../output/rows';
-import { readForgetAll, readForgetKey } from '../request/parameters';
+import { readForgetAll, readForgetKey, readRunIndex } from '../request/parameters';
+import { ForgetTries } from '../sendOnce/forgetTries';
 import { MessageRecord } from '../sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
 import { FIELD, OPERATION_NAME, SEND_ONCE_CHOICE } from '../shared/fieldNames';
@@ -51,30 +53,52 @@ const NOT_HELD = `${FIELD.sendOnce} holds no message with this key for this work
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
-	if (readForgetAll(this)) {
-		const count = await MessageRecord.open(this).forgetAll();
-		return [[{ json: { forgotten: 'all', count }, pairedItem: Array.from({ length: itemCount }, (_, item) => ({ item })) }]];
-	}
 	const continueOnFail = this.continueOnFail();
+	const node = this.getNode();
+	if (readForgetAll(this)) {
+		const forgotten = await storeCall(this, async () => await MessageRecord.open(this).forgetAll(), continueOnFail);
+		const pairedItem = Array.from({ length: itemCount }, (_, item) => ({ item }));
+		if (typeof forgotten === 'number') return [[{ json: { forgotten: 'all', count: forgotten }, pairedItem }]];
+		return [[routesToErrorOutput(node) ? { ...errorOutputItem(node, forgotten.message, { success: false }, 0), pairedItem } : { json: { error: forgotten.message, forgotten: false }, pairedItem }]];
+	}
 	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
 		try {
 			return readForgetKey(this, itemIndex);
 		} catch (error) {
-			const invalid = invalidItemError(this.getNode(), error, itemIndex);
+			const invalid = invalidItemError(node, error, itemIndex);
 			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with ${FIELD.sendOnce} put out.`;
 			if (!continueOnFail) throw invalid;
 			return invalid;
 		}
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
-	const held = await MessageRecord.open(this).forget(valid);
-	const node = this.getNode();
+	const tries = ForgetTries.of(this.getContext('node'), readRunIndex(this));
+	const held = await storeCall(this, async () => await MessageRecord.open(this).forget(valid, tries), continueOnFail);
+	if (held instanceof Set && valid.length === itemCount) tries.clear();
 	const routed = routesToErrorOutput(node);
+	const failed = (error: NodeOperationError, itemIndex: number) => {
+		const details = { success: false, itemIndex, description: error.description ?? undefined };
+		return routed ? errorOutputItem(node, error.message, details, itemIndex) : { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
+	};
 	return [
 		keys.map((key, itemIndex) => {
-			if (typeof key === 'string') return { json: held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD }, pairedItem: { item: itemIndex } };
-			const details = { success: false, itemIndex, description: key.description ?? undefined };
-			return routed ? errorOutputItem(node, key.message, details, itemIndex) : { json: { error: key.message, details }, pairedItem: { item: itemIndex } };
+			if (typeof key !== 'string') return failed(key, itemIndex);
+			if (!(held instanceof Set)) return failed(new NodeOperationError(node, `${held.message} [item ${itemIndex}]`, { itemIndex, description: STORE_FAILED }), itemIndex);
+			return { json: held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD }, pairedItem: { item: itemIndex } };
 		}),
 	];
+}
+
+const STORE_FAILED = `n8n's store of sent messages failed: whether this key was forgotten is not known. Run the Forget again: a key already gone is said to be so.`;
+
+/** A call to n8n's store: with Continue On Fail, its failure is every row's (the store failed, no key in particular); without, the node's. */
+async function storeCall<T>(ctx: IExecuteFunctions, call: () => Promise<T>, continueOnFail: boolean): Promise<T | NodeOperationError> {
+	let failure: NodeOperationError;
+	try {
+		return await call();
+	} catch (error) {
+		failure = error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error);
+	}
+	if (!continueOnFail) throw failure;
+	return failure;
 }

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
-import { readParameter, readRunParameter } from '../request/parameters';
+import { readRunParameter, readWithDetailsText } from '../request/parameters';
 import { isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
 import { lookupAll, notAsked } from '../lookup/lookupAll';
@@ -56,17 +56,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const continueOnFail = this.continueOnFail();
 	const settings = lookupSettings(this);
 	const given: unknown[] = [];
-	const byDefault = [undefined, MESSAGE_ID_DEFAULT].includes(this.getNode().parameters.messageId as string | undefined);
 	const inputs = items.map((item, itemIndex): StatusInput => {
 		let value: unknown;
 		try {
-			value = readParameter(this, 'messageId', itemIndex, FIELD.messageId, '');
+			value = readWithDetailsText(this, 'messageId', itemIndex, FIELD.messageId, MESSAGE_ID_DEFAULT, 'msgid');
 		} catch (error) {
 			if (!continueOnFail) throw invalidItemError(this.getNode(), error, itemIndex);
 			return { invalid: invalidItemError(this.getNode(), error, itemIndex) };
 		}
-		// A Send's error-output row written to a sheet and read back: its details are the JSON text of an object.
-		if (isEmptyValue(value) && byDefault) value = msgidInDetailsText(item.json) ?? value;
 		given[itemIndex] = value;
 		return msgidOf(value, item.json);
 	});
@@ -133,21 +130,6 @@ function asGiven(value: unknown): string | null {
 
 /** Spaces around a msgid that a cell may hold and the output keeps. */
 const MAX_PADDING = 64;
-
-/** The msgid in `details` that a sheet wrote as JSON text (`{"msgid":"…",…}`); undefined when there is none. */
-function msgidInDetailsText(json: IDataObject): unknown {
-	const { details } = json;
-	if (typeof details !== 'string' || details.length > MAX_DETAILS_TEXT || !details.trimStart().startsWith('{')) return undefined;
-	try {
-		const parsed = JSON.parse(details) as unknown;
-		return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as IDataObject).msgid : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** A Send's details are a few hundred characters; a longer text is not read. */
-const MAX_DETAILS_TEXT = 100_000;
 
 function isWellFormed(text: string): boolean {
 	try {

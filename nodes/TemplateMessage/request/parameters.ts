@@ -4,9 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { optionPath, optionsOfScope, readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
-import { buttonKindsInText, buttonValueOf, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
+import { isEmptyValue, parseJson } from './text';
 import { parseTemplate } from './templateShape';
 import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
@@ -52,8 +53,30 @@ export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOn
 }
 
 export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return storedMessageKey(readParameter(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, ''));
+	return storedMessageKey(readWithDetailsText(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, FORGET_KEY_DEFAULT, 'messageKey'));
 }
+
+/**
+ * A parameter whose default reads a Send's row (`{{ $json.details?.msgid ?? $json.msgid }}`): left at it and
+ * empty for an item, the value under `details` when a sheet wrote details back as JSON text (a Send's
+ * error-output row read back from a sheet), where the expression cannot reach it.
+ */
+export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIndex: number, field: string, defaultExpression: string, name: 'msgid' | 'messageKey'): unknown {
+	const value = readParameter(ctx, path, itemIndex, field, '');
+	const parameter = ctx.getNode().parameters[path];
+	if (!isEmptyValue(value) || (parameter !== undefined && parameter !== defaultExpression)) return value;
+	return inDetailsText(ctx.getInputData()[itemIndex]?.json, name) ?? value;
+}
+
+function inDetailsText(json: IDataObject | undefined, name: string): unknown {
+	const details = json?.details;
+	if (typeof details !== 'string' || details.length > MAX_DETAILS_TEXT || !details.trimStart().startsWith('{')) return undefined;
+	const parsed = parseJson(details);
+	return 'value' in parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as IDataObject)[name] : undefined;
+}
+
+/** A Send's details are a few hundred characters, a few thousand with its request; a longer text is not read. */
+const MAX_DETAILS_TEXT = 100_000;
 
 export function readForgetAll(ctx: IExecuteFunctions): boolean {
 	return ctx.getNodeParameter('forget', 0, FIELD_DEFAULT.forget) === 'all';

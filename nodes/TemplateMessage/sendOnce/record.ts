@@ -2,6 +2,7 @@ import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { FIELD } from '../shared/fieldNames';
+import type { ForgetTries } from './forgetTries';
 
 /**
  * The record of messages sent by earlier executions, in the deduplication store n8n gives nodes (as Remove Duplicates):
@@ -186,13 +187,21 @@ export class MessageRecord {
 	 * Forgets each key and its pending mark; returns the keys the record held. n8n's store has no read
 	 * alone: recording the values tells which were there, and the removal then takes them all out.
 	 */
-	async forget(keys: string[]): Promise<Set<string>> {
+	/**
+	 * Takes the keys and their marks out, and tells which the record held. Whether it held one is known only by
+	 * recording it (the store tells whether it held a value as it records it), so each is recorded, then all are
+	 * removed. `tries`: what earlier tries of this run did (see ForgetTries).
+	 */
+	async forget(keys: string[], tries: ForgetTries): Promise<Set<string>> {
 		const unique = [...new Set(keys)];
-		const values = [...unique, ...unique.map(pending)];
 		return await this.serialized(async () => {
-			const held = new Set(await this.record(values));
-			await this.remove(values);
-			return new Set(unique.filter((key) => held.has(key) || held.has(pending(key))));
+			const fresh = unique.filter((key) => tries.recall(key) === undefined);
+			const held = new Set(await this.record([...fresh, ...fresh.map(pending)]));
+			for (const key of fresh) tries.found(key, held.has(key) || held.has(pending(key)));
+			const left = unique.filter((key) => tries.recall(key)?.removed !== true);
+			await this.remove([...left, ...left.map(pending)]);
+			tries.removed(left);
+			return new Set(unique.filter((key) => tries.recall(key)?.held === true));
 		});
 	}
 
