@@ -9,6 +9,7 @@ import { deepCopy } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { deduplicationStore } from '../helpers/deduplicationStore';
 import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, runWorkflow, TEST_TOKEN } from '../helpers/engine';
 
 /** What n8n's convertNodeToAiTool changes that execution reads: the name, the connections, a Tool Description. */
@@ -186,4 +187,24 @@ test("Retry On Fail on the tool: a message of unknown delivery whose value reads
 	const clockValue = { ...toolParameters, bodyValuesList: "={{ $fromAI('values', 'Texts for the placeholders, in order', 'json').concat([String($now.toMillis())]) }}" };
 	const result = await runAsTool(clockValue, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 50 });
 	expect({ requests: api.requests.length, toolError: result.output(AGENT)[0].json.toolError }).toEqual({ requests: 1, toolError: expect.stringMatching(/^Delivery unknown/) });
+});
+
+test('Forget as a tool under Retry On Fail, its removal failing in the first try: the retry says what the record held, not what the first try wrote to find out', async () => {
+	const store = deduplicationStore() as unknown as { removeProcessed: (...args: unknown[]) => Promise<void> };
+	const remove = store.removeProcessed.bind(store);
+	let failures = 0;
+	// The record's own three attempts at its removal fail: the first try fails after its keys were recorded.
+	store.removeProcessed = async (...args: unknown[]) => {
+		if (failures++ < 3) throw new Error('connection lost');
+		await remove(...args);
+	};
+	try {
+		const result = await runAsTool({ operation: 'forget', forgetKey: "={{ $fromAI('key', 'The message key to forget', 'string') }}" }, { key: 'never-sent-key' }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
+		const [agentRow] = result.output(AGENT);
+		// Was forgotten: true: each try of a tool has a run index of its own, and the retry found the first try's write.
+		expect(JSON.parse(String(agentRow.json.answer))).toEqual([{ forgotten: false, messageKey: 'never-sent-key', reason: expect.stringMatching(/^Send Once holds no message with this key/) }]);
+		expect(failures).toBe(4);
+	} finally {
+		store.removeProcessed = remove;
+	}
 });

@@ -766,6 +766,33 @@ describe('Forget Sent Messages under n8n\'s Retry On Fail, and a store that fail
 		},
 	);
 
+	test('three tries (n8n up to 1.11x runs every one after a first row with an error): the try after the one that got through does not forget a message sent again since', async () => {
+		const [item] = recipients(1);
+		expect(outcomes(await sendOnce([item]))).toEqual(['sent']);
+		const store = deduplicationStore() as unknown as { removeProcessed: (...args: unknown[]) => Promise<void> };
+		const remove = store.removeProcessed.bind(store);
+		let calls = 0;
+		let sentBetween: Promise<void> | undefined;
+		// The first try's removal fails (the record's three attempts); the second's gets through, and another execution sends the message again.
+		store.removeProcessed = async (...args: unknown[]) => {
+			if (++calls <= 3) throw new Error('connection lost');
+			await remove(...args);
+			sentBetween ??= new Promise<void>((resolve, reject) => setImmediate(() => void sendOnce([item]).then((again) => (outcomes(again)[0] === 'sent' ? resolve() : reject(new Error(String(outcomes(again)[0])))), reject)));
+		};
+		try {
+			await forget([{ messageKey: keyOf(item) }], { onError: 'continueRegularOutput', retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 });
+			await sentBetween;
+		} finally {
+			store.removeProcessed = remove;
+		}
+		expect(outcomes(await sendOnce([item]))).toEqual(['sentBefore']);
+	});
+
+	test('a workflow not saved: the run fails saying so, Continue On Fail or not (nothing was tried)', async () => {
+		const result = await forget([{ messageKey: 'k1' }], { onError: 'continueRegularOutput', workflowId: '' });
+		expect(JSON.stringify(result.run.data.resultData)).toMatch(/Send Once needs a saved workflow/);
+	});
+
 	test.each(['continueRegularOutput', 'continueErrorOutput'] as const)('%s, the store failing for good: a failed row per item, paired, naming the item; not the input passed on', async (onError) => {
 		const items = recipients(2);
 		await sendOnce(items);

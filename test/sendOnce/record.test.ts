@@ -2,7 +2,7 @@
  * Send Once's record within one n8n process: the marks its runs hold are no doubt to the next claim,
  * however the runs' calls interleave. Against a plain in-memory store with n8n's answer shape.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ForgetTries } from '../../nodes/TemplateMessage/sendOnce/forgetTries';
 import { MessageRecord } from '../../nodes/TemplateMessage/sendOnce/record';
@@ -81,12 +81,12 @@ test('a Forget that fails between recording its keys and removing them leaves th
 	ctx.helpers.removeProcessed = (async () => {
 		throw new Error('connection lost');
 	}) as typeof remove;
-	await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'], ForgetTries.of({}, 0))).rejects.toThrow('connection lost');
+	await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries({}, 'forget-run-0'))).rejects.toThrow('connection lost');
 	const afterCrash = await MessageRecord.open(ctx).claim(['order-sent', 'order-never', 'order-new'], nothingLeft());
 	// A later run sends neither: each comes out in doubt (not sent, and said so), not sent again blindly.
 	expect({ sentBefore: [...afterCrash.sentBefore], inDoubt: [...afterCrash.inDoubt].sort() }).toEqual({ sentBefore: [], inDoubt: ['order-never', 'order-sent'] });
 	ctx.helpers.removeProcessed = remove;
-	expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], ForgetTries.of({}, 0)))].sort()).toEqual(['order-never', 'order-sent']);
+	expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries({}, 'forget-run-0')))].sort()).toEqual(['order-never', 'order-sent']);
 	const cleared = await MessageRecord.open(ctx).claim(['order-sent', 'order-never'], nothingLeft());
 	expect({ sentBefore: [...cleared.sentBefore], inDoubt: [...cleared.inDoubt] }).toEqual({ sentBefore: [], inDoubt: [] });
 });
@@ -102,10 +102,10 @@ describe('Forget tried again by n8n (Retry On Fail) in the same execution', () =
 		ctx.helpers.removeProcessed = (async () => {
 			throw new Error('connection lost');
 		}) as typeof remove;
-		await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'], ForgetTries.of(execution, 0))).rejects.toThrow('connection lost');
+		await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries(execution, 'forget-run-0'))).rejects.toThrow('connection lost');
 		ctx.helpers.removeProcessed = remove;
 		// Was both: the retry found its own try's writes.
-		expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], ForgetTries.of(execution, 0)))]).toEqual(['order-sent']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-sent']);
 		const cleared = await MessageRecord.open(ctx).claim(['order-sent', 'order-never'], nothingLeft());
 		expect({ sentBefore: [...cleared.sentBefore], inDoubt: [...cleared.inDoubt] }).toEqual({ sentBefore: [], inDoubt: [] });
 	});
@@ -120,18 +120,12 @@ describe('Forget tried again by n8n (Retry On Fail) in the same execution', () =
 		};
 		expect(await sendOnce()).toBe(true);
 		const execution = {};
-		expect([...(await MessageRecord.open(ctx).forget(['order-1'], ForgetTries.of(execution, 0)))]).toEqual(['order-1']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-1']);
 		// Between n8n's tries, another execution sends it again, as the Forget meant it to be.
 		expect(await sendOnce()).toBe(true);
-		expect([...(await MessageRecord.open(ctx).forget(['order-1'], ForgetTries.of(execution, 0)))]).toEqual(['order-1']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-1']);
 		// Still recorded: a third Send does not send it.
 		expect(await sendOnce()).toBe(false);
 	});
 
-	test('the next run of the node in the execution (a later batch) starts afresh, and drops the earlier run\'s tries', () => {
-		const execution: IDataObject = {};
-		ForgetTries.of(execution, 0).found('order-1', true);
-		expect(ForgetTries.of(execution, 1).recall('order-1')).toBeUndefined();
-		expect(Object.keys(execution)).toEqual([]);
-	});
 });

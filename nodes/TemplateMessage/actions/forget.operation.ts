@@ -5,6 +5,7 @@ import { invalidItemError } from '../output/errors';
 import { errorOutputItem, routesToErrorOutput } from '../output/rows';
 import { readForgetAll, readForgetKey, readRunIndex } from '../request/parameters';
 import { ForgetTries } from '../sendOnce/forgetTries';
+import { tryMemoryName } from '../shared/tryMemory';
 import { MessageRecord } from '../sendOnce/record';
 import { FORGET_KEY_DEFAULT, MESSAGE_KEY_FIELD } from '../shared/contracts';
 import { FIELD, OPERATION_NAME, SEND_ONCE_CHOICE } from '../shared/fieldNames';
@@ -55,11 +56,15 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const itemCount = this.getInputData().length;
 	const continueOnFail = this.continueOnFail();
 	const node = this.getNode();
+	const routed = routesToErrorOutput(node);
+	// Opened outside the store's calls: a workflow not saved, an n8n without the store, say their own fix.
+	const record = MessageRecord.open(this);
 	if (readForgetAll(this)) {
-		const forgotten = await storeCall(this, async () => await MessageRecord.open(this).forgetAll(), continueOnFail);
+		const count = await storeCall(this, async () => await record.forgetAll(), continueOnFail, STORE_FAILED_ALL);
 		const pairedItem = Array.from({ length: itemCount }, (_, item) => ({ item }));
-		if (typeof forgotten === 'number') return [[{ json: { forgotten: 'all', count: forgotten }, pairedItem }]];
-		return [[routesToErrorOutput(node) ? { ...errorOutputItem(node, forgotten.message, { success: false }, 0), pairedItem } : { json: { error: forgotten.message, forgotten: false }, pairedItem }]];
+		if (typeof count === 'number') return [[{ json: { forgotten: 'all', count }, pairedItem }]];
+		const details = { success: false, description: count.description ?? undefined };
+		return [[{ ...(routed ? errorOutputItem(node, count.message, details, 0) : { json: { error: count.message, details } }), pairedItem }]];
 	}
 	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
 		try {
@@ -72,10 +77,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
-	const tries = ForgetTries.of(this.getContext('node'), readRunIndex(this));
-	const held = await storeCall(this, async () => await MessageRecord.open(this).forget(valid, tries), continueOnFail);
-	if (held instanceof Set && valid.length === itemCount) tries.clear();
-	const routed = routesToErrorOutput(node);
+	const tries = new ForgetTries(this.getContext('node'), tryMemoryName(this, 'forget', readRunIndex(this), () => [this.getInputData().map((item) => item.json), valid]));
+	// n8n up to 1.11x tries again Max Tries − 1 times whatever the tries after its first put out: a retry keeps
+	// what the tries did, or a third would find nothing and forget again.
+	const retrying = tries.retrying(valid);
+	const held = await storeCall(this, async () => await record.forget(valid, tries), continueOnFail, STORE_FAILED);
+	if (held instanceof Set && valid.length === itemCount && !retrying) tries.clear();
 	const failed = (error: NodeOperationError, itemIndex: number) => {
 		const details = { success: false, itemIndex, description: error.description ?? undefined };
 		return routed ? errorOutputItem(node, error.message, details, itemIndex) : { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
@@ -83,22 +90,24 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [
 		keys.map((key, itemIndex) => {
 			if (typeof key !== 'string') return failed(key, itemIndex);
-			if (!(held instanceof Set)) return failed(new NodeOperationError(node, `${held.message} [item ${itemIndex}]`, { itemIndex, description: STORE_FAILED }), itemIndex);
+			if (!(held instanceof Set)) return failed(new NodeOperationError(node, `${held.message} [item ${itemIndex}]`, { itemIndex, description: held.description ?? undefined }), itemIndex);
 			return { json: held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD }, pairedItem: { item: itemIndex } };
 		}),
 	];
 }
 
-const STORE_FAILED = `n8n's store of sent messages failed: whether this key was forgotten is not known. Run the Forget again: a key already gone is said to be so.`;
+const STORE_FAILED = "n8n's store of sent messages failed: whether this key was forgotten is not known. Run the Forget again: a key already gone is said to be so.";
+const STORE_FAILED_ALL = "n8n's store of sent messages failed: whether the record was cleared is not known. Run the Forget again.";
 
-/** A call to n8n's store: with Continue On Fail, its failure is every row's (the store failed, no key in particular); without, the node's. */
-async function storeCall<T>(ctx: IExecuteFunctions, call: () => Promise<T>, continueOnFail: boolean): Promise<T | NodeOperationError> {
+/** A call to n8n's store: with Continue On Fail, its failure is every row's (the store failed, no key in particular), said with `description`; without, the node's. */
+async function storeCall<T>(ctx: IExecuteFunctions, call: () => Promise<T>, continueOnFail: boolean, description: string): Promise<T | NodeOperationError> {
 	let failure: NodeOperationError;
 	try {
 		return await call();
 	} catch (error) {
 		failure = error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error);
 	}
+	failure.description = description;
 	if (!continueOnFail) throw failure;
 	return failure;
 }

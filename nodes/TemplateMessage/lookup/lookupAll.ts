@@ -121,10 +121,10 @@ export async function lookEach(inputs: StatusInput[], context: LookupContext, se
 export const FIRST_ASK_AGAIN_MS = 2000;
 export const LONGEST_ASK_AGAIN_MS = 60_000;
 
-/** How long after round `round` of lookups the next one starts (the first round is the first lookup). */
 /** Rounds in which a msgid the API did not know at the first lookup is asked again: until 14 s after it. */
 export const UNKNOWN_MSGID_ROUNDS = 3;
 
+/** How long after round `round` of lookups the next one starts (the first round is the first lookup). */
 export function askAgainAfterMs(round: number): number {
 	return Math.min(FIRST_ASK_AGAIN_MS * 2 ** (round - 1), LONGEST_ASK_AGAIN_MS);
 }

@@ -120,7 +120,8 @@ function furthest(entries: Entry[]): { latest: Entry; wentBack?: { from: string;
 	for (const entry of entries.slice(1)) {
 		const documented = DOCUMENTED_STATUSES.has(entry.status);
 		if ((isFinalStatus(latest.status) && !isFinalStatus(entry.status)) || (documented && progress(entry.status) < progress(furthestSeen.status))) {
-			if (documented) wentBack ??= { from: furthestSeen.status, to: entry.status };
+			// Delivered after read is receipts out of order, not a history that contradicts itself.
+			if (documented && !(DOCUMENTED_STATUSES.get(entry.status)?.reached && DOCUMENTED_STATUSES.get(furthestSeen.status)?.reached)) wentBack ??= { from: furthestSeen.status, to: entry.status };
 			continue;
 		}
 		latest = entry;

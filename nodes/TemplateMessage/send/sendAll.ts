@@ -16,8 +16,8 @@ import { Progress } from './progress';
 import { Redactor } from '../api/redact';
 import { logLine, notice, noticesOf } from '../shared/notice';
 import { MessageRecord } from '../sendOnce/record';
-import { runMemory, SentMemory } from './sentMemory';
-import { fingerprint } from '../shared/fingerprint';
+import { SentMemory } from './sentMemory';
+import { tryMemoryName } from '../shared/tryMemory';
 import { postMessage } from '../api/transport';
 
 /**
@@ -53,9 +53,10 @@ export async function sendAll(
 		SYSTEM_CLOCK,
 		signal,
 	);
-	const memory = asTool(ctx)
-		? new SentMemory(ctx.getContext('node'), `sent-as-tool-${fingerprint(JSON.stringify([ctx.getInputData().map((item) => item.json), messages.map((message) => message?.tryKey)]))}`)
-		: runMemory(ctx.getContext('node'), runIndex);
+	const memory = new SentMemory(
+		ctx.getContext('node'),
+		tryMemoryName(ctx, 'sent', runIndex, () => [ctx.getInputData().map((item) => item.json), messages.map((message) => message?.tryKey)]),
+	);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),
 		flow,
@@ -89,17 +90,6 @@ export async function sendAll(
 	const retried = results.some((result) => result !== undefined && 'sentInEarlierTry' in result && result.sentInEarlierTry);
 	if (!flow.stopping && everySent && !retried) memory.clear();
 	return { results, stoppedAt: flow.firstFailure, stops: flow.stops, throttled: flow.throttled };
-}
-
-/**
- * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so a
- * tool's memory is its call's own, keyed by what every try of the call shares: the agent's input to the tool
- * (n8n 2.x adds the call's id) and each message's recipient and template (a value such as `$now` changes
- * between tries). Another call, or one made at the same time, has its own. n8n names a node's tool form
- * after it (`…Tool`); 1.123 and earlier have no isToolExecution.
- */
-function asTool(ctx: IExecuteFunctions): boolean {
-	return ctx.isToolExecution?.() === true || ctx.getNode().type.endsWith('Tool');
 }
 
 /** Everything sendAll does but reading n8n's context, so that it runs on a simulated clock too. */

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { runScopedName } from '../shared/tryMemory';
+
 /** What is remembered of an item whose message may have reached the recipient (an unknown one with a msgid its answer named, for Get Status). */
 export type Remembered = { kind: 'accepted'; msgid: string; attempts: number } | { kind: 'unknown'; reason: string; attempts: number; msgid?: string };
 
@@ -29,19 +31,9 @@ export class SentMemory {
 	}
 }
 
-const RUN_MEMORY = /^sent-run-(\d+)$/;
-
-/**
- * The memory of one run of the node in this execution (Loop Over Items runs it once per batch). n8n's Retry On
- * Fail runs the node again at the same index, never an earlier one: the memories of earlier runs are dropped,
- * so that what the execution saves does not grow with its batches.
- */
+/** The memory of one run of the node in this execution (see runScopedName). */
 export function runMemory(context: IDataObject, runIndex: number): SentMemory {
-	for (const key of Object.keys(context)) {
-		const run = RUN_MEMORY.exec(key);
-		if (run && Number(run[1]) < runIndex) delete context[key];
-	}
-	return new SentMemory(context, `sent-run-${runIndex}`);
+	return new SentMemory(context, runScopedName(context, 'sent', runIndex));
 }
 
 const SENT_BY_RUN = 'sent-by-run';

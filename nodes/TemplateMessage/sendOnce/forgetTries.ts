@@ -8,29 +8,20 @@ export interface Tried {
 	removed: boolean;
 }
 
-const FORGET_RUN = /^forget-run-(\d+)$/;
-
 /**
  * What the tries of one run of Forget in this execution did with each key, in n8n's per-execution
- * contextData. n8n's Retry On Fail runs the node again, at the same run index, when it failed or when its
- * first row carries an error (a key that could not be read, with On Error: Continue): a key an earlier try
- * took out is not taken out again (another execution may have sent its message again since, as asked), and
- * one an earlier try recorded to see whether it was there is not looked up again (it would find that write).
+ * contextData (see tryMemoryName). n8n's Retry On Fail runs the node again when it failed or when its first
+ * row carries an error (a key that could not be read, with On Error: Continue): a key an earlier try took
+ * out is not taken out again (another execution may have sent its message again since, as asked), and one
+ * an earlier try recorded to see whether it was there is not looked up again (it would find that write).
+ * One short entry per key: a 64-bit fingerprint, whose rare collision would only report one key's finding
+ * for another (both are still taken out).
  */
 export class ForgetTries {
-	private constructor(
+	constructor(
 		private readonly context: IDataObject,
 		private readonly name: string,
 	) {}
-
-	/** This run's tries; earlier runs' are dropped (n8n never runs an earlier index again). */
-	static of(context: IDataObject, runIndex: number): ForgetTries {
-		for (const name of Object.keys(context)) {
-			const run = FORGET_RUN.exec(name);
-			if (run && Number(run[1]) < runIndex) delete context[name];
-		}
-		return new ForgetTries(context, `forget-run-${runIndex}`);
-	}
 
 	recall(key: string): Tried | undefined {
 		return (this.context[this.name] as Record<string, Tried> | undefined)?.[fingerprint(key)];
@@ -41,8 +32,14 @@ export class ForgetTries {
 	}
 
 	removed(keys: string[]): void {
+		if (keys.length === 0) return;
 		const entries = this.entries();
 		for (const key of keys) entries[fingerprint(key)] = { ...entries[fingerprint(key)], removed: true };
+	}
+
+	/** Whether an earlier try did anything with one of these keys: this is a retry. */
+	retrying(keys: string[]): boolean {
+		return keys.some((key) => this.recall(key) !== undefined);
 	}
 
 	/** Nothing for a retry to know: every key was read and taken out. */

@@ -186,11 +186,7 @@ export class MessageRecord {
 	/**
 	 * Forgets each key and its pending mark; returns the keys the record held. n8n's store has no read
 	 * alone: recording the values tells which were there, and the removal then takes them all out.
-	 */
-	/**
-	 * Takes the keys and their marks out, and tells which the record held. Whether it held one is known only by
-	 * recording it (the store tells whether it held a value as it records it), so each is recorded, then all are
-	 * removed. `tries`: what earlier tries of this run did (see ForgetTries).
+	 * `tries`: what earlier tries of this run did (see ForgetTries).
 	 */
 	async forget(keys: string[], tries: ForgetTries): Promise<Set<string>> {
 		const unique = [...new Set(keys)];
