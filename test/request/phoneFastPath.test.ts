@@ -13,7 +13,7 @@ const digitRun = (minLength: number, maxLength: number) => fc.array(fc.integer({
 
 const countryCode = fc.oneof(
 	// Short codes, codes whose 0 is a trunk prefix or part of the number, codes without a rule, a non-code.
-	fc.constantFrom('1', '7', '62', '44', '39', '55', '52', '49', '91', '225', '379', '380', '971', '999', '21', '0'),
+	fc.constantFrom('1', '7', '62', '44', '39', '55', '52', '49', '91', '225', '379', '380', '971', '999', '21', '0', '10', '12', '81'),
 	fc.integer({ min: 1, max: 999 }).map(String),
 );
 const separator = fc.constantFrom(' ', '-', '', '', '  ', '.', '/', '\u00a0', '\u2013', '(0)', ',', ' - ', '\u200e');
@@ -38,7 +38,8 @@ const anyCell = fc.oneof(
 );
 const defaultCountryCode = fc.oneof(
 	fc.constantFrom<unknown>(undefined, ''),
-	fc.constantFrom<unknown>(null, '  ', '62', '+62', ' 44 ', '39', '225', '55', '1', '2', '0', '1000', 'abc', 62, 44.5, true, ['62']),
+	// Japan and Israel, whose prefixes for calling abroad start with one 0 (010, 012 to 019).
+	fc.constantFrom<unknown>(null, '  ', '62', '+62', ' 44 ', '39', '225', '55', '1', '2', '0', '1000', 'abc', 62, 44.5, true, ['62'], '81', '972'),
 );
 
 type Outcome = { digits: string } | { refused: string; hint: string | undefined };
@@ -73,6 +74,19 @@ describe('the clean forms take a fast path that agrees with the whole reading', 
 		expect(taken).toBeGreaterThan(1_000);
 		expect(takenLocal).toBeGreaterThan(100);
 		expect(left).toBeGreaterThan(1_000);
+	});
+
+	test("a prefix for calling abroad that starts with one 0 (Japan's 010, Israel's 012 to 019) is seen however the cell groups it", () => {
+		const grouped = fc
+			.tuple(fc.constantFrom('010', '012', '014', '019', '011', '020'), digitRun(8, 11), fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 3 }), fc.constantFrom(' ', '-'))
+			.map(([prefix, rest, cuts, between]) => [...new Set(cuts)].sort((a, b) => b - a).reduce((text, cut) => text.slice(0, cut) + between + text.slice(cut), prefix + rest));
+		fc.assert(
+			fc.property(grouped, fc.constantFrom('81', '972', '62'), (raw, code) => {
+				const fast = cleanPhoneNumber(raw, code);
+				if (fast !== undefined) expect(outcome(() => readPhoneNumber(raw, code))).toEqual({ digits: fast });
+			}),
+			{ numRuns: 5_000, seed: 20261129 },
+		);
 	});
 
 	test('normalisePhoneNumber answers as the whole reading does, digits and refusals alike', () => {
