@@ -4,7 +4,7 @@ import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { readRunParameter, readWithDetailsText } from '../request/parameters';
-import { isEmptyValue } from '../request/text';
+import { hasLoneSurrogate, isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
 import { lookupAll, notAsked } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptionsSet } from '../shared/statusOptions';
@@ -113,7 +113,7 @@ function msgidOf(value: unknown, json: IDataObject): StatusInput {
 	if (/^\d+([.,]\d+)?E\+\d+$/i.test(msgid)) return { noMsgid: `${FIELD.messageId} "${msgid}" is a number in scientific notation, as a sheet shows a long one: its digits were cut. Format the column holding the msgid as text; nothing was looked up.` };
 	if (msgid.length > MAX_MSGID_LENGTH) return { noMsgid: `${FIELD.messageId} is ${msgid.length} characters long, longer than a msgid (at most ${MAX_MSGID_LENGTH}): nothing was looked up.` };
 	// "." and ".." are steps in a URL's path, not a name; a lone surrogate cannot be put in a URL.
-	if (msgid === '.' || msgid === '..' || !isWellFormed(msgid)) return { noMsgid: `${FIELD.messageId} "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
+	if (msgid === '.' || msgid === '..' || hasLoneSurrogate(msgid)) return { noMsgid: `${FIELD.messageId} "${truncate(msgid, 40)}" cannot be a msgid: nothing was looked up.` };
 	return { msgid };
 }
 
@@ -130,15 +130,6 @@ function asGiven(value: unknown): string | null {
 
 /** Spaces around a msgid that a cell may hold and the output keeps. */
 const MAX_PADDING = 64;
-
-function isWellFormed(text: string): boolean {
-	try {
-		encodeURIComponent(text);
-		return true;
-	} catch {
-		return false;
-	}
-}
 
 /** Why an item has no msgid, from what a Send put on its row (its status, flat or under details). */
 function noMsgidReason(json: IDataObject): string {

@@ -230,6 +230,13 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 	});
 }
 
+/** Include Input Fields (Send's and Get Status's): the input item's fields, but those named as a column of the node's own, which win. */
+export function inputFieldsBesides(input: IDataObject | undefined, columnNames: ReadonlySet<string>): IDataObject {
+	const fields: IDataObject = {};
+	if (input) for (const [name, value] of Object.entries(input)) if (!columnNames.has(name)) fields[name] = value;
+	return fields;
+}
+
 /** A failed row's fields but its status (unless routed, where details carry it) and its error. */
 function detailsOf(table: RowTable, values: Map<string, unknown>, withStatus: boolean): IDataObject {
 	const details: IDataObject = {};
@@ -242,8 +249,7 @@ function detailsOf(table: RowTable, values: Map<string, unknown>, withStatus: bo
 }
 
 function inColumnOrder(table: RowTable, values: Map<string, unknown>, input: IDataObject | undefined): IDataObject {
-	const row: IDataObject = {};
-	if (input) for (const [name, value] of Object.entries(input)) if (!table.columnNames.has(name)) row[name] = value;
+	const row = inputFieldsBesides(input, table.columnNames);
 	for (const { column } of table.columns) {
 		const value = values.get(column);
 		if (value !== undefined || input) row[column] = (value ?? null) as IDataObject[string];

@@ -10,7 +10,7 @@ import type { StatusReading, StatusResult } from '../shared/status';
 import { DOCUMENTED_STATUSES } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
-import { errorOutputItem, routesToErrorOutput } from './rows';
+import { errorOutputItem, inputFieldsBesides, routesToErrorOutput } from './rows';
 import { capitalised, withStatus } from '../shared/words';
 
 /** What one row is built from. */
@@ -112,8 +112,7 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 			details.description = facts.error.description ?? null;
 			return [errorOutputItem(node, facts.error.message, details, itemIndex)];
 		}
-		const json: IDataObject = {};
-		if (fields) for (const [name, value] of Object.entries(fields)) if (!COLUMN_NAMES.has(name)) json[name] = value;
+		const json = inputFieldsBesides(fields, COLUMN_NAMES);
 		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});

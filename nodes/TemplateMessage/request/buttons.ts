@@ -9,11 +9,7 @@ export function buildButtonParameters(buttons: ButtonInput[], compatibility: Com
 	const seen = new Set<number>();
 	return buttons.map((button, position) => {
 		const field = button.field ?? `${FIELD.buttons} → button ${position + 1}`;
-		const index = buttonIndex(button.index, `${field} → Index`);
-		if (seen.has(index)) {
-			throw new InvalidFieldError(`${field} → Index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
-		}
-		seen.add(index);
+		const index = unusedButtonIndex(button.index, `${field} → Index`, seen);
 
 		let subType: string;
 		let inner: Record<string, string>;
@@ -50,6 +46,14 @@ export function refuseBrokenLink(suffix: string, field: string): void {
 	if (hasControlCharacter(suffix) || /[\u2028\u2029]/.test(suffix)) {
 		throw new InvalidFieldError(field, 'contains a line break, a tab or another control character, which a link cannot hold', 'Remove it from the value, e.g. with .trim() in the expression');
 	}
+}
+
+/** A button's index, read as buttonIndex reads it, that no button before it (`seen`, which it joins) has. */
+export function unusedButtonIndex(raw: unknown, field: string, seen: Set<number>): number {
+	const index = buttonIndex(raw, field);
+	if (seen.has(index)) throw new InvalidFieldError(field, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
+	seen.add(index);
+	return index;
 }
 
 export function buttonIndex(raw: unknown, field: string): number {

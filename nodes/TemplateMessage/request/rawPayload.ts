@@ -3,9 +3,9 @@ import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent } from '../shared/contracts';
 import { isMediaHeaderKind } from '../shared/contracts';
 import { truncate } from '../shared/bounded';
-import { buttonIndex, refuseBrokenLink } from './buttons';
+import { refuseBrokenLink, unusedButtonIndex } from './buttons';
 import { mediaUrl } from './mediaUrl';
-import { describeValue, isBlank, parseJson, refuseLostDigits } from './text';
+import { describeValue, isEmptyValue, parseJson, refuseLostDigits } from './text';
 
 const POSITIONS: readonly string[] = ['header', 'body', 'button'];
 const RAW_PAYLOAD_HINT = 'Give the payload array, e.g. [{"position":"body","parameters":[{"type":"text","text":"Budi"}]}]';
@@ -77,9 +77,7 @@ function checkValues(position: string, parameters: unknown[]): void {
 			}
 			return;
 		}
-		const index = buttonIndex(entry.index, `${name} → index`);
-		if (indexes.has(index)) throw new InvalidFieldError(`${name} → index`, `index ${index} is used by another button`, 'Each button of the template has its own index, starting at 0');
-		indexes.add(index);
+		unusedButtonIndex(entry.index, `${name} → index`, indexes);
 		const kind = entry.sub_type ?? entry.sub_types;
 		if (typeof kind !== 'string' || kind.trim() === '') {
 			throw new InvalidFieldError(`${name} → sub_type`, kind === undefined ? 'is missing' : `${describeValue(kind)} is not a kind of button`, 'Give the kind of button: "quick_reply", or "url" (also written "url_dynamic") for a dynamic URL button');
@@ -107,7 +105,7 @@ function objectOf(value: unknown, field: string, holding: string): Record<string
 function filled(value: unknown, field: string): void {
 	refuseLostDigits(value, field);
 	if (typeof value === 'number' && Number.isFinite(value)) return;
-	if (value === undefined || value === null || (typeof value === 'string' && isBlank(value))) throw new InvalidFieldError(field, 'is empty', 'Map a column that has a value in this row, or leave rows without one out with a Filter step before this node');
+	if (isEmptyValue(value)) throw new InvalidFieldError(field, 'is empty', 'Map a column that has a value in this row, or leave rows without one out with a Filter step before this node');
 	if (typeof value !== 'string') throw new InvalidFieldError(field, `expected text, got ${describeValue(value)}`, RAW_PAYLOAD_HINT);
 }
 

@@ -11,12 +11,12 @@ export function requiredText(raw: unknown, field: string, hint?: string): string
 	if (typeof raw !== 'string') {
 		throw new InvalidFieldError(field, `expected text, got ${describeValue(raw)}`, hint);
 	}
-	// Counted as a reader counts (an emoji is one character), once it may be too long.
+	// Counted in code points (an emoji is one, a flag or a skin tone two), once it may be too long.
 	const characters = raw.length > MAX_TEXT_LENGTH ? characterCount(raw) : raw.length;
 	if (characters > MAX_TEXT_LENGTH) {
 		throw new InvalidFieldError(field, `is ${characters} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
 	}
-	if (LONE_SURROGATE.test(raw)) {
+	if (hasLoneSurrogate(raw)) {
 		throw new InvalidFieldError(field, 'holds half of an emoji (a lone UTF-16 surrogate), which no text can send', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with [...text].slice() instead, or map the whole value');
 	}
 	return raw;
@@ -37,6 +37,11 @@ function characterCount(text: string): number {
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Half of a character written in two UTF-16 units (an emoji cut by .slice()): no text can carry it, nor a URL. */
+export function hasLoneSurrogate(text: string): boolean {
+	return LONE_SURROGATE.test(text);
+}
 
 /** A mark that does not show, or reorders the text around it: copy-paste damage in an id. */
 export function hasHiddenMark(text: string): boolean {

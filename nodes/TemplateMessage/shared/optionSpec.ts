@@ -120,7 +120,7 @@ export function reworded<T, S extends Scope>(spec: OptionSpec<T, S>, words: Part
 export function setOptionsOf(table: Record<string, OptionSpec<unknown>>, set: unknown, read: (name: string) => unknown): IDataObject {
 	const collection: IDataObject = {};
 	const names = typeof set === 'object' && set !== null ? Object.keys(set) : [];
-	for (const name of names) if (name in table) collection[name] = read(name) as IDataObject[string];
+	for (const name of names) if (Object.prototype.hasOwnProperty.call(table, name)) collection[name] = read(name) as IDataObject[string];
 	return collection;
 }
 
