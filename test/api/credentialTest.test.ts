@@ -10,6 +10,17 @@ describe('what the credential dialog says about one test request', () => {
 		for (const status of [200, 400, 406, 422]) expect(verdict({ status })).toEqual({ status: 'OK', message: 'Connection successful: the API accepted the token' });
 	});
 
+	test("a web page is not the API's answer, whatever its status: the Base URL is named, with the page's words", () => {
+		expect(verdict({ status: 405, notJson: '405 Not Allowed (an HTML page)' })).toEqual({
+			status: 'Error',
+			message: `${BASE_URL}/ answered HTTP 405 with "405 Not Allowed (an HTML page)", not the API's JSON: check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)`,
+		});
+		for (const status of [200, 400]) expect(verdict({ status, notJson: 'Dashboard (an HTML page)' }).status).toBe('Error');
+		// The statuses that say more keep their own words.
+		expect(verdict({ status: 401, notJson: 'Unauthorized (an HTML page)' }).message).toBe('Token rejected (HTTP 401): check the JWT');
+		expect(verdict({ status: 404, notJson: 'Not Found (an HTML page)' }).message).toMatch(/^No send endpoint/);
+	});
+
 	test("the API's code decides before the status: a refused-token code in any answer is a rejected token", () => {
 		expect(verdict({ status: 200, apiCode: 45 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 200, code 45: the token is invalid): check the JWT' });
 		expect(verdict({ status: 406, apiCode: 43 })).toEqual({ status: 'Error', message: 'Token rejected (HTTP 406, code 43: no token was supplied): check the JWT' });
@@ -78,12 +89,26 @@ describe('a Base URL that cannot reach the send endpoint is refused, naming the 
 		['https://api.example.com/API/V2', "ends with the API's own path (/API/V2); the node adds /api/v2/push/message itself"],
 		['https://api.example.com/Api/v2/push/message', "ends with the API's own path (/Api/v2/push/message); the node adds /api/v2/push/message itself"],
 		...['https://api.example.com/api/v2/..', 'https://api.example.com/gw/../', 'https://api.example.com/./gw', 'https://api.example.com/gw/%2E%2e'].map((baseUrl) => [baseUrl, 'has a "." or ".." step in its path, which moves the address every message goes to: give the address without it']),
+		// As copied from an address bar or an e-mail: a URL parser reads "localhost:" as a scheme.
+		...['api.example.com', 'api.example.com/', 'api.example.com:8443', 'localhost:5680', '//api.example.com'].map((baseUrl) => [
+			baseUrl,
+			'has no https:// in front: enter the address as https://api.example.com (or http:// for a server without TLS)',
+		]),
+		// A URL parser forgives these; n8n's HTTP client (2.x, 1.123) refuses them without sending, which read as "delivery unknown".
+		...['https:/api.example.com', 'https:api.example.com', 'HTTP:/127.0.0.1:5680'].map((baseUrl) => [baseUrl, 'needs two slashes after its scheme: https://api.example.com, not https:/api.example.com']),
+		// A URL reads "\\" as "/": each of these sent to /api/v2/push/message, not under /gw.
+		...['https://api.example.com/gw\\..', 'https://api.example.com/gw/..\\', 'https://api.example.com/gw\\%2e%2e', 'https://api.example.com\\gw'].map((baseUrl) => [
+			baseUrl,
+			'contains a backslash (\\), which the address reads as "/": write "/" if one is meant',
+		]),
+		['https://api.example.com\u200b', 'contains a character that does not show (U+200B), copied along with the address: type the address again'],
+		['\u2066https://api.example.com\u2069', 'contains a character that does not show (U+2066), copied along with the address: type the address again'],
 	])('%s', (baseUrl, problem) => {
 		expect(baseUrlProblem(baseUrl)).toBe(problem);
 	});
 
 	test('what works keeps working: a plain address, a path prefix, a trailing slash, a version-like word that is not /api/vN', () => {
-		for (const baseUrl of ['https://api.example.com', ' https://api.example.com/ ', 'http://127.0.0.1:5680', 'https://gw.example.com/whatsapp', 'https://gw.example.com/api', 'https://gw.example.com/api/v2beta', 'https://gw.example.com/v1', 'https://gw.example.com/v1.2/x', 'https://gw.example.com/..x']) {
+		for (const baseUrl of ['https://api.example.com', ' https://api.example.com/ ', 'HTTPS://API.EXAMPLE.COM', 'https://bücher.example', 'http://[::1]:5680', 'http://127.0.0.1:5680', 'https://gw.example.com/whatsapp', 'https://gw.example.com/api', 'https://gw.example.com/api/v2beta', 'https://gw.example.com/v1', 'https://gw.example.com/v1.2/x', 'https://gw.example.com/..x']) {
 			expect(baseUrlProblem(baseUrl)).toBeUndefined();
 		}
 	});
@@ -105,6 +130,11 @@ describe('a JWT the API would only answer "Token invalid (code 45)" for is named
 		[`Bearer "${jwt}"`, 'is in quotation marks, which would be sent as part of the token', 'Enter the token without the quotation marks around it.'],
 		[`Bearer Bearer ${jwt}`, 'starts with "Bearer Bearer"', 'Enter the token with one "Bearer " in front at most, or the token alone.'],
 		[`bearer  BEARER ${jwt}`, 'starts with "Bearer Bearer"', 'Enter the token with one "Bearer " in front at most, or the token alone.'],
+		// An HTTP header cannot carry these: n8n 1.78 failed every send as "delivery unknown", 2.x dropped them unseen.
+		[`${jwt}\u200b`, 'contains a character no token has (U+200B, which does not show)', 'Copy the token again from the developer dashboard, as plain text.'],
+		[`Bearer\u00a0${jwt}`, 'contains a character no token has (U+00A0, which does not show)', 'Copy the token again from the developer dashboard, as plain text.'],
+		[`${jwt}é`, 'contains a character no token has (U+00E9)', 'Copy the token again from the developer dashboard, as plain text.'],
+		[`${jwt.slice(0, 30)}\u2026`, 'ends in "…" (U+2026), as a token shown cut short does', 'Copy the whole token from the developer dashboard (its copy button), not the text shown.'],
 	])('%s', (token, problem, fix) => {
 		expect(tokenProblem(token)).toEqual({ problem, fix });
 		expect(JSON.stringify(credentialProblem(BASE_URL, token))).not.toContain(jwt);

@@ -129,6 +129,12 @@ describe('classifyTransportError', () => {
 		expect(classifyTransportError({ code: 'ENOTFOUND' })).toMatchObject({ kind: 'rejected', transient: true });
 	});
 
+	test("a request n8n's client refused to make (its address, a header) was not sent, and no retry changes that", () => {
+		for (const code of ['ERR_INVALID_URL', 'ERR_INVALID_PROTOCOL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']) {
+			expect(classifyTransportError({ message: 'x', cause: { code } })).toMatchObject({ kind: 'rejected', transient: false, errorCode: code, reason: expect.stringMatching(/nothing was sent$/) });
+		}
+	});
+
 	test('a reset before the body was written is safe to retry; after, it is unknown', () => {
 		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(false) })).toMatchObject({ kind: 'rejected', transient: true });
 		expect(classifyTransportError({ code: 'ECONNRESET', request: clientRequest(true) })).toMatchObject({ kind: 'unknown' });

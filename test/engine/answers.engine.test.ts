@@ -7,6 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
+import { resetDeduplicationStore } from '../helpers/deduplicationStore';
 import { ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 
 let api: ApiServer;
@@ -71,6 +72,23 @@ test.each([
 });
 
 test.each([
+	['one slash after its scheme', (baseUrl: string) => baseUrl.replace('://', ':/'), /^The credential's Base URL needs two slashes after its scheme/],
+	['no slash after its scheme', (baseUrl: string) => baseUrl.replace('://', ':'), /^The credential's Base URL needs two slashes after its scheme/],
+	['a backslash before ".."', (baseUrl: string) => `${baseUrl}/gw\\..`, /^The credential's Base URL contains a backslash/],
+])('a Base URL with %s (which n8n 2.x refused without sending, or sent elsewhere) is named; with Send Once, fixed, every message goes', async (_, mistype, message) => {
+	resetDeduplicationStore();
+	const items = recipients(3);
+	const once = { ...parameters, sendOnce: 'recipientTemplate' };
+	const mistyped = await runSendNode({ baseUrl: mistype(api.baseUrl), items, parameters: once, typeVersion: 2, onError: 'continueRegularOutput' });
+	expect(String(mistyped.nodeError(SEND_NODE)?.message)).toMatch(message);
+	expect(api.requests).toHaveLength(0);
+	const fixed = await runSendNode({ baseUrl: api.baseUrl, items, parameters: once, typeVersion: 2 });
+	expect(fixed.output(SEND_NODE).map((item) => item.json.status)).toEqual(['sent', 'sent', 'sent']);
+});
+
+test.each([
+	['with a zero-width space copied along', `${TEST_TOKEN}\u200b`, "The credential's JWT contains a character no token has (U+200B, which does not show)", 'Copy the token again from the developer dashboard, as plain text.'],
+	['shown cut short', `${TEST_TOKEN.slice(0, 30)}\u2026`, 'The credential\'s JWT ends in "…" (U+2026), as a token shown cut short does', 'Copy the whole token from the developer dashboard (its copy button), not the text shown.'],
 	['in double quotes', `"${TEST_TOKEN}"`, "The credential's JWT is in quotation marks, which would be sent as part of the token", 'Enter the token without the quotation marks around it.'],
 	['in single quotes', `'${TEST_TOKEN}'`, "The credential's JWT is in quotation marks, which would be sent as part of the token", 'Enter the token without the quotation marks around it.'],
 	['as Bearer Bearer', `Bearer Bearer ${TEST_TOKEN}`, "The credential's JWT starts with \"Bearer Bearer\"", 'Enter the token with one "Bearer " in front at most, or the token alone.'],

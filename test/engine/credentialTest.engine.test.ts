@@ -158,13 +158,52 @@ test('a 300 MB answer is not read: the verdict comes from its status line', asyn
 	}
 });
 
-test('a JWT with a character no HTTP header can carry is named as the JWT, not as the Base URL', async () => {
-	// n8n 2.x refuses such a header before sending; 1.x sends it mangled, and the API refuses the token.
-	const { status, message } = await test$(api.baseUrl, 'token-with-€');
-	expect({ status, message }).toEqual({
+test('a JWT with a character no HTTP header can carry is named as the JWT before any request', async () => {
+	// Sent, n8n 2.x dropped the character unseen and 1.x refused the header: each said something else.
+	expect(await test$(api.baseUrl, 'token-with-€')).toEqual({ status: 'Error', message: 'The JWT contains a character no token has (U+20AC): copy the token again from the developer dashboard, as plain text' });
+	expect(await test$(api.baseUrl, `${TOKEN.slice(0, 20)}\u2026`)).toEqual({
 		status: 'Error',
-		message: api.requests.length === 0 ? 'The JWT contains a character an HTTP header cannot carry: copy it again from the developer dashboard' : 'Token rejected (HTTP 401): check the JWT',
+		message: 'The JWT ends in "…" (U+2026), as a token shown cut short does: copy the whole token from the developer dashboard (its copy button), not the text shown',
 	});
+	expect(api.requests).toHaveLength(0);
+});
+
+test.each([
+	['a static host answering POST with 405', 405, '<html><head><title>405 Not Allowed</title></head><body><center><h1>405 Not Allowed</h1></center><hr><center>nginx</center></body></html>', '405 Not Allowed (an HTML page)'],
+	["the provider's dashboard, 200 and its page on every path", 200, '<!doctype html><html><head><title>Provider Dashboard</title></head><body><div id="app"></div></body></html>', 'Provider Dashboard (an HTML page)'],
+	['http:// to an https port (nginx)', 400, '<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n<body>\r\n<center><h1>400 Bad Request</h1></center>\r\n</body>\r\n</html>\r\n', '400 The plain HTTP request was sent to HTTPS port (an HTML page)'],
+])('a web page is not the API (%s): the dialog names the Base URL, not an accepted token', async (_label, status, page, words) => {
+	const site = http.createServer((_, res) => res.writeHead(status, { 'content-type': 'text/html' }).end(page));
+	try {
+		const port = await serve(site);
+		expect(await test$(`http://127.0.0.1:${port}`)).toEqual({
+			status: 'Error',
+			message: `http://127.0.0.1:${port} answered HTTP ${status} with "${words}", not the API's JSON: check the Base URL, which ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)`,
+		});
+	} finally {
+		await closing(site);
+	}
+});
+
+test("a page's words are shown without the token, and cut short", async () => {
+	const site = http.createServer((request, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end(`Bad header ${String(request.headers.authorization)} ${'x'.repeat(500)}`));
+	try {
+		const { message } = await test$(`http://127.0.0.1:${await serve(site)}`);
+		expect(message).toMatch(/^http:\/\/127\.0\.0\.1:\d+ answered HTTP 400 with "Bad header \[redacted\] x+…", not the API's JSON/);
+		expect(message).not.toContain(TOKEN.slice(0, 12));
+		expect(message!.length).toBeLessThan(400);
+	} finally {
+		await closing(site);
+	}
+});
+
+test('a Base URL without "//" after its scheme, which n8n\'s client refuses and a URL parser forgives, is refused before any request', async () => {
+	const port = new URL(api.baseUrl).port;
+	for (const baseUrl of [`http:/127.0.0.1:${port}`, `http:127.0.0.1:${port}`]) {
+		expect(await test$(baseUrl)).toEqual({ status: 'Error', message: 'The Base URL needs two slashes after its scheme: https://api.example.com, not https:/api.example.com' });
+	}
+	expect(await test$(`127.0.0.1:${port}`)).toEqual({ status: 'Error', message: 'The Base URL has no https:// in front: enter the address as https://api.example.com (or http:// for a server without TLS)' });
+	expect(api.requests).toHaveLength(0);
 });
 
 test('a Base URL with user:password@ or a control character in the JWT is refused before any request', async () => {

@@ -177,7 +177,11 @@ const STOP_CASES: Array<[string, Refusal]> = [
 
 const CREDENTIAL_CASES: Array<[string, object]> = [
 	['A Base URL with the API\'s own path', { baseUrl: 'https://api.example.com/api/v2', token: 'jwt' }],
-	['A Base URL that is not a URL', { baseUrl: 'api.example.com', token: 'jwt' }],
+	['A Base URL without its scheme', { baseUrl: 'api.example.com', token: 'jwt' }],
+	['A Base URL with one slash after its scheme', { baseUrl: 'https:/api.example.com', token: 'jwt' }],
+	['A Base URL with a backslash', { baseUrl: 'https://api.example.com/gw\\..', token: 'jwt' }],
+	['A Base URL with a character that does not show', { baseUrl: 'https://api.example.com\u200b', token: 'jwt' }],
+	['A Base URL that is not a URL', { baseUrl: 'https://api.example.com:99999', token: 'jwt' }],
 	['A Base URL with a user name or password', { baseUrl: 'https://user:secret@api.example.com', token: 'jwt' }],
 	['A JWT with a line break', { baseUrl: 'https://api.example.com', token: 'eyJ\nabc' }],
 	['A Base URL with a query', { baseUrl: 'https://api.example.com/?code=abc', token: 'jwt' }],
@@ -185,16 +189,19 @@ const CREDENTIAL_CASES: Array<[string, object]> = [
 	["A Base URL with another API version's path", { baseUrl: 'https://api.example.com/api/v1', token: 'jwt' }],
 	['A JWT in quotes', { baseUrl: 'https://api.example.com', token: '"eyJhbGciOiJIUzI1NiJ9.abc"' }],
 	['A JWT as "Bearer Bearer …"', { baseUrl: 'https://api.example.com', token: 'Bearer Bearer eyJhbGciOiJIUzI1NiJ9.abc' }],
+	['A JWT with a character no token has', { baseUrl: 'https://api.example.com', token: 'eyJhbGciOiJIUzI1NiJ9.abc\u200b' }],
+	['A JWT shown cut short', { baseUrl: 'https://api.example.com', token: 'eyJhbGciOiJIUzI1NiJ9.ab\u2026' }],
 ];
 
 const CREDENTIAL_TEST_CASES: Array<[string, TestAnswer, string?]> = [
-	['Accepted: any answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
+	['Accepted: any JSON answer but 401, 403, 404, a redirect, 5xx or a refused-token code', { status: 406 }],
 	['Token rejected', { status: 401 }],
 	['Token rejected, entered as "Bearer <JWT>"', { status: 401 }, 'Bearer eyJhbGciOiJIUzI1NiJ9.e30.x'],
 	['Token rejected by the API\'s code, whatever the status (codes 17, 19, 43, 45)', { status: 200, apiCode: 45 }],
 	['No send endpoint', { status: 404 }],
 	['A redirect', { status: 301 }],
 	['The API failing', { status: 503 }],
+	["A web page, not the API's JSON (a dashboard, a static host, http:// to an https port)", { status: 405, notJson: '405 Not Allowed (an HTML page)' }],
 	['Connection refused', { code: 'ECONNREFUSED', reason: 'connect ECONNREFUSED' }],
 	['Host not found', { code: 'ENOTFOUND', reason: 'getaddrinfo ENOTFOUND' }],
 	['No answer in time', { code: 'ECONNABORTED', reason: 'timeout of 10000ms exceeded' }],

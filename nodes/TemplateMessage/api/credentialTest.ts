@@ -5,14 +5,20 @@ import type { CredentialProblem } from '../shared/credentialValues';
 import { authorization, credentialProblem } from '../shared/credentialValues';
 import { apiCodeInfo } from '../shared/apiCodes';
 import { parseAnswer } from './answer';
-import { apiCode, errorAndCauses } from './outcome';
+import { apiCode, errorAndCauses, textReason } from './outcome';
 import { Redactor } from './redact';
 import { credentialTestSender, exchange } from './transport';
 
 export const CREDENTIAL_TEST_TIMEOUT_MS = 10_000;
 
-/** `apiCode`: the provider's code in the answer's body (errors[0].code), when it has one. */
-export type TestAnswer = { status: number; apiCode?: number | string } | { code: string; reason: string };
+/**
+ * `apiCode`: the provider's code in the answer's body (errors[0].code), when it has one; `notJson`: the
+ * body's words when it was text but not JSON (a web page), which no API answer is.
+ */
+export type TestAnswer = { status: number; apiCode?: number | string; notJson?: string } | { code: string; reason: string };
+
+/** As much of a page's words as a message shows. */
+const PAGE_WORDS = 120;
 
 /** Enough for the provider's error shape; the rest of a larger answer is never read. */
 const CREDENTIAL_TEST_ANSWER_BYTES = 16 * 1024;
@@ -61,6 +67,8 @@ export function credentialTestVerdict(baseUrl: string, answer: TestAnswer, token
 	if (status >= 500 || status < 200) return error(`${at} answered HTTP ${status}: the API is reachable but failing, so the token could not be checked. Try again later`);
 	// A 429 may come from a gateway before the token is looked at; the API's code 9 with another status comes after it.
 	if (status === 429) return error(`${at} answered HTTP 429 (too many requests): the API is reachable, but the token could not be checked. Try again in a moment`);
+	// A web page at 200, 400 or 405 is a site, a dashboard or a proxy, not the API: every send there would fail.
+	if (answer.notJson !== undefined) return error(`${at} answered HTTP ${status} with "${answer.notJson}", not the API's JSON: check the Base URL, which ${BASE_URL_ENDS}`);
 	return { status: 'OK', message: 'Connection successful: the API accepted the token' };
 }
 
@@ -71,9 +79,11 @@ export async function testCredential(this: ICredentialTestFunctions, credential:
 	if (wrong) return { status: 'Error', message: `The ${wrong.field} ${wrong.problem}${credentialFix(wrong)}` };
 	const token = authorization(credential.data?.token);
 	const found = await askWithToken(this, baseUrl, token, CREDENTIAL_TEST_TIMEOUT_MS);
-	// An unknown code shows the error's own text: the token is redacted from it, and only from it
-	// (a short token would match pieces of the node's own words).
-	return credentialTestVerdict(baseUrl, 'code' in found ? { ...found, reason: new Redactor(token).text(found.reason) } : found, token);
+	// An unknown code shows the error's own text, and a page its words: the token is redacted from them, and
+	// only from them (a short token would match pieces of the node's own words).
+	const redactor = new Redactor(token);
+	if ('code' in found) return credentialTestVerdict(baseUrl, { ...found, reason: redactor.text(found.reason) }, token);
+	return credentialTestVerdict(baseUrl, found.notJson === undefined ? found : { ...found, notJson: redactor.text(found.notJson) }, token);
 }
 
 function credentialFix({ field, fix }: CredentialProblem): string {
@@ -87,7 +97,12 @@ export async function askWithToken(ctx: ICredentialTestFunctions, baseUrl: strin
 		credentialTestSender(ctx, token, timeoutMs),
 		{ method: 'POST', url: sendEndpoint(baseUrl), body: {}, json: true },
 		{ timeoutMs, maxBytes: CREDENTIAL_TEST_ANSWER_BYTES },
-		({ statusCode, answer }): TestAnswer => ({ status: statusCode, apiCode: 'text' in answer ? apiCode(parseAnswer(answer.text)) : undefined }),
+		({ statusCode, answer }): TestAnswer => {
+			if (!('text' in answer)) return { status: statusCode };
+			const body = parseAnswer(answer.text);
+			const page = typeof body === 'string' && body.trim() !== '' ? textReason(body) : undefined;
+			return { status: statusCode, apiCode: apiCode(body), notJson: page && ([...page].length > PAGE_WORDS ? `${[...page].slice(0, PAGE_WORDS).join('')}…` : page) };
+		},
 		// An answer that began but was not read in time still has its status, which decides the verdict.
 		(_outcome, error, statusCode): TestAnswer =>
 			statusCode !== undefined ? { status: statusCode } : { code: networkCode(error) ?? 'unknown', reason: typeof (error as Error | undefined)?.message === 'string' ? (error as Error).message : String(error) },

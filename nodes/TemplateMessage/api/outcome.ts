@@ -74,7 +74,7 @@ function answerReason(statusCode: number, body: unknown): string {
 }
 
 /** A text answer on one line; a proxy's HTML page by its title (or its text), so that the message reads as words. */
-function textReason(text: string): string {
+export function textReason(text: string): string {
 	const oneLine = (words: string) => words.replace(/\s+/g, ' ').trim();
 	if (!/^\s*<(!doctype|html|head|body)\b/i.test(text)) return oneLine(text);
 	const title = oneLine(/<title[^>]*>([^<]*)</i.exec(text)?.[1] ?? '');
@@ -165,6 +165,9 @@ function originOf(location: string): string {
 /** Codes Node.js gives when no request reached the server. */
 const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 
+/** Codes of a request refused before it was made (its address or a header), which no retry changes. */
+const NOT_MADE = new Set(['ERR_INVALID_URL', 'ERR_INVALID_PROTOCOL', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'ERR_HTTP_INVALID_HEADER_VALUE']);
+
 const CODE_TEXT: Record<string, string> = {
 	ECONNREFUSED: 'connection refused',
 	ENOTFOUND: 'host name not found',
@@ -176,6 +179,11 @@ const CODE_TEXT: Record<string, string> = {
 	ECONNABORTED: 'no answer before the timeout',
 	ETIMEDOUT: 'no answer before the timeout',
 	ERR_CANCELED: 'the execution was cancelled',
+	ERR_INVALID_URL: "n8n's HTTP client refused the address, built from the credential's Base URL: nothing was sent",
+	ERR_INVALID_PROTOCOL: "n8n's HTTP client refused the address's scheme, from the credential's Base URL: nothing was sent",
+	ERR_INVALID_CHAR: "a header held a character HTTP cannot carry (the credential's JWT?): nothing was sent",
+	ERR_INVALID_HTTP_TOKEN: "a header held a character HTTP cannot carry (the credential's JWT?): nothing was sent",
+	ERR_HTTP_INVALID_HEADER_VALUE: "a header held a character HTTP cannot carry (the credential's JWT?): nothing was sent",
 };
 
 /** The code stays out of the reason: n8n's NodeApiError replaces any message naming one with a generic line. */
@@ -185,6 +193,9 @@ export function classifyTransportError(error: unknown): FailedOutcome {
 	// Cancelled with the request on its way, the message may have gone out all the same.
 	if (code === 'ERR_CANCELED') {
 		return requestWritten(error) === false ? { kind: 'rejected', errorCode: code, reason, transient: false } : { kind: 'unknown', errorCode: code, reason: `${reason} while the request was on its way` };
+	}
+	if (code !== undefined && NOT_MADE.has(code)) {
+		return { kind: 'rejected', errorCode: code, reason, transient: false };
 	}
 	if (code !== undefined && NOT_CONNECTED.has(code)) {
 		return { kind: 'rejected', errorCode: code, reason, transient: true };

@@ -1,5 +1,6 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, HIDDEN_MARKS, isEmptyValue, quote, refuseLostDigits, visible } from './text';
+import { HIDDEN_MARKS } from '../shared/controlCharacters';
+import { describeValue, isEmptyValue, quote, refuseLostDigits, visible } from './text';
 import { optionPath } from '../shared/options';
 import type { ZeroAfterCountryCode } from './countryCodes';
 import { countryCodeIn, countryCodeOf, readDefaultCountryCode, zeroAfterCountryCode } from './countryCodes';

@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { isControlCharacter } from '../shared/controlCharacters';
+import { codePointName, HIDDEN_MARKS, isControlCharacter } from '../shared/controlCharacters';
 
 /** Far above what any template field takes (a body is at most about 1,000 characters). */
 const MAX_TEXT_LENGTH = 4096;
@@ -103,13 +103,6 @@ function escape(character: string): string {
 	return character === '\u007f' ? '\\u007f' : JSON.stringify(character).slice(1, -1);
 }
 
-/**
- * Marks that do not show, or reorder the text around them, for a character class: the soft hyphen, the
- * zero-width space, direction marks (Arabic's too), the Mongolian vowel separator, embeddings and
- * overrides, the word joiner, isolates, the byte order mark.
- */
-export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
-
 // The preview also shows the line and paragraph separators and the C1 controls (NEL among them), which
 // break a line where none is seen; not the zero-width joiners: emoji and some scripts are written with them. Control characters are
 // tested apart: ESLint's no-control-regex refuses them in a regex.
@@ -123,7 +116,7 @@ export function visible(value: string): string {
 	let shown = '';
 	for (const character of value) {
 		const code = character.charCodeAt(0);
-		shown += (isControlCharacter(code) && code !== 0x0a) || HIDDEN.test(character) ? `⟨U+${code.toString(16).toUpperCase().padStart(4, '0')}⟩` : character;
+		shown += (isControlCharacter(code) && code !== 0x0a) || HIDDEN.test(character) ? `⟨${codePointName(character)}⟩` : character;
 	}
 	return shown;
 }

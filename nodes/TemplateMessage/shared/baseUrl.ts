@@ -1,6 +1,9 @@
+import { codePointName, HIDDEN_MARKS } from './controlCharacters';
 import { notHttpProblem } from './httpUrl';
 
 export const SEND_PATH = '/api/v2/push/message';
+
+const HIDDEN_MARK = new RegExp(`[${HIDDEN_MARKS}]`);
 
 export const BASE_URL_ENDS = 'ends before /api/v2 (https://api.example.com, not https://api.example.com/api/v2)';
 
@@ -30,6 +33,14 @@ export function statusEndpoint(baseUrl: string, msgid: string): string {
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	const text = baseUrl.trim();
+	const hidden = HIDDEN_MARK.exec(text);
+	if (hidden) return `contains a character that does not show (${codePointName(hidden[0])}), copied along with the address: type the address again`;
+	// The URL parser forgives "https:/host" and "https:host", n8n's HTTP client does not; and without a
+	// scheme it reads "localhost:5680" as one called "localhost".
+	if (/^https?:/i.test(text) && !/^https?:\/\//i.test(text)) return 'needs two slashes after its scheme: https://api.example.com, not https:/api.example.com';
+	if (!/^[a-z][a-z\d+.-]*:\/\//i.test(text)) return 'has no https:// in front: enter the address as https://api.example.com (or http:// for a server without TLS)';
+	// A URL reads "\" as "/": a ".." written with it would move the address unseen.
+	if (text.includes('\\')) return 'contains a backslash (\\), which the address reads as "/": write "/" if one is meant';
 	let url: URL;
 	try {
 		url = new URL(text);

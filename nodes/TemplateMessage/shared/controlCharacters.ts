@@ -8,3 +8,15 @@ export function hasControlCharacter(text: string): boolean {
 	}
 	return false;
 }
+
+/**
+ * Marks that do not show, or reorder the text around them, for a character class: the soft hyphen, the
+ * zero-width space, direction marks (Arabic's too), the Mongolian vowel separator, embeddings and
+ * overrides, the word joiner, isolates, the byte order mark.
+ */
+export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+
+/** `U+200B`: how a message names a character that does not show, or that might be mistaken for another. */
+export function codePointName(character: string): string {
+	return `U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+}

@@ -1,5 +1,5 @@
 import { baseUrlProblem } from './baseUrl';
-import { hasControlCharacter } from './controlCharacters';
+import { codePointName, hasControlCharacter } from './controlCharacters';
 
 /** The JWT as entered (no "Bearer " added or removed: the spec shows the JWT alone; an API that wants "Bearer <JWT>" gets it as typed), trimmed. */
 export function authorization(token: unknown): string {
@@ -14,6 +14,8 @@ export interface CredentialProblem {
 	fix?: string;
 }
 
+const NOT_ASCII = /[^\x20-\x7e]/u;
+
 /** Any of these at either end: a token pasted in quotes (straight, typographic or a back quote). */
 const QUOTES = /^["'`\u2018\u2019\u201C\u201D]|["'`\u2018\u2019\u201C\u201D]$/;
 
@@ -25,6 +27,15 @@ export function tokenProblem(token: string): Omit<CredentialProblem, 'field'> | 
 	if (hasControlCharacter(token)) return { problem: 'contains a line break or another control character' };
 	if (/^bearer\s+bearer(\s|$)/i.test(token)) return { problem: 'starts with "Bearer Bearer"', fix: 'Enter the token with one "Bearer " in front at most, or the token alone.' };
 	if (QUOTES.test(token.replace(/^bearer\s+/i, ''))) return { problem: 'is in quotation marks, which would be sent as part of the token', fix: 'Enter the token without the quotation marks around it.' };
+	// A JWT is letters, digits, "-", "_" and "."; an HTTP header cannot carry other characters, and some n8n
+	// versions drop them unseen. Named, not shown: the character is not part of a real token.
+	const foreign = NOT_ASCII.exec(token);
+	if (foreign) {
+		const name = codePointName(token.endsWith('\u2026') ? '\u2026' : foreign[0]);
+		return token.endsWith('\u2026')
+			? { problem: `ends in "…" (${name}), as a token shown cut short does`, fix: 'Copy the whole token from the developer dashboard (its copy button), not the text shown.' }
+			: { problem: `contains a character no token has (${name}${/\p{Cf}|\s/u.test(foreign[0]) ? ', which does not show' : ''})`, fix: 'Copy the token again from the developer dashboard, as plain text.' };
+	}
 	return undefined;
 }
 
