@@ -71,9 +71,12 @@ async function getStatus(api: ApiServer, items: IDataObject[], run: Partial<Send
 const rowsOf = (result: RunResult) => result.output(SEND_NODE).map((item) => item.json);
 const hintsOf = (result: RunResult) => (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
 
+/** A row without an error has no `error` (n8n 1.x would take even a null one for a failure, and run the node again). */
+const columnsOf = (json: IDataObject) => (typeof json.error === 'string' ? COLUMNS : COLUMNS.filter((column) => column !== 'error'));
+
 function expectShape(output: INodeExecutionData[]): void {
 	output.forEach((item, index) => {
-		expect(Object.keys(item.json)).toEqual(COLUMNS);
+		expect(Object.keys(item.json)).toEqual(columnsOf(item.json));
 		expect(item.pairedItem).toEqual({ item: index });
 	});
 }
@@ -119,7 +122,7 @@ describe('every form of status answer', () => {
 			{ status: 'read', at: '2024-03-01T03:30:00.000Z' },
 		]);
 		for (const row of output.map((item) => item.json)) {
-			expect([row.notFound, row.reason, row.error, row.historyDropped, row.phone_number]).toEqual([false, null, null, 0, '6281234567890']);
+			expect([row.notFound, row.reason, row.error ?? null, row.historyDropped, row.phone_number]).toEqual([false, null, null, 0, '6281234567890']);
 		}
 		expect(lookups(api).map(askedFor)).toEqual(expect.arrayContaining(ids));
 		expect(lookups(api)).toHaveLength(ids.length);
@@ -142,12 +145,12 @@ describe('every form of status answer', () => {
 		const result = await getStatus(api, [{ msgid: 'gone', phone_number: '6281111' }, { msgid: 'known' }, { msgid: 'otherCode404' }, { msgid: 'code33as400' }, { msgid: 'code33as200' }]);
 		const rows = rowsOf(result);
 		expectShape(result.output(SEND_NODE));
-		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, row.error])).toEqual([
-			[null, true, null, null],
-			['delivered', false, false, null],
-			[null, true, null, null],
-			[null, true, null, null],
-			[null, true, null, null],
+		expect(rows.map((row) => [row.deliveryStatus, row.notFound, row.final, 'error' in row])).toEqual([
+			[null, true, null, false],
+			['delivered', false, false, false],
+			[null, true, null, false],
+			[null, true, null, false],
+			[null, true, null, false],
 		]);
 		expect(rows[4].reason).toMatch(/^The API does not know this msgid \(HTTP 200: Data does not exist \(code 33\)\)/);
 		expect(rows[0].reason).toMatch(/^The API does not know this msgid \(HTTP 404: Data does not exist \(code 33\)\)/);
@@ -199,7 +202,7 @@ describe('the same care as a send', () => {
 			}),
 		);
 		const result = await getStatus(api, [{ msgid: 'slow' }]);
-		expect(rowsOf(result).map((row) => [row.deliveryStatus, row.error])).toEqual([['read', null]]);
+		expect(rowsOf(result).map((row) => [row.deliveryStatus, row.error ?? null])).toEqual([['read', null]]);
 		expect(lookups(api).map((request) => [askedFor(request), request.answer])).toEqual([
 			['slow', 429],
 			['slow', 200],
@@ -212,7 +215,7 @@ describe('the same care as a send', () => {
 				slow: (index) => (index === 0 ? { status: 200, body: { success: false, errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '1' } } : ok('slow', history(['2024-03-01T03:22:58Z', 'read']))),
 			}),
 		);
-		expect(rowsOf(await getStatus(throttledOnce, [{ msgid: 'slow' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['read', null]]);
+		expect(rowsOf(await getStatus(throttledOnce, [{ msgid: 'slow' }])).map((row) => [row.deliveryStatus, row.error ?? null])).toEqual([['read', null]]);
 		expect(lookups(throttledOnce).map((request) => request.answer)).toEqual([200, 200]);
 
 		const refused = await server(() => ({ status: 200, body: { success: false, errors: [{ message: 'Token invalid', code: 45 }] } }));
@@ -225,7 +228,7 @@ describe('the same care as a send', () => {
 		// The API's internal error (13) in a 2xx is the API failing, as in a 500: asked again, with or without success: false.
 		for (const failure of [{ success: false, errors: [{ message: 'Internal error', code: 13 }] }, { errors: [{ message: 'Internal error', code: 13 }] }]) {
 			const failedOnce = await server(statusApi({ busy: (index) => (index === 0 ? { status: 200, body: failure } : ok('busy', history(['2024-03-01T03:22:58Z', 'delivered']))) }));
-			expect(rowsOf(await getStatus(failedOnce, [{ msgid: 'busy' }])).map((row) => [row.deliveryStatus, row.error])).toEqual([['delivered', null]]);
+			expect(rowsOf(await getStatus(failedOnce, [{ msgid: 'busy' }])).map((row) => [row.deliveryStatus, row.error ?? null])).toEqual([['delivered', null]]);
 			expect(lookups(failedOnce)).toHaveLength(2);
 		}
 
@@ -337,7 +340,7 @@ describe('the same care as a send', () => {
 		);
 		const items = [{ msgid: 'good' }, { msgid: 'bad' }, { status: 'failed' }, { msgid: 'unknown-id' }];
 		const continued = rowsOf(await getStatus(api, items, { onError: 'continueRegularOutput' }));
-		expect(continued.map((row) => [row.deliveryStatus, row.notFound, row.error === null ? null : String(row.error).replace(/ \[item \d\]$/, '')])).toEqual([
+		expect(continued.map((row) => [row.deliveryStatus, row.notFound, row.error === undefined ? null : String(row.error).replace(/ \[item \d\]$/, '')])).toEqual([
 			['delivered', false, null],
 			[null, false, 'The API refused the status lookup (HTTP 400): Bad request (code 39)'],
 			[null, false, null],
@@ -369,8 +372,8 @@ describe('the same care as a send', () => {
 		const result = await getStatus(api, items, { onError: 'continueErrorOutput' });
 		expect(result.nodeError(SEND_NODE)).toBeUndefined();
 		const regular = result.output(SEND_NODE, 0);
-		for (const item of regular) expect(Object.keys(item.json)).toEqual(COLUMNS);
-		expect(regular.map((item) => [item.pairedItem, item.json.deliveryStatus, item.json.notFound, item.json.error])).toEqual([
+		for (const item of regular) expect(Object.keys(item.json)).toEqual(columnsOf(item.json));
+		expect(regular.map((item) => [item.pairedItem, item.json.deliveryStatus, item.json.notFound, item.json.error ?? null])).toEqual([
 			[{ item: 0 }, 'delivered', false, null],
 			[{ item: 2 }, null, false, null],
 			[{ item: 3 }, null, true, null],
@@ -402,7 +405,7 @@ describe('the same care as a send', () => {
 		expect(api.requests).toHaveLength(0);
 		expectShape(result.output(SEND_NODE));
 		const rows = rowsOf(result);
-		expect(rows.map((row) => [row.deliveryStatus, row.final, row.notFound, row.error])).toEqual(sendRows.map(() => [null, null, false, null]));
+		expect(rows.map((row) => [row.deliveryStatus, row.final, row.notFound, row.error ?? null])).toEqual(sendRows.map(() => [null, null, false, null]));
 		expect(rows.map((row) => row.reason)).toEqual([
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
@@ -440,7 +443,7 @@ describe('Wait Until', () => {
 		expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
 		expectShape(result.output(SEND_NODE));
 		const rows = rowsOf(result);
-		expect(rows.map((row) => [row.msgid, row.deliveryStatus, row.final, row.error])).toEqual([
+		expect(rows.map((row) => [row.msgid, row.deliveryStatus, row.final, row.error ?? null])).toEqual([
 			['reads', 'read', true, null],
 			['receiptsOff', 'delivered', false, null],
 			['rejected', 'rejected', true, null],
@@ -505,7 +508,8 @@ describe('hostile or odd answers give a clear row, never a failed run', () => {
 		expect(result.nodeError(SEND_NODE)).toBeUndefined();
 		expectShape(result.output(SEND_NODE));
 		const [row] = rowsOf(result);
-		expect(row).toMatchObject({ ...expected, error: null });
+		expect(row).toMatchObject(expected);
+		expect(row).not.toHaveProperty('error');
 		if (reason) expect(String(row.reason)).toMatch(reason);
 		expect(JSON.stringify(row).length).toBeLessThan(10_000);
 		expect(lookups(api)).toHaveLength(1);
@@ -726,7 +730,7 @@ describe('what a Send put out, read back', () => {
 		expect(result.nodeError(SEND_NODE)).toBeUndefined();
 		const rows = rowsOf(result);
 		// Was: deliveryStatus null and the 502 (Continue On Fail), or the whole run failed with it.
-		expect(rows.map((row) => [row.deliveryStatus, row.deliveredAt, row.error])).toEqual([
+		expect(rows.map((row) => [row.deliveryStatus, row.deliveredAt, row.error ?? null])).toEqual([
 			['delivered', '2024-03-01T03:23:01.000Z', null],
 			['read', null, null],
 		]);
@@ -828,8 +832,27 @@ describe('back into the sheet row it came from', () => {
 			[2, 'ORD-1', 'rejected', 'abc-1'],
 			[3, 'ORD-2', null, null],
 		]);
-		expect(Object.keys(rows[0])).toEqual(['row_number', 'order_id', ...COLUMNS]);
+		expect(Object.keys(rows[0])).toEqual(['row_number', 'order_id', ...columnsOf(rows[0])]);
 		expectShape(rowsOf(await getStatus(api, sheet)).map((json, index) => ({ json, pairedItem: { item: index } })));
+	});
+
+	// n8n up to 1.x runs a node under Retry On Fail again whenever its first row has an `error`, null included:
+	// every row had `error: null`, and every msgid was asked once per try.
+	test("Retry On Fail, every lookup answered: each msgid asked once, and a sheet's old error column does not come back", async () => {
+		const api = await server(statusApi({ 'abc-1': rejectedAnswer, 'abc-2': ok('abc-2', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		const sheet = [
+			{ row_number: 2, msgid: 'abc-1', error: 'Delivery unknown: an earlier run' },
+			{ row_number: 3, msgid: 'abc-2', error: null },
+		];
+		for (const statusOptions of [{}, { includeInputFields: true }]) {
+			api.requests.length = 0;
+			const result = await getStatus(api, sheet, { parameters: { operation: 'getStatus', statusOptions }, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+			expect(rowsOf(result).map((row) => [row.deliveryStatus, 'error' in row])).toEqual([
+				['rejected', false],
+				['read', false],
+			]);
+			expect(lookups(api).map(askedFor)).toEqual(['abc-1', 'abc-2']);
+		}
 	});
 
 	test('a Send\'s error-output row written to a sheet (details as JSON text) is looked up by the msgid in it, with the default Message ID', async () => {
@@ -857,7 +880,7 @@ describe('a Message ID whose expression fails for one item, with Continue On Fai
 	test('on the regular output: the row carries it in error', async () => {
 		const api = await server(statusApi({ 'abc-1': ok('abc-1', history(['2024-03-01T03:22:58Z', 'read'])) }));
 		const rows = rowsOf(await getStatus(api, [{ details: { msgid: 'abc-1' } }, { other: 1 }], { onError: 'continueRegularOutput', parameters: { operation: 'getStatus', messageId } }));
-		expect(rows.map((row) => [row.deliveryStatus, row.error, row.reason])).toEqual([
+		expect(rows.map((row) => [row.deliveryStatus, row.error ?? null, row.reason])).toEqual([
 			['read', null, null],
 			[null, failure, null],
 		]);

@@ -68,6 +68,25 @@ describe("Retry On Fail: an item is the same message in every try, whatever its 
 		expect(counts[items[3].phone].received).toBe(3);
 	});
 
+	// n8n up to 1.x runs a node under Retry On Fail again whenever its first row has an `error`, null included:
+	// with Include Input Fields a sent row had `error: null`, and every message went once per try.
+	test.each([
+		['On Error: Stop', undefined],
+		['On Error: Continue', 'continueRegularOutput'],
+	] as const)('with Include Input Fields (%s), every message accepted at once: each recipient gets one, in one try', async (_label, onError) => {
+		const items = recipients(3);
+		const result = await send(items, { options: { includeInputFields: true } }, { onError, retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		expect(outcomes(result)).toEqual(['sent', 'sent', 'sent']);
+		expect(items.map((item) => perRecipient(api.requests)[item.phone])).toEqual(items.map(() => ({ received: 1, accepted: 1 })));
+	});
+
+	test('with Include Input Fields and Send Once, every message accepted at once: each row says sent, with its msgid', async () => {
+		const items = recipients(3);
+		const result = await send(items, { sendOnce: 'recipientTemplate', options: { includeInputFields: true } }, { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+		expect(api.requests).toHaveLength(3);
+		expect(result.output(SEND_NODE).map(({ json }) => [json.status, json.order, typeof json.msgid])).toEqual(items.map((item) => ['sent', item.order, 'string']));
+	});
+
 	test.each([520, 521, 522, 523, 524, 525, 526, 527, 500])('a %i from a proxy is delivery unknown: never sent twice, in any try', async (status) => {
 		const items = recipients(3);
 		api.respondWith((request, index) => ((request.body as IDataObject).phone_number === items[1].phone ? { status, rawBody: '<html>origin error</html>' } : acceptAll(request, index)));

@@ -87,6 +87,11 @@ interface Field {
 	detail?: true;
 	/** Only in rows of node version 1, so that workflows saved with 0.1.0 keep reading it. */
 	version1Only?: true;
+	/**
+	 * Left out, not null, where the row has none, with Include Input Fields too: n8n up to 1.x runs a node
+	 * under Retry On Fail again whenever its first row has an `error`, null included, and every message would go again.
+	 */
+	neverNull?: true;
 }
 
 const FORGET_HINT = `feed this row to a Template Message node set to ${OPERATION_NAME.forget}`;
@@ -115,7 +120,7 @@ const FIELDS: Field[] = [
 	{ column: 'msgid', from: ({ said }) => said.msgid, failedRow: 'both' },
 	{ column: 'phone_number', from: (facts) => facts.message?.request.phone_number ?? identifiedBy(facts).phone_number, failedRow: 'both' },
 	{ column: 'template_code_id', from: (facts) => facts.message?.request.message.template.template_code_id ?? identifiedBy(facts).template_code_id, failedRow: 'both' },
-	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top' },
+	{ column: 'error', from: ({ error }) => error?.message, failedRow: 'top', neverNull: true },
 	{
 		column: 'reason',
 		from: ({ said }) => {
@@ -250,9 +255,9 @@ function detailsOf(table: RowTable, values: Map<string, unknown>, withStatus: bo
 
 function inColumnOrder(table: RowTable, values: Map<string, unknown>, input: IDataObject | undefined): IDataObject {
 	const row = inputFieldsBesides(input, table.columnNames);
-	for (const { column } of table.columns) {
+	for (const { column, neverNull } of table.columns) {
 		const value = values.get(column);
-		if (value !== undefined || input) row[column] = (value ?? null) as IDataObject[string];
+		if (value !== undefined || (input && !neverNull)) row[column] = (value ?? null) as IDataObject[string];
 	}
 	return row;
 }

@@ -25,8 +25,9 @@ interface StatusRowBasis {
 }
 
 /**
- * Every column of a Get Status row, in the one order every row keeps (null where it has no value), and
- * where its value comes from: the one place a column is added.
+ * Every column of a Get Status row, in the one order every row keeps (null where it has no value; `error`
+ * left out, as a Send row's: n8n 1.x would take a null one for a failure and look every row up again under
+ * Retry On Fail), and where its value comes from: the one place a column is added.
  */
 const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> = [
 	{ column: 'deliveryStatus', from: ({ reading }) => reading?.deliveryStatus ?? null },
@@ -38,7 +39,7 @@ const COLUMNS: Array<{ column: string; from(facts: StatusRowBasis): unknown }> =
 	{ column: 'final', from: ({ reading }) => reading?.final ?? null },
 	{ column: 'notFound', from: ({ result }) => result.kind === 'notFound' },
 	{ column: 'reason', from: reasonOf },
-	{ column: 'error', from: ({ error }) => error?.message ?? null },
+	{ column: 'error', from: ({ error }) => error?.message },
 	{ column: 'history', from: ({ reading }) => reading?.history ?? [] },
 	{ column: 'historyDropped', from: ({ reading }) => reading?.historyDropped ?? 0 },
 	// The msgid asked for: an answer naming another one is unreadable (see lookUp), never this row's.
@@ -113,7 +114,10 @@ export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutio
 			return [errorOutputItem(node, facts.error.message, details, itemIndex)];
 		}
 		const json = inputFieldsBesides(fields, COLUMN_NAMES);
-		for (const { column, from } of COLUMNS) json[column] = from(facts) as IDataObject[string];
+		for (const { column, from } of COLUMNS) {
+			const value = from(facts);
+			if (value !== undefined) json[column] = value as IDataObject[string];
+		}
 		return [{ json, pairedItem: { item: itemIndex } }];
 	});
 }
