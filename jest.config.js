@@ -22,7 +22,7 @@ const engineProjects = readdirSync(path.join(__dirname, 'engines'), { withFileTy
 		testMatch: ['<rootDir>/test/engine/*.engine.test.ts'],
 		// The fuzz suite checks the payload rules, which do not depend on the n8n version. A community node
 		// is an AI Agent's tool from n8n 1.79 (README): 1.78 refuses the tool's input itself.
-		testPathIgnorePatterns: ['/fuzz\\.engine\\.test\\.ts$', ...(name === 'n8n-1.78' ? ['/aiTool\\.engine\\.test\\.ts$'] : [])],
+		testPathIgnorePatterns: ['/fuzz\\.engine\\.test\\.ts$', ...(name === 'n8n-1.78' ? ['/aiTool(\\.agent)?\\.engine\\.test\\.ts$'] : [])],
 		// The engine suite loads the built package: build it first when a source is newer (scripts/freshBuild.js).
 		globalSetup: '<rootDir>/scripts/freshBuild.js',
 		setupFiles: ['<rootDir>/test/helpers/quietLogs.ts'],

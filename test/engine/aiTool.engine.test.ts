@@ -1,26 +1,16 @@
 /**
  * The node as an AI Agent's tool (usableAsTool), in n8n's engine the way n8n runs one: n8n-core's
  * getInputConnectionData and makeHandleToolInvocation, parameters from $fromAI, one item per call,
- * a new run index for each try. The description is converted as n8n's tool generation does it
- * (n8n/dist/tool-generation/ai-tools.js: the app is installed while this suite runs, so not read from it).
+ * a new run index for each try (see test/helpers/toolAgents.ts). The default Agent's way, by engine
+ * requests, is test/engine/aiTool.agent.engine.test.ts.
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { deepCopy } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore } from '../helpers/deduplicationStore';
-import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, runWorkflow, TEST_TOKEN } from '../helpers/engine';
-
-/** What n8n's convertNodeToAiTool changes that execution reads: the name, the connections, a Tool Description. */
-function convertNodeToAiTool(description: INodeTypeDescription): INodeTypeDescription {
-	const toolDescription = { displayName: 'Description', name: 'toolDescription', type: 'string', default: description.description, required: true } as const;
-	return { ...description, name: `${description.name}Tool`, displayName: `${description.displayName} Tool`, inputs: [], outputs: ['ai_tool'] as never, usableAsTool: undefined, properties: [toolDescription, ...description.properties] };
-}
-
-const TOOL_TYPE = `${NODE_TYPE}Tool`;
-const AGENT = 'Agent';
-const TOOL = 'Template Message Tool';
+import { CREDENTIAL_TYPE, runWorkflow, TEST_TOKEN } from '../helpers/engine';
+import { AGENT, TOOL, TOOL_TYPE, toolParameters, toolType } from '../helpers/toolAgents';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -29,14 +19,6 @@ beforeEach(async () => {
 afterEach(async () => {
 	await api.close();
 });
-
-/** The tool variant n8n registers for a usableAsTool node: the same class, its description converted. */
-async function toolType(): Promise<INodeType> {
-	const { nodeTypes } = await loadPackage();
-	const node = nodeTypes[NODE_TYPE] as INodeType;
-	const description = convertNodeToAiTool(deepCopy(node.description));
-	return Object.assign(Object.create(node) as INodeType, { description });
-}
 
 /** A stand-in agent: calls its one tool with each of `calls` in turn, and puts out what the tool answered (or its error) each time. */
 function agentType(calls: IDataObject[]): INodeType {
@@ -96,13 +78,6 @@ async function runAsTool(parameters: IDataObject, args: IDataObject | IDataObjec
 	);
 }
 
-const toolParameters = {
-	phoneNumber: "={{ $fromAI('phone_number', 'Recipient phone number with its country code', 'string') }}",
-	templateCodeId: 'order_shipped',
-	bodyValuesMode: 'list',
-	bodyValuesList: "={{ $fromAI('values', 'Texts for the placeholders, in order', 'json') }}",
-};
-
 test('a tool call sends one message, as the README shows it', async () => {
 	const result = await runAsTool(toolParameters, { phone_number: '+62 812 3456 7890', values: ['Budi'] });
 	const [agentRow] = result.output(AGENT);
@@ -117,7 +92,11 @@ test("n8n's Retry On Fail on the tool does not post a message whose delivery is 
 	const result = await runAsTool(toolParameters, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
 	const [agentRow] = result.output(AGENT);
 	// As in a workflow (test/engine/delivery.engine.test.ts, "n8n's Retry On Fail does not post it again"): one request.
-	expect({ requests: api.requests.length, toolError: agentRow.json.toolError }).toEqual({ requests: 1, toolError: expect.stringMatching(/^Delivery unknown/) });
+	// The agent reads the row, with what it means, not a thrown error's bare message.
+	expect({ requests: api.requests.length, toolError: agentRow.json.toolError }).toEqual({ requests: 1, toolError: undefined });
+	expect(JSON.parse(String(agentRow.json.answer))).toEqual([
+		expect.objectContaining({ status: 'unknown', error: expect.stringMatching(/^Delivery unknown/), details: expect.objectContaining({ description: expect.stringMatching(/may have accepted this message/) }) }),
+	]);
 });
 
 test('with Retry On Fail, two calls of the tool with two messages in one execution send both: a try is told from another call by its message', async () => {
@@ -130,7 +109,7 @@ test('after a call whose delivery was unknown, a later call with another message
 	api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
 	const result = await runAsTool(toolParameters, [{ phone_number: '+62 812 3456 7890', values: ['order A-1'] }, { phone_number: '+62 812 3456 7890', values: ['order B-2'] }]);
 	const rows = result.output(AGENT).map((row) => row.json);
-	expect(String(rows[0].toolError)).toMatch(/^Delivery unknown/);
+	expect(JSON.parse(String(rows[0].answer))).toEqual([expect.objectContaining({ status: 'unknown' })]);
 	expect({ requests: api.requests.length, second: rows[1] }).toEqual({ requests: 2, second: { answer: expect.stringContaining('"sent"') } });
 });
 
@@ -186,10 +165,10 @@ test("Retry On Fail on the tool: a message of unknown delivery whose value reads
 	api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));
 	const clockValue = { ...toolParameters, bodyValuesList: "={{ $fromAI('values', 'Texts for the placeholders, in order', 'json').concat([String($now.toMillis())]) }}" };
 	const result = await runAsTool(clockValue, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 50 });
-	expect({ requests: api.requests.length, toolError: result.output(AGENT)[0].json.toolError }).toEqual({ requests: 1, toolError: expect.stringMatching(/^Delivery unknown/) });
+	expect({ requests: api.requests.length, answer: JSON.parse(String(result.output(AGENT)[0].json.answer)) }).toEqual({ requests: 1, answer: [expect.objectContaining({ status: 'unknown' })] });
 });
 
-test('Forget as a tool under Retry On Fail, its removal failing in the first try: the retry says what the record held, not what the first try wrote to find out', async () => {
+test('Forget as a tool, its removal failing in the first call: the agent reads the failure, and calling again says what the record held, not what the first call wrote to find out', async () => {
 	const store = deduplicationStore() as unknown as { removeProcessed: (...args: unknown[]) => Promise<void> };
 	const remove = store.removeProcessed.bind(store);
 	let failures = 0;
@@ -199,10 +178,11 @@ test('Forget as a tool under Retry On Fail, its removal failing in the first try
 		await remove(...args);
 	};
 	try {
-		const result = await runAsTool({ operation: 'forget', forgetKey: "={{ $fromAI('key', 'The message key to forget', 'string') }}" }, { key: 'never-sent-key' }, { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
-		const [agentRow] = result.output(AGENT);
-		// Was forgotten: true: each try of a tool has a run index of its own, and the retry found the first try's write.
-		expect(JSON.parse(String(agentRow.json.answer))).toEqual([{ forgotten: false, messageKey: 'never-sent-key', reason: expect.stringMatching(/^Send Once holds no message with this key/) }]);
+		const result = await runAsTool({ operation: 'forget', forgetKey: "={{ $fromAI('key', 'The message key to forget', 'string') }}" }, [{ key: 'never-sent-key' }, { key: 'never-sent-key' }]);
+		const [failed, again] = result.output(AGENT).map((row) => JSON.parse(String(row.json.answer)));
+		expect(failed).toEqual([{ error: 'connection lost [item 0]', details: expect.objectContaining({ description: expect.stringMatching(/^n8n's store of sent messages failed: whether this key was forgotten is not known/) }) }]);
+		// Was forgotten: true: each call of a tool has a run index of its own, and the second found the first's write.
+		expect(again).toEqual([{ forgotten: false, messageKey: 'never-sent-key', reason: expect.stringMatching(/^Send Once holds no message with this key/) }]);
 		expect(failures).toBe(4);
 	} finally {
 		store.removeProcessed = remove;

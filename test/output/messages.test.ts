@@ -70,7 +70,8 @@ const VALIDATION_CASES: Array<[string, () => unknown]> = [
 	['Two 0s after a country code', () => buildSendRequest(input({ phoneNumber: '+39 (0) 06 6982 1234' }))],
 	['A (0) after a country code whose 0 is part of the number', () => buildSendRequest(input({ phoneNumber: '+39 (0)347 123 4567' }))],
 	["A local number starting with the country's prefix for calling abroad", () => buildSendRequest(input({ phoneNumber: '010 33 1 23 45 67 89', defaultCountryCode: '81' }))],
-	['A mapped Default Country Code empty in this row', () => buildSendRequest(input({ phoneNumber: '81234567890', defaultCountryCode: '', defaultCountryCodeMapped: true }))],
+	['A mapped Default Country Code empty in this row', () => buildSendRequest(input({ phoneNumber: '81234567890', defaultCountryCode: '', phoneSource: { countryCodeMapped: true } }))],
+	['A number an AI Agent chose ($fromAI) without +, no Default Country Code', () => buildSendRequest(input({ phoneNumber: '812 3456 7890', phoneSource: { mapped: true, chosenByModel: true } }))],
 	['A Message Key beyond 2^53', () => customMessageKey(JSON.parse('1234567890123456789'))],
 	['A Message Key with a NUL character', () => customMessageKey('order-1\u0000pending')],
 	['A chat link instead of a number', () => buildSendRequest(input({ phoneNumber: 'https://wa.me/6281234567890' }))],
@@ -284,7 +285,7 @@ function statusLookupLines(): string[] {
 	}
 	lines.push('', '## Get Status: a row without a status (never an error)', '', '| Case | `reason` |', '|---|---|');
 	for (const [name, result] of ROW_CASES) {
-		const [row] = statusRows(node, [{ itemIndex: 0, result, msgid: 'm-1', phone: null }]);
+		const [row] = statusRows(node, [{ itemIndex: 0, result, msgid: 'm-1', phone: null }], false);
 		expect(row.json).not.toHaveProperty('error');
 		expect(row.json.reason).toBeTruthy();
 		lines.push(`| ${name} | \`${cell(String(row.json.reason))}\` |`);

@@ -52,7 +52,7 @@ describe('normalisePhoneNumber', () => {
 		expect(rejects('', /^Phone Number: is empty$/).hint).toBe('Map a column or enter the recipient number, e.g. +62 812 3456 7890');
 		let error: InvalidFieldError | undefined;
 		try {
-			normalisePhoneNumber(undefined, undefined, true);
+			normalisePhoneNumber(undefined, undefined, { mapped: true });
 		} catch (caught) {
 			error = caught as InvalidFieldError;
 		}
@@ -565,17 +565,37 @@ describe('Default Country Code mapped from a column, empty in a row', () => {
 		['0812 3456 7890', ''],
 		['447700900123', null],
 	])('%j with %j: refused, the country is not known (never sent as if international)', (cell, countryCode) => {
-		expect(() => normalisePhoneNumber(cell, countryCode, true, true)).toThrow(/has no \+ or 00, and Options → Default Country Code is empty for this item \(its expression gave nothing\): the node cannot tell which country the number is local to$/);
+		expect(() => normalisePhoneNumber(cell, countryCode, { mapped: true, countryCodeMapped: true })).toThrow(/has no \+ or 00, and Options → Default Country Code is empty for this item \(its expression gave nothing\): the node cannot tell which country the number is local to$/);
 	});
 
 	test.each([
 		['+44 7700 900123', '447700900123'],
 		['0044 7700 900123', '447700900123'],
 	])('%j, written with its country code, goes: %s', (cell, digits) => {
-		expect(normalisePhoneNumber(cell, '', true, true)).toBe(digits);
+		expect(normalisePhoneNumber(cell, '', { mapped: true, countryCodeMapped: true })).toBe(digits);
 	});
 
 	test('typed, not mapped, an empty Default Country Code is no country code, as before', () => {
-		expect(normalisePhoneNumber('447700900123', '', true, false)).toBe('447700900123');
+		expect(normalisePhoneNumber('447700900123', '', { mapped: true })).toBe('447700900123');
+	});
+});
+
+describe("chosen by an AI model ($fromAI), without Default Country Code", () => {
+	const chosenByModel = { mapped: true, chosenByModel: true };
+
+	test.each(['812 3456 7890', '98765 43210', '6281234567890', '0812 3456 7890', '(212) 555-0100'])('%j: refused, naming the fix (a left-out code would send it abroad)', (cell) => {
+		expect(() => normalisePhoneNumber(cell, undefined, chosenByModel)).toThrow(/has no \+ in front: a number chosen by the AI model must start with \+ and its country code, so that one without it cannot go to another country$/);
+	});
+
+	test.each([
+		['+62 812 3456 7890', '6281234567890'],
+		['0062 812 3456 7890', '6281234567890'],
+		['+1 (212) 555-0100', '12125550100'],
+	])('%j, with its country code: %s', (cell, digits) => {
+		expect(normalisePhoneNumber(cell, undefined, chosenByModel)).toBe(digits);
+	});
+
+	test('with Default Country Code set, its local numbers are read as any other', () => {
+		expect(normalisePhoneNumber('0812 3456 7890', '62', chosenByModel)).toBe('6281234567890');
 	});
 });

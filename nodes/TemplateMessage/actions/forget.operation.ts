@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodePrope
 import { NodeOperationError } from 'n8n-workflow';
 
 import { invalidItemError } from '../output/errors';
-import { errorOutputItem, routesToErrorOutput } from '../output/rows';
+import { errorOutputItem } from '../output/rows';
+import { failuresAsRows, routesToErrorOutput } from '../shared/howRun';
 import { readForgetAll, readForgetKey, readRunIndex } from '../request/parameters';
 import { ForgetTries } from '../sendOnce/forgetTries';
 import { tryMemoryName } from '../shared/tryMemory';
@@ -54,9 +55,9 @@ const NOT_HELD = `${FIELD.sendOnce} holds no message with this key for this work
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = failuresAsRows(this);
 	const node = this.getNode();
-	const routed = routesToErrorOutput(node);
+	const routed = routesToErrorOutput(this);
 	// Opened outside the store's calls: a workflow not saved, an n8n without the store, say their own fix.
 	const record = MessageRecord.open(this);
 	if (readForgetAll(this)) {
@@ -77,7 +78,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		}
 	});
 	const valid = keys.filter((key): key is string => typeof key === 'string');
-	const tries = new ForgetTries(this.getContext('node'), tryMemoryName(this, 'forget', readRunIndex(this), () => [this.getInputData().map((item) => item.json), valid]));
+	const tries = new ForgetTries(this.getContext('node'), tryMemoryName(this, 'forget', readRunIndex(this), () => valid));
 	// n8n up to 1.11x tries again Max Tries − 1 times whatever the tries after its first put out: a retry keeps
 	// what the tries did, or a third would find nothing and forget again.
 	const retrying = tries.retrying(valid);

@@ -11,6 +11,7 @@ import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptio
 import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
+import { failuresAsRows, routesToErrorOutput } from '../shared/howRun';
 import type { StatusInput } from '../shared/status';
 import { MESSAGE_ID_DEFAULT } from '../shared/contracts';
 
@@ -53,7 +54,7 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = failuresAsRows(this);
 	const settings = lookupSettings(this);
 	const given: unknown[] = [];
 	const inputs = items.map((item, itemIndex): StatusInput => {
@@ -89,6 +90,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				phone: inputPhone(item.json),
 				fields: settings.includeInputFields ? item.json : undefined,
 			})),
+			routesToErrorOutput(this),
 		),
 	];
 }

@@ -4,6 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import * as forget from './forget.operation';
 import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
+import { refuseToolWithErrorOutput } from '../shared/howRun';
 
 interface Operation {
 	menuEntry: INodePropertyOptions;
@@ -39,6 +40,7 @@ export const subtitle = `={{ ${[
 ].join('')} }}`;
 
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	refuseToolWithErrorOutput(this);
 	const value = this.getNodeParameter('operation', 0, DEFAULT.menuEntry.value);
 	const operation = OPERATIONS.find((candidate) => candidate.menuEntry.value === value);
 	if (operation === undefined) throw new NodeOperationError(this.getNode(), `The operation "${String(value)}" is not known to this version of the node`);

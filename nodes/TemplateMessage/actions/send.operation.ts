@@ -20,6 +20,7 @@ import { readRunOptions } from '../request/runOptions';
 import { sendAll } from '../send/sendAll';
 import { rememberSentByRun, sentByEarlierRuns } from '../send/sentMemory';
 import { logLine } from '../shared/notice';
+import { failuresAsRows } from '../shared/howRun';
 
 /** Its entry in the Operation field. */
 export const menuEntry: INodePropertyOptions = {
@@ -227,7 +228,7 @@ export const properties: INodeProperties[] = [
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
+	const continueOnFail = failuresAsRows(this);
 	const options = readRunOptions(this);
 	const runIndex = readRunIndex(this);
 

@@ -6,6 +6,7 @@ import type { FailedOutcome, ItemResult, ItemStatus, PreparedMessage, Refusal, S
 import { statusOf, unreachable } from '../shared/contracts';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
+import { routesToErrorOutput } from '../shared/howRun';
 import { failureOf } from './errors';
 
 /** A dry run's valid item: checked, not sent. */
@@ -198,11 +199,6 @@ function stoppedBy(refusal: Refusal): IDataObject {
 // (1.123, 2.38+) then keep only the message, which still names the item and the reason.
 const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';
 
-/** Whether n8n's On Error sends failed items to the node's error output ("Continue (using error output)"). */
-export function routesToErrorOutput(node: INode): boolean {
-	return node.onError === 'continueErrorOutput';
-}
-
 /** A failed item as n8n's error output takes it (Send's rows and Get Status's alike): `{ error, details }`, made only here. */
 export function errorOutputItem(node: INode, message: string, details: IDataObject, itemIndex: number): INodeExecutionData {
 	const json = { error: message, details };
@@ -221,7 +217,7 @@ const FAILED: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown
  */
 export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INodeExecutionData[], includeInputFields: boolean): INodeExecutionData[] {
 	const node = ctx.getNode();
-	const routed = routesToErrorOutput(node);
+	const routed = routesToErrorOutput(ctx);
 	const table = rowTableOf(node);
 	return sources.map((source) => {
 		const { result, ...rest } = source;

@@ -10,7 +10,7 @@ import type { StatusReading, StatusResult } from '../shared/status';
 import { DOCUMENTED_STATUSES } from '../shared/status';
 import type { WaitSettings } from '../shared/statusOptions';
 import { apiError, REDIRECT_HINT, UNREACHABLE_HINT } from './errors';
-import { errorOutputItem, inputFieldsBesides, routesToErrorOutput } from './rows';
+import { errorOutputItem, inputFieldsBesides } from './rows';
 import { capitalised, withStatus } from '../shared/words';
 
 /** What one row is built from. */
@@ -94,8 +94,7 @@ export interface StatusRowInput {
  * Failed and held-back lookups carry their error in `error`, or go to n8n's error output as `{ error, details }`;
  * rows without a msgid, unknown msgids and odd answers are rows like any other.
  */
-export function statusRows(node: INode, inputs: StatusRowInput[]): INodeExecutionData[] {
-	const routed = routesToErrorOutput(node);
+export function statusRows(node: INode, inputs: StatusRowInput[], routed: boolean): INodeExecutionData[] {
 	return inputs.flatMap(({ itemIndex, result, msgid, phone, fields }) => {
 		if (result === undefined) return [];
 		const facts: StatusRowBasis = {

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeParameters } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { SendOnce, ButtonInput, MessageInput, SendRequestBody, TemplateShape } from '../shared/contracts';
+import type { SendOnce, ButtonInput, MessageInput, PhoneSource, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { optionPath, optionsOfScope, readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
 import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
@@ -87,6 +87,17 @@ export function readRunIndex(ctx: IExecuteFunctions): number {
 	return Number(ctx.getWorkflowDataProxy(0).$runIndex ?? 0);
 }
 
+/** What the Phone Number's and Default Country Code's expressions say about where a number comes from. */
+function phoneSourceOf(parameters: INodeParameters): PhoneSource {
+	const phoneNumber = String(parameters.phoneNumber ?? '');
+	return {
+		mapped: phoneNumber.startsWith('='),
+		countryCodeMapped: String((parameters.options as IDataObject | undefined)?.defaultCountryCode ?? '').startsWith('='),
+		// n8n's $fromAI has the aliases $fromai and $fromAi.
+		chosenByModel: phoneNumber.startsWith('=') && /\$fromai\s*\(/i.test(phoneNumber),
+	};
+}
+
 /** One item's parameters as they are: every check is left to the payload builder. */
 export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): MessageInput {
 	const get = (path: string, field: string, fallback?: unknown) => readParameter(ctx, path, itemIndex, field, fallback);
@@ -96,9 +107,8 @@ export function readMessageInput(ctx: IExecuteFunctions, itemIndex: number): Mes
 	const templateFields = templateAsWritten(ctx, get('template', FIELD.template, {}) as IDataObject);
 	const base = {
 		phoneNumber: get('phoneNumber', FIELD.phoneNumber),
-		phoneNumberMapped: String(ctx.getNode().parameters.phoneNumber ?? '').startsWith('='),
 		defaultCountryCode,
-		defaultCountryCodeMapped: String((ctx.getNode().parameters.options as IDataObject | undefined)?.defaultCountryCode ?? '').startsWith('='),
+		phoneSource: phoneSourceOf(ctx.getNode().parameters),
 		templateCodeId: get('templateCodeId', FIELD.templateCodeId),
 		compatibility,
 		template: templateShape(templateFields),

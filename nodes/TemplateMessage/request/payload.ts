@@ -18,7 +18,7 @@ const SPELLING_DEFAULTS: CompatibilityOptions = readOptions({}, 'item', 2, field
 /** Pure: throws InvalidFieldError naming the field at the first problem found. */
 export function buildSendRequest(input: MessageInput): SendRequestBody {
 	const compatibility = { ...SPELLING_DEFAULTS, ...input.compatibility };
-	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneNumberMapped, input.defaultCountryCodeMapped);
+	const phoneNumber = normalisePhoneNumber(input.phoneNumber, input.defaultCountryCode, input.phoneSource);
 	const templateCodeId = requiredText(input.templateCodeId, FIELD.templateCodeId, 'Copy the template code id from the developer dashboard (the template must be Approved)').trim();
 	if (hasControlCharacter(templateCodeId) || hasHiddenMark(templateCodeId)) {
 		throw new InvalidFieldError(FIELD.templateCodeId, `contains a control character or a mark that does not show (a tab, a line break, a zero-width space, a direction mark): ${quote(visible(templateCodeId))}`, 'Copy the template code id again from the developer dashboard, or check the mapped column');

@@ -1,5 +1,6 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import { HIDDEN_MARKS } from '../shared/controlCharacters';
+import type { PhoneSource } from '../shared/contracts';
 import { describeValue, isEmptyValue, quote, refuseLostDigits, visible } from './text';
 import { optionPath } from '../shared/options';
 import type { ZeroAfterCountryCode } from './countryCodes';
@@ -35,11 +36,18 @@ const COMMA_GROUPED = /^\+?\d{1,3}(?:,\d{3})+(?:\.0{1,2})?$/;
  * only by: a leading + or 00, a trunk 0 after the country code (by its country's rule) and a spreadsheet's ".0" dropped; a
  * leading 0 replaced by Default Country Code (or kept after it, where it is part of the number). Anything else that is not a separator is refused, naming it: never a digit added or lost.
  */
-export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeMapped = false): string {
-	// Mapped from a column and empty in this row: which country a number without + or 00 is local to is not known.
-	if (countryCodeMapped && isEmptyValue(defaultCountryCode)) return readPhoneNumber(raw, undefined, mapped, true);
+export function normalisePhoneNumber(raw: unknown, defaultCountryCode?: unknown, { mapped = false, countryCodeMapped = false, chosenByModel = false }: PhoneSource = {}): string {
+	if (isEmptyValue(defaultCountryCode)) {
+		// Mapped from a column and empty in this row: which country a number without + or 00 is local to is not known.
+		if (countryCodeMapped) return readPhoneNumber(raw, undefined, mapped, 'countryCodeLeftEmpty');
+		// An AI model leaves a country code out as readily as it writes one: "812 3456 7890" would go to Japan.
+		if (chosenByModel) return readPhoneNumber(raw, undefined, mapped, 'chosenByModel');
+	}
 	return cleanPhoneNumber(raw, defaultCountryCode) ?? readPhoneNumber(raw, defaultCountryCode, mapped);
 }
+
+/** Why a number must have + or 00 in front, when it must: no Default Country Code to read a local number by. */
+type PlusRequired = 'countryCodeLeftEmpty' | 'chosenByModel';
 
 
 
@@ -83,8 +91,8 @@ export function cleanPhoneNumber(raw: unknown, defaultCountryCode?: unknown): st
 	return digits;
 }
 
-/** The whole reading, every refusal included. `countryCodeLeftEmpty`: Default Country Code is mapped, and empty for this item. */
-export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, countryCodeLeftEmpty = false): string {
+/** The whole reading, every refusal included. */
+export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapped = false, plusRequired?: PlusRequired): string {
 	const asWritten = phoneText(raw);
 	// A leading apostrophe is how Sheets and Excel keep a number as text.
 	const text = withAsciiDigits(trimmed(trimmed(asWritten.replace(INVISIBLE, '')).replace(/^'/, '')));
@@ -124,11 +132,17 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 			);
 		}
 		digits = compact.slice(2);
-	} else if (countryCodeLeftEmpty) {
+	} else if (plusRequired === 'countryCodeLeftEmpty') {
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
 			`${shown(asWritten)} has no + or 00, and ${optionPath('defaultCountryCode')} is empty for this item (its expression gave nothing): the node cannot tell which country the number is local to`,
 			'Fill the country code in this row, or write the number with + and its country code, e.g. +62 812 3456 7890 (a number cell cannot keep a +: format the column as text)',
+		);
+	} else if (plusRequired === 'chosenByModel') {
+		throw new InvalidFieldError(
+			FIELD.phoneNumber,
+			`${shown(asWritten)} has no + in front: a number chosen by the AI model must start with + and its country code, so that one without it cannot go to another country`,
+			`Give the number as + followed by its country code and number, e.g. +62 812 3456 7890; or set ${optionPath('defaultCountryCode')} for local numbers`,
 		);
 	} else if (compact.startsWith('0')) {
 		const countryCode = readDefaultCountryCode(defaultCountryCode);

@@ -55,7 +55,7 @@ export async function sendAll(
 	);
 	const memory = new SentMemory(
 		ctx.getContext('node'),
-		tryMemoryName(ctx, 'sent', runIndex, () => [ctx.getInputData().map((item) => item.json), messages.map((message) => message?.tryKey)]),
+		tryMemoryName(ctx, 'sent', runIndex, () => messages.map((message) => message?.tryKey)),
 	);
 	const context: DeliveryContext = {
 		post: async (request) => await postMessage(ctx, credentials.url, request, options.timeout, credentials.decrypted, redactor),

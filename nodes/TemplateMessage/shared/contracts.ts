@@ -45,13 +45,20 @@ export type ComponentsInput =
 	  }
 	| { mode: 'json'; rawPayload: unknown };
 
+/** Where the Phone Number came from, as far as reading it depends on it. */
+export interface PhoneSource {
+	/** An expression (a mapped column): an empty value is an empty cell. */
+	mapped?: boolean;
+	/** Default Country Code is an expression: empty for an item, that item's country is not known. */
+	countryCodeMapped?: boolean;
+	/** `$fromAI(…)`: an AI Agent chose it, as its tool. */
+	chosenByModel?: boolean;
+}
+
 export interface MessageInput {
 	phoneNumber: unknown;
-	/** Phone Number is an expression (a mapped column): an empty value is an empty cell. */
-	phoneNumberMapped?: boolean;
 	defaultCountryCode?: unknown;
-	/** Default Country Code is an expression: empty for an item, that item's country is not known. */
-	defaultCountryCodeMapped?: boolean;
+	phoneSource?: PhoneSource;
 	templateCodeId: unknown;
 	components: ComponentsInput;
 	compatibility?: Partial<CompatibilityOptions>;

@@ -1,26 +1,24 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fingerprint } from './fingerprint';
-
-/**
- * Run by an AI Agent as its tool. n8n gives each try of a tool (its Retry On Fail) a new run index, so a
- * tool's memory is its call's own, keyed by what every try of the call shares: the agent's input to the tool
- * (n8n 2.x adds the call's id) and what the call acts on (a value such as `$now` changes between tries).
- * Another call, or one made at the same time, has its own. n8n names a node's tool form after it (`…Tool`);
- * 1.123 and earlier have no isToolExecution.
- */
-export function asTool(ctx: IExecuteFunctions): boolean {
-	return ctx.isToolExecution?.() === true || ctx.getNode().type.endsWith('Tool');
-}
+import { asTool } from './howRun';
 
 /**
  * The name, in n8n's per-execution contextData, of what one run of an operation keeps for the tries n8n's
- * Retry On Fail makes of it: by the run's index, or, run as a tool, by the call (`call`: what every try of it
- * shares, see asTool).
+ * Retry On Fail makes of it: by the run's index, or, run as a tool, by the call. n8n gives each try of a tool
+ * called through LangChain a new run index, so a tool's memory is keyed by what every try of its call shares:
+ * the agent's input to the tool and what the call acts on (`actsOn`: a value such as `$now` changes between
+ * tries). n8n 2.x's engine adds the call's id to the input: left out, so that an agent calling again with the
+ * same arguments (after "delivery unknown", as agents do) finds what the first call did.
  */
-export function tryMemoryName(ctx: IExecuteFunctions, kind: string, runIndex: number, call: () => unknown): string {
-	return asTool(ctx) ? `${kind}-as-tool-${fingerprint(JSON.stringify(call()))}` : runScopedName(ctx.getContext('node'), kind, runIndex);
+export function tryMemoryName(ctx: IExecuteFunctions, kind: string, runIndex: number, actsOn: () => unknown): string {
+	if (!asTool(ctx)) return runScopedName(ctx.getContext('node'), kind, runIndex);
+	const input = ctx.getInputData().map(({ json }) => Object.fromEntries(Object.entries(json).filter(([name]) => name !== TOOL_CALL_ID)));
+	return `${kind}-as-tool-${fingerprint(JSON.stringify([input, actsOn()]))}`;
 }
+
+/** What n8n 2.x's engine names the id of an agent's tool call in the tool's input item. */
+const TOOL_CALL_ID = 'toolCallId';
 
 /**
  * `<kind>-run-<runIndex>`. n8n's Retry On Fail runs the node again at the same index, never an earlier one
