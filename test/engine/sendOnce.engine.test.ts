@@ -13,6 +13,7 @@ import { deduplicationStore, resetDeduplicationStore } from '../helpers/deduplic
 import { LOOKUPS } from '../../nodes/TemplateMessage/sendOnce/record';
 import type { SendNodeRun } from '../helpers/engine';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { n8nLoggerClass } from '../helpers/n8nLogger';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -537,6 +538,32 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		api.respondWith(acceptAll);
 		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
 		expect(outcomes(again)).toEqual(['sentBefore', 'sentBefore', 'inDoubt', 'sent', 'sent', 'sent']);
+	});
+
+	test.each([
+		['a 429 with Retry-After: 30', { status: 429, body: { errors: [{ message: 'Too many requests', code: 9 }] }, headers: { 'Retry-After': '30' } }],
+		['a 503 with Retry-After: 20, tried again as not taken', { status: 503, body: { errors: [{ message: 'Service unavailable' }] }, headers: { 'Retry-After': '20' } }],
+	])('cancelled while waiting after %s: the refused message surely did not go out, and the next run sends it (not in doubt)', async (_label, refusal) => {
+		const items = recipients(3);
+		const { cancelWhen, fire } = cancelOn();
+		api.respondWith(() => refusal);
+		// The node logs that it waits right before its sender sleeps: the cancel comes in that wait, never in a request.
+		const prototype = n8nLoggerClass().prototype as unknown as { log: (...args: unknown[]) => void };
+		const log = prototype.log;
+		const spy = jest.spyOn(prototype, 'log').mockImplementation(function (this: unknown, ...args: unknown[]) {
+			if (/Template Message is waiting/.test(String(args[1]))) fire();
+			return log.apply(this, args);
+		});
+		try {
+			await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { cancelWhen });
+		} finally {
+			spy.mockRestore();
+		}
+		expect(api.requests.map((request) => request.answer)).toEqual([refusal.status]);
+		api.respondWith(acceptAll);
+		// Another pace than the cancelled run's: the wait the API asked of that one is the account's, not the point here.
+		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1, maxPerSecond: 20 } });
+		expect(outcomes(again)).toEqual(['sent', 'sent', 'sent']);
 	});
 
 	test('Forget Sent Messages takes any row a sending node put out: unknown and failed rows too; a row without a key fails alone', async () => {

@@ -70,6 +70,8 @@ export async function deliver(itemIndex: number, { request, tryKey }: PreparedMe
 			claims?.departing(itemIndex);
 			const { outcome, rateLimit } = await post(request);
 			if (outcome.kind === 'unknown') uncertain ??= outcome;
+			// Refused (a 429, a 503 tried again): until the next attempt departs, a cancel in the wait leaves nothing that may have gone.
+			else if (outcome.kind === 'rejected' && !uncertain) claims?.refused(itemIndex);
 			const throttled = flow.answered(passage, outcome, rateLimit);
 			if (throttled === 'again') continue;
 			if (throttled) return notSent(throttled, attempt);
