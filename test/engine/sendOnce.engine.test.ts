@@ -566,6 +566,55 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(again)).toEqual(['sent', 'sent', 'sent']);
 	});
 
+	test('run again while the cancelled run is still in a call to the store: its unsent messages go now, not "another execution sends it"', async () => {
+		const items = recipients(6);
+		const store = deduplicationStore();
+		const record = store.checkProcessedAndRecord.bind(store);
+		const count = store.getProcessedDataCount.bind(store);
+		const deferred = () => {
+			let resolve!: () => void;
+			return { promise: new Promise<void>((done) => (resolve = done)), resolve };
+		};
+		// The store holds the cancelled run's first write until told (a database slow just then).
+		const firstWriteArrived = deferred();
+		const releaseFirstWrite = deferred();
+		let writes = 0;
+		const recording = jest.spyOn(store, 'checkProcessedAndRecord').mockImplementation(async (...args: Parameters<typeof record>) => {
+			if (writes++ === 0) {
+				firstWriteArrived.resolve();
+				await releaseFirstWrite.promise;
+			}
+			return await record(...args);
+		});
+		// The next run's first store call (it reads the record's size when it has more rows than senders).
+		const secondRunCounted = deferred();
+		let counts = 0;
+		const counting = jest.spyOn(store, 'getProcessedDataCount').mockImplementation(async (...args: Parameters<typeof count>) => {
+			const result = await count(...args);
+			if (counts++ === 1) secondRunCounted.resolve();
+			return result;
+		});
+		try {
+			const { cancelWhen, fire } = cancelOn();
+			const cancelled = send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { cancelWhen });
+			await firstWriteArrived.promise;
+			fire();
+			const next = send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } });
+			await secondRunCounted.promise;
+			// The next run's claim is queued behind the held write.
+			await new Promise((resolve) => setImmediate(resolve));
+			await new Promise((resolve) => setImmediate(resolve));
+			releaseFirstWrite.resolve();
+			const [, nextRun] = await Promise.all([cancelled, next]);
+			// Was: nothing sent, every row "another execution recorded the same message at the same moment".
+			expect(outcomes(nextRun)).toEqual(items.map(() => 'sent'));
+			expect(items.map((item) => perRecipient(api.requests)[item.phone])).toEqual(items.map(() => ({ received: 1, accepted: 1 })));
+		} finally {
+			recording.mockRestore();
+			counting.mockRestore();
+		}
+	});
+
 	test('Forget Sent Messages takes any row a sending node put out: unknown and failed rows too; a row without a key fails alone', async () => {
 		const items = recipients(3);
 		api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));

@@ -1,6 +1,7 @@
 import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { abortableSleep } from '../shared/abortableSleep';
 import { FIELD } from '../shared/fieldNames';
 import type { ForgetTries } from './forgetTries';
 
@@ -20,13 +21,19 @@ export class MessageRecord {
 	private markers = 0;
 	/** The keys this run recorded (see heldMarks). */
 	private readonly marksHeld: string[] = [];
+	/** How another run of this process sees this one, holding marks (see claim). */
+	private readonly run: HoldingRun;
+	private markSettled: () => void = ignore;
 
 	private constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly workflowId: string,
 		/** Max Messages Remembered: applied when a run settles. */
 		private readonly maxEntries: number | undefined,
-	) {}
+	) {
+		const settled = new Promise<void>((resolve) => (this.markSettled = resolve));
+		this.run = { stopping: () => ctx.getExecutionCancelSignal?.()?.aborted === true, settled };
+	}
 
 	static open(ctx: IExecuteFunctions, maxEntries?: number): MessageRecord {
 		const node = ctx.getNode();
@@ -66,9 +73,11 @@ export class MessageRecord {
 	 * would leave the moved keys out, one read before it the marks, and neither may then go (`movesStood`).
 	 * A key sent before whose mark another run of this process holds is that run's to move (`movedByOther`).
 	 */
-	async claim(keys: string[], leftOver: LeftForNextWrite): Promise<BlockClaim> {
+	async claim(keys: string[], leftOver: LeftForNextWrite, afterStoppedRuns = false): Promise<BlockClaim> {
 		const claim: BlockClaim = { sentBefore: new Set(), inDoubt: new Set(), raced: new Set(), overwritten: new Set(), movedByOther: new Set(), movesStood: true };
 		const movingNext: string[] = [];
+		// Keys whose marks a cancelled run of this process holds: it sends nothing more, and its settle forgets them or keeps them in doubt.
+		const heldByStoppedRun = new Map<string, Promise<void>>();
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const { found, pauseMs } = await this.serialized(async () => {
 			// Timed from here: a wait for this process's other calls is not a slow store.
@@ -84,6 +93,7 @@ export class MessageRecord {
 					// A mark another run of this process holds: that run is sending the message right now, or
 					// found it sent before and is moving its key to the newest end (see LeftForNextWrite).
 					if (!holder) claim.inDoubt.add(key);
+					else if (!holder.sentBefore && holder.run.stopping() && !afterStoppedRuns) heldByStoppedRun.set(key, holder.run.settled);
 					else if (!holder.sentBefore) claim.raced.add(key);
 					else {
 						claim.sentBefore.add(key);
@@ -97,7 +107,7 @@ export class MessageRecord {
 					movingNext.push(pending(key));
 				}
 				// This claim's write just marked the key (see LeftForNextWrite): until this run settles, the mark is its own.
-				held.set(key, { runId: this.runId, sentBefore });
+				held.set(key, { runId: this.runId, sentBefore, run: this.run });
 				this.marksHeld.push(key);
 			}
 			return { found: recorded, pauseMs: pauseAfter(Date.now() - started) };
@@ -121,7 +131,24 @@ export class MessageRecord {
 			for (const key of unconfirmed) if (again.has(key)) claim.raced.add(key);
 			unconfirmed = unconfirmed.filter((key) => !again.has(key));
 		}
+		if (heldByStoppedRun.size > 0) await this.claimAfterStoppedRuns(heldByStoppedRun, claim);
 		return claim;
+	}
+
+	/**
+	 * Waits for the cancelled runs to settle (within STOPPED_RUN_WAIT_MS), then claims their keys again: forgotten,
+	 * this run sends them; kept, they are in doubt. Still held then, they are left to those runs (`raced`).
+	 */
+	private async claimAfterStoppedRuns(heldByStoppedRun: Map<string, Promise<void>>, claim: BlockClaim): Promise<void> {
+		const waiting = new AbortController();
+		try {
+			await Promise.race([Promise.all(new Set(heldByStoppedRun.values())), abortableSleep(STOPPED_RUN_WAIT_MS, waiting.signal).catch(ignore)]);
+		} finally {
+			waiting.abort();
+		}
+		const again = await this.claim([...heldByStoppedRun.keys()], { moveToNewest: [], dropMarks: [] }, true);
+		for (const name of ['sentBefore', 'inDoubt', 'raced', 'overwritten', 'movedByOther'] as const) for (const key of again[name]) claim[name].add(key);
+		claim.movesStood &&= again.movesStood;
 	}
 
 	/**
@@ -159,6 +186,7 @@ export class MessageRecord {
 			return { pushedOut };
 		} finally {
 			await this.serialized(async () => this.releaseHeldMarks());
+			this.markSettled();
 		}
 	}
 
@@ -306,7 +334,18 @@ interface HeldMark {
 	runId: string;
 	/** Found sent before: the mark only covers the key's move to the newest end. */
 	sentBefore: boolean;
+	run: HoldingRun;
 }
+
+interface HoldingRun {
+	/** Its execution was cancelled: it sends nothing more. */
+	stopping(): boolean;
+	/** Its marks are released, its keys forgotten or kept. */
+	settled: Promise<void>;
+}
+
+/** How long a claim waits for a cancelled run's settle (store calls of its own) before leaving its keys to it. */
+const STOPPED_RUN_WAIT_MS = 60_000;
 const ignore = (): undefined => undefined;
 
 /**
