@@ -66,7 +66,14 @@ test.each([
 ])('a number the model chose without + ("%s") is refused, not sent abroad', async (phone) => {
 	const { observations } = await runAsEngineTool(api.baseUrl, toolParameters, [[{ ...budi, phone_number: phone }]]);
 	expect(sentTo()).toEqual([]);
-	expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ status: 'invalid', error: expect.stringMatching(/^Phone Number: .* has no \+ in front: a number chosen by the AI model must start with \+ and its country code/) })]);
+	expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ status: 'invalid', error: expect.stringMatching(/^Phone Number: .* has no \+ in front: a number chosen by the AI model must start with \+ \(or 00\) and its country code/) })]);
+});
+
+test("a Phone Number from $fromAI typed 'number', which cannot hold a +: the refusal names the fix the user can make", async () => {
+	const parameters = { ...toolParameters, phoneNumber: "={{ $fromAI('phone_number', 'Recipient phone number', 'number') }}" };
+	const { observations } = await runAsEngineTool(api.baseUrl, parameters, [[{ ...budi, phone_number: 6281234567890 }]]);
+	expect(sentTo()).toEqual([]);
+	expect(JSON.parse(observations[0])[0].details.description).toMatch(/^The model gave a number, which cannot hold a \+: give \$fromAI\(\) the type 'string' for the Phone Number/);
 });
 
 test('with Default Country Code set, a local number the model chose is read by it', async () => {

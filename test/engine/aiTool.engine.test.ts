@@ -99,6 +99,13 @@ test("n8n's Retry On Fail on the tool does not post a message whose delivery is 
 	]);
 });
 
+test('with On Error "Continue (using error output)" (a saved workflow of Agent v1 or v2): the message goes, and the agent reads its row', async () => {
+	const result = await runAsTool(toolParameters, { phone_number: '+62 812 3456 7890', values: ['Budi'] }, { onError: 'continueErrorOutput' });
+	const [agentRow] = result.output(AGENT);
+	expect({ toolError: agentRow.json.toolError, requests: api.requests.length }).toEqual({ toolError: undefined, requests: 1 });
+	expect(JSON.parse(String(agentRow.json.answer))).toEqual([expect.objectContaining({ status: 'sent' })]);
+});
+
 test('with Retry On Fail, two calls of the tool with two messages in one execution send both: a try is told from another call by its message', async () => {
 	const result = await runAsTool(toolParameters, [{ phone_number: '+62 812 3456 7890', values: ['Budi'] }, { phone_number: '+62 813 1111 2222', values: ['Sari'] }], { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 });
 	expect(result.output(AGENT).map((row) => JSON.parse(String(row.json.answer))[0].status)).toEqual(['sent', 'sent']);

@@ -14,6 +14,7 @@ import { LOOKUPS } from '../../nodes/TemplateMessage/sendOnce/record';
 import type { SendNodeRun } from '../helpers/engine';
 import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
 import { n8nLoggerClass } from '../helpers/n8nLogger';
+import { trackTimers } from '../helpers/timers';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -604,11 +605,15 @@ describe('Send Once: what was sent is remembered across executions', () => {
 			// The next run's claim is queued behind the held write.
 			await new Promise((resolve) => setImmediate(resolve));
 			await new Promise((resolve) => setImmediate(resolve));
+			const timers = trackTimers();
 			releaseFirstWrite.resolve();
 			const [, nextRun] = await Promise.all([cancelled, next]);
 			// Was: nothing sent, every row "another execution recorded the same message at the same moment".
 			expect(outcomes(nextRun)).toEqual(items.map(() => 'sent'));
 			expect(items.map((item) => perRecipient(api.requests)[item.phone])).toEqual(items.map(() => ({ received: 1, accepted: 1 })));
+			// The wait left no long timer (n8n 1.78's sleep cannot be cut short): a timer created now fires after any of its slices.
+			await new Promise((resolve) => setTimeout(resolve, 1500));
+			expect(timers.stillRunning().filter((stack) => stack.includes('claimAfterStoppedRuns'))).toEqual([]);
 		} finally {
 			recording.mockRestore();
 			counting.mockRestore();

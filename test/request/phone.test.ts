@@ -584,7 +584,7 @@ describe("chosen by an AI model ($fromAI), without Default Country Code", () => 
 	const chosenByModel = { mapped: true, chosenByModel: true };
 
 	test.each(['812 3456 7890', '98765 43210', '6281234567890', '0812 3456 7890', '(212) 555-0100'])('%j: refused, naming the fix (a left-out code would send it abroad)', (cell) => {
-		expect(() => normalisePhoneNumber(cell, undefined, chosenByModel)).toThrow(/has no \+ in front: a number chosen by the AI model must start with \+ and its country code, so that one without it cannot go to another country$/);
+		expect(() => normalisePhoneNumber(cell, undefined, chosenByModel)).toThrow(/has no \+ in front: a number chosen by the AI model must start with \+ \(or 00\) and its country code, so that one without it cannot go to another country$/);
 	});
 
 	test.each([

@@ -22,7 +22,7 @@ const LINE_BREAK = /[\n\r\v\f\u0085\u2028\u2029]/;
 // Unseen marks a phone or chat app copies along with a number (direction marks, zero-widths, BOM): dropped,
 // and with them what no number needs but the preview leaves be: the zero-width (non-)joiners, written
 // in emoji and some scripts, and the invisible operators U+2061 to U+2064.
-const INVISIBLE = new RegExp(`[${HIDDEN_MARKS}\\u200c\\u200d\\u2061-\\u2064]`, 'g');
+const INVISIBLE = new RegExp(`[${HIDDEN_MARKS}\\u200c\\u200d]`, 'g');
 // "+62 (0)812…", "0044 (0)20…": a country code, then a trunk 0 in brackets, as Indonesian and British numbers are often written.
 const TRUNK_ZERO = /^(\+|00)?([1-9]\d{0,2})[\s\u00a0]*\(0\)/;
 // "https://wa.me/6281234567890", "api.whatsapp.com/send?phone=62…": a chat link, with the number it opens.
@@ -139,10 +139,13 @@ export function readPhoneNumber(raw: unknown, defaultCountryCode?: unknown, mapp
 			'Fill the country code in this row, or write the number with + and its country code, e.g. +62 812 3456 7890 (a number cell cannot keep a +: format the column as text)',
 		);
 	} else if (plusRequired === 'chosenByModel') {
+		// A JSON number cannot hold the +: telling the model to add one would not help.
 		throw new InvalidFieldError(
 			FIELD.phoneNumber,
-			`${shown(asWritten)} has no + in front: a number chosen by the AI model must start with + and its country code, so that one without it cannot go to another country`,
-			`Give the number as + followed by its country code and number, e.g. +62 812 3456 7890; or set ${optionPath('defaultCountryCode')} for local numbers`,
+			`${shown(asWritten)} has no + in front: a number chosen by the AI model must start with + (or 00) and its country code, so that one without it cannot go to another country`,
+			typeof raw === 'number'
+				? `The model gave a number, which cannot hold a +: give $fromAI() the type 'string' for the Phone Number, or set ${optionPath('defaultCountryCode')} for local numbers`
+				: `Give the number as + followed by its country code and number, e.g. +62 812 3456 7890; or set ${optionPath('defaultCountryCode')} for local numbers`,
 		);
 	} else if (compact.startsWith('0')) {
 		const countryCode = readDefaultCountryCode(defaultCountryCode);

@@ -93,7 +93,8 @@ export class MessageRecord {
 					// A mark another run of this process holds: that run is sending the message right now, or
 					// found it sent before and is moving its key to the newest end (see LeftForNextWrite).
 					if (!holder) claim.inDoubt.add(key);
-					else if (!holder.sentBefore && holder.run.stopping() && !afterStoppedRuns) heldByStoppedRun.set(key, holder.run.settled);
+					// Not when this run is cancelled too: it sends nothing more, and two would wait on each other.
+					else if (!holder.sentBefore && holder.run.stopping() && !afterStoppedRuns && !this.run.stopping()) heldByStoppedRun.set(key, holder.run.settled);
 					else if (!holder.sentBefore) claim.raced.add(key);
 					else {
 						claim.sentBefore.add(key);
@@ -140,11 +141,16 @@ export class MessageRecord {
 	 * this run sends them; kept, they are in doubt. Still held then, they are left to those runs (`raced`).
 	 */
 	private async claimAfterStoppedRuns(heldByStoppedRun: Map<string, Promise<void>>, claim: BlockClaim): Promise<void> {
-		const waiting = new AbortController();
-		try {
-			await Promise.race([Promise.all(new Set(heldByStoppedRun.values())), abortableSleep(STOPPED_RUN_WAIT_MS, waiting.signal).catch(ignore)]);
-		} finally {
-			waiting.abort();
+		let settled = false;
+		const stoppedRuns = Promise.all(new Set(heldByStoppedRun.values())).then(() => (settled = true));
+		// In slices: n8n 1.78's sleep cannot be cut short, and this run may be cancelled meanwhile.
+		for (let waited = 0; !settled && waited < STOPPED_RUN_WAIT_MS && !this.run.stopping(); waited += STOPPED_RUN_WAIT_SLICE_MS) {
+			const slice = new AbortController();
+			try {
+				await Promise.race([stoppedRuns, abortableSleep(STOPPED_RUN_WAIT_SLICE_MS, slice.signal).catch(ignore)]);
+			} finally {
+				slice.abort();
+			}
 		}
 		const again = await this.claim([...heldByStoppedRun.keys()], { moveToNewest: [], dropMarks: [] }, true);
 		for (const name of ['sentBefore', 'inDoubt', 'raced', 'overwritten', 'movedByOther'] as const) for (const key of again[name]) claim[name].add(key);
@@ -346,6 +352,7 @@ interface HoldingRun {
 
 /** How long a claim waits for a cancelled run's settle (store calls of its own) before leaving its keys to it. */
 const STOPPED_RUN_WAIT_MS = 60_000;
+const STOPPED_RUN_WAIT_SLICE_MS = 1_000;
 const ignore = (): undefined => undefined;
 
 /**

@@ -25,13 +25,18 @@ export function routesToErrorOutput(ctx: IExecuteFunctions): boolean {
 }
 
 /**
- * n8n's engine empties a tool's output when its On Error is "Continue (using error output)" (the default Agent's
- * tools, 1.123 and 2.41 alike): the agent would read nothing, not even that a message went out, and might send it
- * again. Refused before anything is done.
+ * n8n's engine empties a tool's output when its On Error is "Continue (using error output)" and it runs the tool for
+ * the default Agent, by an engine request (1.123 and 2.41 alike; the input then holds the call's `toolCallId`): the
+ * agent would read nothing, not even that a message went out, and might send it again. Refused before anything is
+ * done. Agent v1 and v2 call the tool through LangChain, which hands the agent the rows.
  */
 export function refuseToolWithErrorOutput(ctx: IExecuteFunctions): void {
 	if (ctx.getNode().onError !== 'continueErrorOutput' || !asTool(ctx)) return;
+	if (!ctx.getInputData().some(({ json }) => TOOL_CALL_ID in json)) return;
 	throw new NodeOperationError(ctx.getNode(), 'On Error is "Continue (using error output)", which a tool has no output for: nothing was done', {
 		description: "n8n then hands the agent nothing, not even a sent message's row, and the agent could send it again. In the tool's Settings, set On Error to Continue or Stop Workflow: failures come back to the agent as rows either way.",
 	});
 }
+
+/** What n8n's engine names the id of an agent's tool call in the tool's input item (2.x, and 1.123's default Agent). */
+export const TOOL_CALL_ID = 'toolCallId';

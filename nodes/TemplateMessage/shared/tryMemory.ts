@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fingerprint } from './fingerprint';
-import { asTool } from './howRun';
+import { asTool, TOOL_CALL_ID } from './howRun';
 
 /**
  * The name, in n8n's per-execution contextData, of what one run of an operation keeps for the tries n8n's
@@ -16,9 +16,6 @@ export function tryMemoryName(ctx: IExecuteFunctions, kind: string, runIndex: nu
 	const input = ctx.getInputData().map(({ json }) => Object.fromEntries(Object.entries(json).filter(([name]) => name !== TOOL_CALL_ID)));
 	return `${kind}-as-tool-${fingerprint(JSON.stringify([input, actsOn()]))}`;
 }
-
-/** What n8n 2.x's engine names the id of an agent's tool call in the tool's input item. */
-const TOOL_CALL_ID = 'toolCallId';
 
 /**
  * `<kind>-run-<runIndex>`. n8n's Retry On Fail runs the node again at the same index, never an earlier one
