@@ -213,7 +213,7 @@ test('a published webhook workflow sends one message per call; n8n records the n
 	await until(() => sandbox.messages.length >= 3, 'three messages at the sandbox');
 	// The caller learns the result: the webhook answers with the node's output.
 	expect(answers.map((answer) => answer.data.msgid).sort()).toEqual(sandbox.messages.map((message) => message.msgid).sort());
-	expect(answers[0].data.preview).toBe('Thank you Customer 0! Your order ORD-1 is confirmed and on its way.\n[Track order] [Cancel order]');
+	expect(answers[0].data.preview).toBe('Thank you Customer 0! Your order ORD-1 is confirmed and on its way.\n[Track order → …/ORD-1] [Cancel order]');
 
 	const bodies = sandbox.messages.map((message) => message.request).sort((a, b) => a.phone_number.localeCompare(b.phone_number));
 	expect(bodies).toEqual(orders.map(expectedSendRequest));

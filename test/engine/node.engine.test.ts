@@ -331,6 +331,29 @@ test('a dry run says whether the credential is well formed, and what is wrong wi
 	expect(wrong).toMatch(/A real run would send nothing: The credential's Base URL ends with the API's own path \(\/api\/v2\)/);
 });
 
+test('an item a real run would skip (Skip Duplicate Messages, a Send Once key repeated) says so in the dry run, without a request; a repeat that would go keeps it', async () => {
+	const twice = [rows[0], { ...rows[0], phone: '+62 812-3456-7890' }];
+	const dry = (options: object, parameters: object = {}) =>
+		runSendNode({ baseUrl: api.baseUrl, items: twice, parameters: { ...mappedBody, ...parameters, options: { dryRun: true, includeRequestPayload: true, ...options } }, typeVersion: 2 }).then((result) => result.output(SEND_NODE).map((item) => item.json));
+	const skipping = await dry({ skipDuplicates: true });
+	expect(skipping[1]).toMatchObject({ status: 'dryRun', skipped: true, duplicateOf: 0, reason: expect.stringMatching(/item 0/) });
+	expect(skipping[1]).not.toHaveProperty('request');
+	const sending = await dry({ skipDuplicates: false });
+	expect(sending[1]).toMatchObject({ status: 'dryRun', duplicateOf: 0, request: expectedBody('6281234567890', 'Budi', 'INV-7') });
+	expect(sending[1]).not.toHaveProperty('skipped');
+	const byKey = await dry({}, { sendOnce: 'customKey', messageKey: '={{ $json.invoice }}' });
+	expect(byKey[1]).toMatchObject({ status: 'dryRun', skipped: true, reason: expect.stringContaining('Same message key as item 0') });
+	expect(byKey[1]).not.toHaveProperty('request');
+	expect(api.requests).toHaveLength(0);
+});
+
+test('Send Once in a workflow never saved: the dry run says a real run would send nothing, and why', async () => {
+	const result = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: { ...mappedBody, sendOnce: 'recipientTemplate', options: { dryRun: true } }, typeVersion: 2, workflowId: '' });
+	expect(api.requests).toHaveLength(0);
+	if (!ENGINE.keepsExecutionHints) return;
+	expect((result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ')).toMatch(/A real run would send nothing: Send Once needs a saved workflow: this one has no id yet\./);
+});
+
 test('Using JSON left at its default: version 1 (saved with 0.1.0) sends what it always sent, version 2 an empty payload', async () => {
 	const json = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl-json', payloadMode: 'json' };
 	await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: json, typeVersion: 1 });

@@ -38,10 +38,10 @@ test('with Continue On Fail only the rows that fit the template are sent, and ev
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: parameters(), onError: 'continueRegularOutput' });
 	expect(phonesSent(api.requests)).toEqual(['6281200000000', '6281200000003']);
 	const output = result.output(SEND_NODE);
-	expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]' });
+	expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order → …/INV-0]' });
 	expect(output[1].json.error).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
 	expect(output[2].json.error).toBe('Body Values: has 3 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 2]');
-	expect(output[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order]' });
+	expect(output[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order → …/INV-3]' });
 });
 
 test('without Continue On Fail nothing is sent, and the error names the first row that does not fit', async () => {
@@ -133,7 +133,7 @@ describe('buttons entered once: under Template (Checks and Preview) → Buttons,
 	test('each value-taking button of the template is sent at its position; the preview shows every label', async () => {
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: [sheet[0]], parameters: withoutOwnButtons });
 		const [item] = result.output(SEND_NODE);
-		expect(item.json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order] [Call us] [Stop]' });
+		expect(item.json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order → …/INV-0] [Call us] [Stop]' });
 		const payload = (api.requests[0].body as { message: { template: { payload: IDataObject[] } } }).message.template.payload;
 		expect(payload.find((component) => component.position === 'button')).toEqual({
 			position: 'button',
@@ -159,7 +159,7 @@ describe('a template text pasted into the editor, which switches the field to Ex
 		const pasted = { ...template, bodyText: `=${BODY}` };
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: { ...parameters(), template: pasted }, onError: 'continueRegularOutput' });
 		const output = result.output(SEND_NODE);
-		expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]' });
+		expect(output[0].json).toMatchObject({ success: true, preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order → …/INV-0]' });
 		expect(output[1].json.error).toBe('Body Values: has 1 value(s); the template body has 2 placeholders, {{1}} to {{2}} [item 1]');
 		expect(api.requests).toHaveLength(2);
 	});
@@ -168,7 +168,7 @@ describe('a template text pasted into the editor, which switches the field to Ex
 		const items = sheet.map((item) => ({ ...item, templateText: BODY }));
 		const mapped = { ...template, bodyText: '={{ $json.templateText }}' };
 		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...parameters(), template: mapped }, onError: 'continueRegularOutput' });
-		expect(result.output(SEND_NODE)[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order]' });
+		expect(result.output(SEND_NODE)[3].json).toMatchObject({ success: true, preview: 'Hi Dewi, your order INV-4 is confirmed.\n[Track order → …/INV-3]' });
 	});
 
 	test('placeholders mixed with real expressions: every row fails naming the cause and the fix, nothing is sent', async () => {
@@ -208,7 +208,7 @@ test('a dry run over 1,000 rows sums up what would be sent, what fails which che
 	expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [summary] : []);
 	const output = result.output(SEND_NODE);
 	expect(output).toHaveLength(1000);
-	expect(output[0].json).toMatchObject({ dryRun: true, preview: 'Hi Name, your order INV-0 is confirmed.\n[Track order]' });
+	expect(output[0].json).toMatchObject({ dryRun: true, preview: 'Hi Name, your order INV-0 is confirmed.\n[Track order → …/INV-0]' });
 	expect(output[20].json.error).toBe('Body Values → value 2: contains a line break, which the platform refuses in template values [item 20]');
 	expect(output[41].json).toMatchObject({ dryRun: true, duplicateOf: 40 });
 });
@@ -226,7 +226,7 @@ test('Skip Duplicate Messages: a repeated row is not sent and comes out as skipp
 			duplicateOf: 0,
 			phone_number: '6281200000000',
 			template_code_id: 'order_confirmed',
-			preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order]',
+			preview: 'Hi Budi, your order INV-1 is confirmed.\n[Track order → …/INV-0]',
 			status: 'skipped',
 		},
 		pairedItem: { item: 1 },

@@ -279,7 +279,7 @@ describe('the templates the sandbox knows', () => {
 			expect(noButtons.data.errors[0].code).toBe(39);
 			expect((await post(order(['Budi', 'INV-7']))).data.success).toBe(true);
 			const page = (await axios.get(url)).data as string;
-			expect(page).toContain('Thank you Budi! Your order INV-7 is confirmed and on its way.<br>[Track order] [Cancel order]');
+			expect(page).toContain('Thank you Budi! Your order INV-7 is confirmed and on its way.<br>[Track order → …/INV-7] [Cancel order]');
 			expect(page).toContain('message_value is not same as the template');
 		} finally {
 			sandbox.server.close();

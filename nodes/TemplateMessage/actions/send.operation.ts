@@ -4,7 +4,7 @@ import { sendOnceProperties } from '../description/sendOnce';
 import { buttonKindField, buttonValueFields } from '../description/buttonValues';
 import { FIELD, OPERATION_NAME, PAYLOAD_MODE } from '../shared/fieldNames';
 import { headerKindOptions, pastedTemplateNotices, templateProperty } from '../description/templateFields';
-import type { ItemResult, MessageInput, ReadMessage } from '../shared/contracts';
+import type { ItemResult, MessageInput, ReadMessage, SendOnce } from '../shared/contracts';
 import { isInvalid, MEDIA_HEADER_KINDS, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { optionPath, optionsProperty } from '../shared/options';
 import { dryRunOutput } from '../output/dryRun';
@@ -18,6 +18,7 @@ import { buildSendRequest } from '../request/payload';
 import { renderPreview } from '../request/preview';
 import { readRunOptions } from '../request/runOptions';
 import { sendAll } from '../send/sendAll';
+import { MessageRecord } from '../sendOnce/record';
 import { rememberSentByRun, sentByEarlierRuns } from '../send/sentMemory';
 import { logLine } from '../shared/notice';
 import { failuresAsRows } from '../shared/howRun';
@@ -252,12 +253,12 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const valid = prepared.map((message) => (isInvalid(message) ? undefined : message));
 	// A dry run reports on every item, so it does not stop at the first invalid one.
 	if (options.dryRun) {
-		const credentialProblem = await readCredentials(this).then(
+		const credential = await readCredentials(this).then(
 			() => undefined,
 			(error: Error) => error.message,
 		);
 		const repeats = requestRepeats(valid);
-		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, credentialProblem, items)];
+		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, { credential, record: recordProblem(this, options.sendOnce) }, items)];
 	}
 	const invalid = prepared.filter(isInvalid);
 	if (invalid.length > 0 && !continueOnFail) {
@@ -276,6 +277,17 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		return duplicate ? { kind: 'duplicate', duplicate } : run.results[itemIndex];
 	});
 	return [sendOutput(this, prepared, results, run, options, items)];
+}
+
+/** Why Send Once's record could not be opened (no store in this n8n, a workflow never saved): a dry run says it. Opening it makes no store call. */
+function recordProblem(ctx: IExecuteFunctions, sendOnce: SendOnce): string | undefined {
+	if (sendOnce === 'off') return undefined;
+	try {
+		MessageRecord.open(ctx);
+		return undefined;
+	} catch (error) {
+		return error instanceof Error ? error.message : String(error);
+	}
 }
 
 function withOthersCounted(error: NodeOperationError, others: number, nothingSent: string): NodeOperationError {

@@ -17,19 +17,27 @@ export function dryRunOutput(
 	repeats: Map<number, number>,
 	skipped: Map<number, Skip>,
 	{ skipDuplicates, includeRequestPayload, includeInputFields, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'includeInputFields' | 'sendOnce'>,
-	credentialProblem: string | undefined,
+	{ credential, record }: WouldStopRun,
 	input: INodeExecutionData[],
 ): INodeExecutionData[] {
-	const summary = [dryRunSummary(prepared, repeats, skipped, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credentialProblem)].filter(Boolean).join(' ');
+	const summary = [dryRunSummary(prepared, repeats, skipped, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credential), record && `A real run would send nothing: ${record.replace(/\.$/, '')}.`]
+		.filter(Boolean)
+		.join(' ');
 	notice(ctx, summary);
 	const sources = prepared.map((message, itemIndex) => ({
 		itemIndex,
-		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', duplicateOf: skipped.get(itemIndex)?.duplicateOf ?? repeats.get(itemIndex) } as const),
+		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', skip: skipped.get(itemIndex), duplicateOf: repeats.get(itemIndex) } as const),
 		message: isInvalid(message) ? undefined : message,
 		includeRequest: includeRequestPayload,
 		dryRun: true,
 	}));
 	return rowsOf(ctx, sources, input, includeInputFields);
+}
+
+/** What would stop a real run before it sends anything: the credential's problem, Send Once's record that cannot be opened. */
+export interface WouldStopRun {
+	credential?: string;
+	record?: string;
 }
 
 const SEND_ONCE_UNKNOWN =

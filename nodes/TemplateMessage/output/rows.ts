@@ -9,9 +9,10 @@ import { optionPath } from '../shared/options';
 import { routesToErrorOutput } from '../shared/howRun';
 import { failureOf } from './errors';
 
-/** A dry run's valid item: checked, not sent. */
+/** A dry run's valid item: checked, not sent. `skip`: a real run would skip it; `duplicateOf`: it repeats an item, and would go. */
 interface DryRunResult {
 	kind: 'dryRun';
+	skip?: Skip;
 	duplicateOf?: number;
 }
 
@@ -35,6 +36,8 @@ interface Said {
 	duplicate?: Skip | { duplicateOf?: number };
 	sentBefore?: 'earlier' | 'concurrent';
 	sentInEarlierTry?: boolean;
+	/** A dry run's item that a real run would skip. */
+	wouldSkip?: boolean;
 	/** The row carries the request it sent (or would send), with Include Request Payload. */
 	hasRequest: boolean;
 	/** The node could not finish handling it, or not record it: its row says no more than who and what. */
@@ -66,6 +69,7 @@ function said(result: ItemResult | DryRunResult): Said {
 		case 'invalid':
 			return { status: statusOf(result), identifiedBy: result.invalid.identifiedBy, hasRequest: false, unfinished: false };
 		case 'dryRun':
+			if (result.skip) return { status: 'dryRun', duplicate: result.skip, wouldSkip: true, hasRequest: false, unfinished: false };
 			return { status: 'dryRun', duplicate: result.duplicateOf === undefined ? undefined : { duplicateOf: result.duplicateOf }, hasRequest: true, unfinished: false };
 		default:
 			return unreachable(result);
@@ -135,7 +139,7 @@ const FIELDS: Field[] = [
 	{ column: 'delivery', from: ({ said, error }) => (error ? (said.status === 'notSent' ? 'failed' : said.status) : undefined), failedRow: 'both', version1Only: true },
 	{ column: 'stoppedBy', from: ({ said }) => (said.heldBy ? stoppedBy(said.heldBy) : undefined), detail: true },
 	{ column: 'attempts', from: ({ said }) => said.attempts },
-	{ column: 'skipped', from: ({ said }) => onlyTrue(said.status === 'skipped' || said.status === 'inDoubt') },
+	{ column: 'skipped', from: ({ said }) => onlyTrue(said.status === 'skipped' || said.status === 'inDoubt' || said.wouldSkip === true) },
 	{ column: 'sentBefore', from: ({ said }) => onlyTrue(said.sentBefore !== undefined) },
 	{ column: 'inDoubt', from: ({ said }) => onlyTrue(said.status === 'inDoubt') },
 	{ column: 'concurrentExecution', from: ({ said }) => onlyTrue(said.sentBefore === 'concurrent') },

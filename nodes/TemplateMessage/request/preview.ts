@@ -1,4 +1,5 @@
 import type { SendRequestBody, Segment, TemplateShape } from '../shared/contracts';
+import { TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
 import { componentParameters } from './templateCheck';
 import { visible } from './text';
 
@@ -12,17 +13,41 @@ export function renderPreview(request: SendRequestBody, shape: TemplateShape): s
 	const lines: string[] = [];
 	const header = componentParameters(payload, 'header')[0];
 	if (shape.header?.kind === 'text' && shape.header.segments.length > 0) lines.push(fill(shape.header.segments, [header]));
-	else if (header && typeof header.type === 'string' && header.type !== 'text') lines.push(`[${visible(header.type)}: ${textOf((header[header.type] as { url?: unknown } | undefined)?.url) ?? ''}]`);
+	// A header the template does not describe, or a text header whose text was left out: shown as sent.
+	else if (header && header.type === 'text') lines.push(visible(valueText(header) ?? ''));
+	else if (header && typeof header.type === 'string') lines.push(`[${visible(header.type)}: ${textOf((header[header.type] as { url?: unknown } | undefined)?.url) ?? ''}]`);
 	lines.push(fill(shape.body.segments, componentParameters(payload, 'body')));
-	const labels = (shape.buttons ?? []).filter((button) => button.label).map((button) => `[${button.label}]`);
-	if (labels.length > 0) lines.push(labels.join(' '));
+	const buttons = (shape.buttons ?? []).flatMap((button, index) => {
+		// What a dynamic URL button's link ends with, as sent.
+		const suffix = button.kind === 'dynamicUrl' ? valueText(buttonValue(payload, index)) : undefined;
+		if (suffix !== undefined) return [`[${button.label ?? TEMPLATE_BUTTON_KINDS[button.kind].name} → …/${visible(suffix)}]`];
+		return button.label ? [`[${button.label}]`] : [];
+	});
+	if (buttons.length > 0) lines.push(buttons.join(' '));
 	return cut(lines.join('\n'));
+}
+
+/** The one parameter a message gives button `index` (its value in `parameters`). */
+function buttonValue(payload: SendRequestBody['message']['template']['payload'], index: number): Record<string, unknown> | undefined {
+	const button = componentParameters(payload, 'button').find((entry) => Number(entry.index) === index);
+	return Array.isArray(button?.parameters) ? (button.parameters[0] as Record<string, unknown> | undefined) : undefined;
+}
+
+/**
+ * A parameter as the recipient reads it: its text, or for a type the node does not build (a currency, a date given
+ * in JSON) the fallback text the platform shows, or its type.
+ */
+function valueText(value: Record<string, unknown> | undefined): string | undefined {
+	if (!value) return undefined;
+	const text = textOf(value.text);
+	if (text !== undefined || typeof value.type !== 'string' || value.type === 'text') return text;
+	return textOf((value[value.type] as { fallback_value?: unknown } | undefined)?.fallback_value) ?? `[${value.type}]`;
 }
 
 function fill(segments: Segment[], values: Array<Record<string, unknown> | undefined>): string {
 	let text = '';
 	for (const segment of segments) {
-		text += typeof segment === 'string' ? segment : visible(textOf(values[segment - 1]?.text) ?? `{{${segment}}}`);
+		text += typeof segment === 'string' ? segment : visible(valueText(values[segment - 1]) ?? `{{${segment}}}`);
 		if (text.length > MAX_PREVIEW_LENGTH) break;
 	}
 	return text;

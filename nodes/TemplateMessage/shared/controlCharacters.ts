@@ -11,10 +11,12 @@ export function hasControlCharacter(text: string): boolean {
 
 /**
  * Marks that do not show, or reorder the text around them, for a character class: the soft hyphen, the
- * zero-width space, direction marks (Arabic's too), the Mongolian vowel separator, embeddings and
- * overrides, the word joiner, isolates, the byte order mark.
+ * combining grapheme joiner, Hangul's fillers (full and half width), Khmer's invisible vowels, the Mongolian
+ * vowel separator, the zero-width space, direction marks (Arabic's too), embeddings and overrides, the word
+ * joiner, the invisible operators, isolates, the byte order mark.
  */
-export const HIDDEN_MARKS = '\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060\\u2066-\\u2069\\ufeff';
+export const HIDDEN_MARKS =
+	'\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b\\u200e\\u200f\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u2069\\u3164\\ufeff\\uffa0';
 
 /** `U+200B`: how a message names a character that does not show, or that might be mistaken for another. */
 export function codePointName(character: string): string {
