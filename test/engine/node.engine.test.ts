@@ -347,6 +347,31 @@ test('an item a real run would skip (Skip Duplicate Messages, a Send Once key re
 	expect(api.requests).toHaveLength(0);
 });
 
+test('version 1 (saved with 0.1.0): a dry run keeps the request on every row, a repeat a real run would skip included', async () => {
+	const items = [rows[0], { ...rows[0], phone: '+62 812 3456 7890' }];
+	const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...mappedBody, options: { dryRun: true, skipDuplicates: true } }, typeVersion: 1 });
+	expect(result.output(SEND_NODE).map((item) => [item.json.request !== undefined, item.json.duplicateOf, item.json.skipped])).toEqual([
+		[true, undefined, undefined],
+		[true, 0, undefined],
+	]);
+	expect(api.requests).toHaveLength(0);
+});
+
+test('with an invalid row and On Error at Stop Workflow, the dry run says a real run would send nothing, as it does', async () => {
+	const items = [rows[0], { ...rows[0], phone: 'not a number' }];
+	const real = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody, typeVersion: 2 });
+	expect(real.run.data.resultData.error).toBeDefined();
+	const summaryOf = async (onError?: 'continueRegularOutput') => {
+		const dry = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...mappedBody, options: { dryRun: true } }, typeVersion: 2, onError });
+		return (dry.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join(' ');
+	};
+	const [stopping, continuing] = [await summaryOf(), await summaryOf('continueRegularOutput')];
+	expect(api.requests).toHaveLength(0);
+	if (!ENGINE.keepsExecutionHints) return;
+	expect(stopping).toMatch(/^Dry run: 1 of 2 item\(s\) would be sent\. 1 fails a check: 1 × Phone Number\. A real run would send nothing: the invalid item 1 stops it before the first request \(On Error: Continue sends the others\)\./);
+	expect(continuing).not.toMatch(/would send nothing/);
+});
+
 test('Send Once in a workflow never saved: the dry run says a real run would send nothing, and why', async () => {
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: [rows[0]], parameters: { ...mappedBody, sendOnce: 'recipientTemplate', options: { dryRun: true } }, typeVersion: 2, workflowId: '' });
 	expect(api.requests).toHaveLength(0);

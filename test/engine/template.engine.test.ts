@@ -202,7 +202,7 @@ test('a dry run over 1,000 rows sums up what would be sent, what fails which che
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows, parameters: parameters({ dryRun: true }) });
 	expect(api.requests).toHaveLength(0);
 	const summary =
-		"Dry run: 997 of 1000 item(s) would be sent. 3 fail a check: 2 × Body Values, 1 × Phone Number. 2 repeat an earlier item (same recipient, template and values); Options → Skip Duplicate Messages would skip them. The credential's Base URL and JWT are well formed; whether the API takes the token shows only in a real run or the credential's connection test.";
+		"Dry run: 997 of 1000 item(s) would be sent. 3 fail a check: 2 × Body Values, 1 × Phone Number. 2 repeat an earlier item (same recipient, template and values); Options → Skip Duplicate Messages would skip them. A real run would send nothing: the invalid item 10 stops it before the first request (On Error: Continue sends the others). The credential's Base URL and JWT are well formed; whether the API takes the token shows only in a real run or the credential's connection test.";
 	const hints = result.run.data.resultData.runData[SEND_NODE][0].hints ?? [];
 	// n8n before 1.80 has no execution hints: only the log says it there.
 	expect(hints.map((hint) => hint.message)).toEqual(ENGINE.keepsExecutionHints ? [summary] : []);

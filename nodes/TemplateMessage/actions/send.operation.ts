@@ -258,7 +258,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			(error: Error) => error.message,
 		);
 		const repeats = requestRepeats(valid);
-		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, { credential, record: recordProblem(this, options.sendOnce) }, items)];
+		return [dryRunOutput(this, prepared, repeats, repeatsToSkip(valid, options.skipDuplicates, repeats), options, { credential, record: recordProblem(this, options.sendOnce), continueOnFail }, items)];
 	}
 	const invalid = prepared.filter(isInvalid);
 	if (invalid.length > 0 && !continueOnFail) {

@@ -17,16 +17,27 @@ export function dryRunOutput(
 	repeats: Map<number, number>,
 	skipped: Map<number, Skip>,
 	{ skipDuplicates, includeRequestPayload, includeInputFields, sendOnce }: Pick<RunOptions, 'skipDuplicates' | 'includeRequestPayload' | 'includeInputFields' | 'sendOnce'>,
-	{ credential, record }: WouldStopRun,
+	{ credential, record, continueOnFail }: WouldStopRun,
 	input: INodeExecutionData[],
 ): INodeExecutionData[] {
-	const summary = [dryRunSummary(prepared, repeats, skipped, skipDuplicates), sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN, credentialSentence(credential), record && `A real run would send nothing: ${record.replace(/\.$/, '')}.`]
+	const firstInvalid = continueOnFail ? -1 : prepared.findIndex(isInvalid);
+	const summary = [
+		dryRunSummary(prepared, repeats, skipped, skipDuplicates),
+		firstInvalid === -1 ? '' : `A real run would send nothing: the invalid item ${firstInvalid} stops it before the first request (On Error: Continue sends the others).`,
+		sendOnce === 'off' ? '' : SEND_ONCE_UNKNOWN,
+		credentialSentence(credential),
+		record && `A real run would send nothing: ${record.replace(/\.$/, '')}.`,
+	]
 		.filter(Boolean)
 		.join(' ');
 	notice(ctx, summary);
+	// Version 1's rows are 0.1.0's: a repeat's row names the item it repeats, and carries the request, skipped or not.
+	const skipOf = (itemIndex: number) => (ctx.getNode().typeVersion < 2 ? undefined : skipped.get(itemIndex));
 	const sources = prepared.map((message, itemIndex) => ({
 		itemIndex,
-		result: isInvalid(message) ? ({ kind: 'invalid', invalid: message } as const) : ({ kind: 'dryRun', skip: skipped.get(itemIndex), duplicateOf: repeats.get(itemIndex) } as const),
+		result: isInvalid(message)
+			? ({ kind: 'invalid', invalid: message } as const)
+			: ({ kind: 'dryRun', skip: skipOf(itemIndex), duplicateOf: skipped.get(itemIndex)?.duplicateOf ?? repeats.get(itemIndex) } as const),
 		message: isInvalid(message) ? undefined : message,
 		includeRequest: includeRequestPayload,
 		dryRun: true,
@@ -34,10 +45,11 @@ export function dryRunOutput(
 	return rowsOf(ctx, sources, input, includeInputFields);
 }
 
-/** What would stop a real run before it sends anything: the credential's problem, Send Once's record that cannot be opened. */
+/** What would stop a real run before it sends anything: the credential's problem, Send Once's record that cannot be opened, an invalid item without Continue On Fail. */
 export interface WouldStopRun {
 	credential?: string;
 	record?: string;
+	continueOnFail: boolean;
 }
 
 const SEND_ONCE_UNKNOWN =
