@@ -620,6 +620,30 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		}
 	});
 
+	// n8n's store keeps md5 of a key's UTF-8 (as the stand-in does): half an emoji becomes U+FFFD there.
+	test('a Message Key cut inside an emoji is refused naming the fix, not recorded as the key of another message', async () => {
+		const parameters = { sendOnce: 'customKey', messageKey: '={{ $json.phone }}-{{ $json.campaign.slice(0, 13) }}' };
+		const phone = '6281200000001';
+		const first = await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F600} sale' }], parameters);
+		const second = await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F389} party' }], parameters);
+		for (const run of [first, second]) {
+			expect(run.output(SEND_NODE)[0].json).toMatchObject({ status: 'invalid', error: expect.stringMatching(/^Message Key: holds half of an emoji \(a lone UTF-16 surrogate\)/) });
+		}
+		expect(api.requests).toHaveLength(0);
+		// Whole, each is a message of its own.
+		const whole = { ...parameters, messageKey: '={{ $json.phone }}-{{ [...$json.campaign].slice(0, 13).join("") }}' };
+		await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F600} sale' }], whole);
+		expect(outcomes(await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F389} party' }], whole))).toEqual(['sent']);
+	});
+
+	test('Forget takes the key of a Template Code ID of 2,600 astral characters (within the 4,096 Send takes)', async () => {
+		const templateCodeId = '\u{1D41A}'.repeat(2600);
+		const sent = await send([{ phone: '6281200000001', name: 'A' }], { sendOnce: 'recipientTemplate', templateCodeId });
+		expect(outcomes(sent)).toEqual(['sent']);
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [sent.output(SEND_NODE)[0].json], typeVersion: 2, onError: 'continueRegularOutput', parameters: { operation: 'forget' } });
+		expect(forget.output(SEND_NODE)[0].json).toMatchObject({ forgotten: true });
+	});
+
 	test('Forget Sent Messages takes any row a sending node put out: unknown and failed rows too; a row without a key fails alone', async () => {
 		const items = recipients(3);
 		api.respondWith((request, index) => (index === 0 ? { resetAfterBody: true } : acceptAll(request, index)));

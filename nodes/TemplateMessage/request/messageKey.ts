@@ -1,22 +1,28 @@
 import { fingerprint } from '../shared/fingerprint';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { describeValue, refuseLostDigits } from './text';
+import { describeValue, hasLoneSurrogate, refuseLostDigits } from './text';
 import type { SendRequestBody, SendOnce } from '../shared/contracts';
 import { MESSAGE_KEY_FIELD } from '../shared/contracts';
 
 const MAX_KEY_LENGTH = 500;
 /**
  * What Forget takes: every key Send writes, a recipient and template one with a Template Code ID of up to
- * 4,096 characters included (only a key given to Once per Message Key is held to MAX_KEY_LENGTH).
+ * 4,096 characters included, each of them two UTF-16 units if need be (only a key given to Once per Message Key
+ * is held to MAX_KEY_LENGTH).
  */
-const MAX_STORED_KEY_LENGTH = 5000;
+const MAX_STORED_KEY_LENGTH = 9000;
 
 /** The recipient is the normalised number the API gets, so "+62 812-3456" and "628123456" are one recipient. */
 export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce, 'off'>, customKey?: unknown): string {
 	const recipientAndTemplate = `${request.phone_number}|${request.message.template.template_code_id}`;
 	if (sendOnce === 'recipientTemplate') return recipientAndTemplate;
 	if (sendOnce === 'recipientTemplateValues') return `${recipientAndTemplate}|${fingerprint(JSON.stringify(request.message.template.payload))}`;
-	return customMessageKey(customKey);
+	const key = customMessageKey(customKey);
+	// n8n's store keeps a hash of the key's UTF-8: half an emoji becomes U+FFFD there, one key for two messages.
+	if (hasLoneSurrogate(key)) {
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'holds half of an emoji (a lone UTF-16 surrogate), which n8n would record as another message\'s key', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with [...text].slice() instead, or map the whole value');
+	}
+	return key;
 }
 
 export function customMessageKey(value: unknown, maxLength = MAX_KEY_LENGTH): string {
