@@ -15,7 +15,7 @@ import { parseTemplate } from '../nodes/TemplateMessage/request/templateShape';
 import { PACKAGE_ROOT } from '../test/helpers/engine';
 import type { Sample, Sandbox, TargetNode } from './senders';
 import { floorTarget, httpRequestTarget, rows, runInEngine, runRawClient, startSandbox, templateNode } from './senders';
-import { REPORT_FILE, SCALE } from './scale';
+import { REPORT_FILE, SCALE, verdict } from './scale';
 import { fixed, median, ratios, spread } from './stats';
 import type { StatusRun } from './status';
 import { measureStatus, statusReportLines } from './status';
@@ -216,8 +216,8 @@ function reportLines(samples: Map<string, Sample[]>, groups: ReturnType<typeof s
 	table(groups.throughput, 'raw');
 	note();
 	note(
-		`**The node against n8n's helper alone**, per round: ${nodeOverFloor.map((r) => fixed(r, 2)).join(', ')} (median ${fixed(median(nodeOverFloor), 2)}; goal ≥ 1.0 in every round: ${nodeOverFloor.every((r) => r >= 1) ? 'met' : 'not met'}). ` +
-			`CPU per message above it: ${cpuOverFloor.map((d) => fixed(d, 2)).join(', ')} ms (median ${fixed(median(cpuOverFloor), 2)} ms; goal ≤ 0.1 ms: ${median(cpuOverFloor) <= 0.1 ? 'met' : 'not met'}).`,
+		`**The node against n8n's helper alone**, per round: ${nodeOverFloor.map((r) => fixed(r, 2)).join(', ')} (median ${fixed(median(nodeOverFloor), 2)}; goal ≥ 1.0 in every round: ${verdict(nodeOverFloor.every((r) => r >= 1))}). ` +
+			`CPU per message above it: ${cpuOverFloor.map((d) => fixed(d, 2)).join(', ')} ms (median ${fixed(median(cpuOverFloor), 2)} ms; goal ≤ 0.1 ms: ${verdict(median(cpuOverFloor) <= 0.1)}).`,
 	);
 	note();
 	note(`## 2. Without a rate limit, HTTPS (${HTTPS_ITEMS.toLocaleString('en')} items, concurrency ${CONCURRENCY}, a self-signed certificate trusted through NODE_EXTRA_CA_CERTS)`);

@@ -28,3 +28,8 @@ export const SCALE = {
 
 /** Where the report goes: the docs, or (smoke) beside the build, where nothing reads it but the run itself. */
 export const REPORT_FILE = SMOKE ? path.join(PACKAGE_ROOT, '.bench-build', 'benchmarks.md') : path.join(PACKAGE_ROOT, 'docs', 'benchmarks.md');
+
+/** A goal's verdict in the report: a smoke run's few rows say nothing of it. */
+export function verdict(met: boolean, notMet = 'not met'): string {
+	return SMOKE ? 'not judged in a smoke run' : met ? 'met' : notMet;
+}

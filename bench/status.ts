@@ -12,7 +12,7 @@ import os from 'node:os';
 
 import type { RunResult } from '../test/helpers/engine';
 import { CREDENTIAL_TYPE, NODE_TYPE, runWorkflow } from '../test/helpers/engine';
-import { REPORT_FILE, SCALE } from './scale';
+import { REPORT_FILE, SCALE, verdict } from './scale';
 import { rows, startSandbox, TOKEN } from './senders';
 import { fixed } from './stats';
 
@@ -191,7 +191,7 @@ export function statusReportLines(conditions: StatusCondition[]): string[] {
 			}),
 		),
 		'',
-		`Goal: each run within its factor of its ideal time, with no 429 (or at most the share named), in every round: ${failed.length === 0 ? 'met' : `not met by ${failed.join(', ')}`}.`,
+		`Goal: each run within its factor of its ideal time, with no 429 (or at most the share named), in every round: ${verdict(failed.length === 0, `not met by ${failed.join(', ')}`)}.`,
 		'',
 		"How: the pacer spaces starts 1/25 s apart and keeps a record of when each request may have reached the API: n8n's helper connects after the pacer counts a request, and the first requests of a process, or any the event loop holds up, arrive tens of milliseconds late. Each answer's time beyond the fastest answer bounds how late its request arrived; no more than 25 of the record's arrivals fall in any second and 4 ms (flow/pacer.ts). X-RateLimit-Remaining 0, which an exact pace meets on every answer, pauses no one while the record explains it; a delay in X-RateLimit-Reset is read as one window at most, whatever its unit. What the API counted (Limit less Remaining) less what the record had in the window is what others use: the pace takes a whole number of what they leave.",
 	];

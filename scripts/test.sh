@@ -125,7 +125,7 @@ node scripts/freshBuild.js --force
 # package scan lints the packed tarball as n8n's scanner does; ts-jest only transpiles, so tsc
 # type-checks the tests.
 echo "Linting, scanning the packed tarball, type-checking the tests and installing the older engines, side by side…"
-together "npm run lint" "npm run lint:package" "node_modules/.bin/tsc --noEmit -p tsconfig.json" install_engines
+together "npm run lint && echo 'n8n-node lint: no problems'" "npm run lint:package" "node_modules/.bin/tsc --noEmit -p tsconfig.json" install_engines
 [ $# -eq 0 ] || jest+=(--passWithNoTests)
 # Arguments come before --selectProjects, which would take them as more project names. Four workers
 # on two cores: the engine suites spend most of their time waiting on local servers and timers (a
@@ -141,7 +141,7 @@ together "npm run lint" "npm run lint:package" "node_modules/.bin/tsc --noEmit -
 # engines' run ends without waiting for them.
 older=$(cd engines && echo *)
 older_log="$(mktemp)"
-echo "The engine suite again, on older n8n ($older), beside the queue-mode suite: shown when it ends"
+echo "The engine suite again, on older n8n ($older), beside the queue-mode suite: shown when it ends (jest's \"Force exiting\" and \"failed to exit gracefully\" after it are n8n 1.x's sleep timers, expected)"
 "${jest[@]}" "$@" --maxWorkers=2 --forceExit --selectProjects $older >"$older_log" 2>&1 &
 older_run=$!
 finish_background "$n8n_install" "$n8n_log" "installing n8n"
@@ -160,4 +160,5 @@ if [ $# -eq 0 ]; then
 else
 	together "$in_band e2e" "$in_band browser" || status=$?
 fi
+[ "$status" -ne 0 ] || echo "npm test: every step passed."
 exit "$status"
