@@ -631,7 +631,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		}
 		expect(api.requests).toHaveLength(0);
 		// Whole, each is a message of its own.
-		const whole = { ...parameters, messageKey: '={{ $json.phone }}-{{ [...$json.campaign].slice(0, 13).join("") }}' };
+		const whole = { ...parameters, messageKey: '={{ $json.phone }}-{{ Array.from($json.campaign).slice(0, 13).join("") }}' };
 		await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F600} sale' }], whole);
 		expect(outcomes(await send([{ phone, name: 'Budi', campaign: 'Summer 2026 \u{1F389} party' }], whole))).toEqual(['sent']);
 	});

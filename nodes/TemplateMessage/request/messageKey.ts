@@ -20,7 +20,7 @@ export function messageKey(request: SendRequestBody, sendOnce: Exclude<SendOnce,
 	const key = customMessageKey(customKey);
 	// n8n's store keeps a hash of the key's UTF-8: half an emoji becomes U+FFFD there, one key for two messages.
 	if (hasLoneSurrogate(key)) {
-		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'holds half of an emoji (a lone UTF-16 surrogate), which n8n would record as another message\'s key', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with [...text].slice() instead, or map the whole value');
+		throw new InvalidFieldError(MESSAGE_KEY_FIELD, 'holds half of an emoji (a lone UTF-16 surrogate), which n8n would record as another message\'s key', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with Array.from(text).slice(…).join("") instead, or map the whole value');
 	}
 	return key;
 }

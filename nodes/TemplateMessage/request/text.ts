@@ -17,7 +17,7 @@ export function requiredText(raw: unknown, field: string, hint?: string): string
 		throw new InvalidFieldError(field, `is ${characters} characters long; at most ${MAX_TEXT_LENGTH} are sent`, 'Template values are short texts: check the right column is mapped');
 	}
 	if (hasLoneSurrogate(raw)) {
-		throw new InvalidFieldError(field, 'holds half of an emoji (a lone UTF-16 surrogate), which no text can send', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with [...text].slice() instead, or map the whole value');
+		throw new InvalidFieldError(field, 'holds half of an emoji (a lone UTF-16 surrogate), which no text can send', 'An expression cut the text inside an emoji (e.g. with .slice()): cut it with Array.from(text).slice(…).join("") instead, or map the whole value');
 	}
 	return raw;
 }
