@@ -9,8 +9,7 @@ import type { IDataObject, IExecuteFunctions, INode, INodeType } from 'n8n-workf
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore } from '../helpers/deduplicationStore';
-import { CREDENTIAL_TYPE, runWorkflow, TEST_TOKEN } from '../helpers/engine';
-import { AGENT, TOOL, TOOL_TYPE, toolParameters, toolType } from '../helpers/toolAgents';
+import { AGENT, agentDescription, runChat, toolParameters } from '../helpers/toolAgents';
 
 let api: ApiServer;
 beforeEach(async () => {
@@ -23,17 +22,7 @@ afterEach(async () => {
 /** A stand-in agent: calls its one tool with each of `calls` in turn, and puts out what the tool answered (or its error) each time. */
 function agentType(calls: IDataObject[]): INodeType {
 	return {
-		description: {
-			displayName: AGENT,
-			name: 'agent',
-			group: ['transform'],
-			version: 1,
-			description: 'Calls its tool',
-			defaults: { name: AGENT },
-			inputs: ['main', 'ai_tool'],
-			outputs: ['main'],
-			properties: [],
-		},
+		description: agentDescription('Calls its tool'),
 		async execute(this: IExecuteFunctions) {
 			const tools = (await this.getInputConnectionData('ai_tool' as never, 0)) as Array<{ invoke: (input: IDataObject) => Promise<string> }>;
 			const rows = [];
@@ -50,32 +39,7 @@ function agentType(calls: IDataObject[]): INodeType {
 }
 
 async function runAsTool(parameters: IDataObject, args: IDataObject | IDataObject[], settings: Partial<INode> = {}) {
-	const tool: INode = {
-		id: 'tool',
-		name: TOOL,
-		type: TOOL_TYPE,
-		typeVersion: 2,
-		position: [200, 200],
-		parameters: parameters as INode['parameters'],
-		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
-		...settings,
-	};
-	return await runWorkflow(
-		{
-			nodes: [
-				{ id: 'chat', name: 'Chat', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'agent', name: AGENT, type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
-				tool,
-			],
-			connections: {
-				Chat: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
-				[TOOL]: { ai_tool: [[{ node: AGENT, type: 'ai_tool' as never, index: 0 }]] },
-			},
-			pinData: { Chat: [{ json: { chatInput: 'Tell Budi his order shipped' } }] },
-		},
-		{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
-		{ [TOOL_TYPE]: await toolType(), 'test.agent': agentType(Array.isArray(args) ? args : [args]) },
-	);
+	return await runChat(api.baseUrl, agentType(Array.isArray(args) ? args : [args]), parameters, settings);
 }
 
 test('a tool call sends one message, as the README shows it', async () => {
@@ -146,24 +110,8 @@ test('Retry On Fail with two tool calls at once: the message of unknown delivery
 		if (phone === '6281234567890' && api.requests.filter((r) => String((r.body as IDataObject).phone_number) === phone).length === 1) return { resetAfterBody: true };
 		return { ...(acceptAll(request, index) as object), delayMs: 50 } as never;
 	});
-	const tool: INode = {
-		id: 'tool', name: TOOL, type: TOOL_TYPE, typeVersion: 2, position: [200, 200], parameters: toolParameters as INode['parameters'],
-		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } }, retryOnFail: true, maxTries: 2, waitBetweenTries: 500,
-	};
 	const calls = [{ phone_number: '+62 812 3456 7890', values: ['Budi'] }, { phone_number: '+62 813 1111 2222', values: ['Sari'] }];
-	await runWorkflow(
-		{
-			nodes: [
-				{ id: 'chat', name: 'Chat', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-				{ id: 'agent', name: AGENT, type: 'test.agent', typeVersion: 1, position: [200, 0], parameters: {} },
-				tool,
-			],
-			connections: { Chat: { main: [[{ node: AGENT, type: 'main', index: 0 }]] }, [TOOL]: { ai_tool: [[{ node: AGENT, type: 'ai_tool' as never, index: 0 }]] } },
-			pinData: { Chat: [{ json: { chatInput: 'Tell Budi and Sari' } }] },
-		},
-		{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
-		{ [TOOL_TYPE]: await toolType(), 'test.agent': parallelAgentType(calls) },
-	);
+	await runChat(api.baseUrl, parallelAgentType(calls), toolParameters, { retryOnFail: true, maxTries: 2, waitBetweenTries: 500 }, { chat: { chatInput: 'Tell Budi and Sari' } });
 	const toBudi = api.requests.filter((request) => (request.body as IDataObject).phone_number === '6281234567890');
 	expect(toBudi).toHaveLength(1);
 });

@@ -9,7 +9,7 @@
  * The description is converted as n8n's tool generation does it (n8n/dist/tool-generation/ai-tools.js: the app is
  * installed while these suites run, so not read from it).
  */
-import type { IDataObject, IExecuteFunctions, INode, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeType, INodeTypeDescription, IWorkflowSettings } from 'n8n-workflow';
 import { deepCopy } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, loadPackage, NODE_TYPE, runWorkflow, TEST_TOKEN } from './engine';
@@ -52,21 +52,16 @@ export function buildObservation(toolData: ToolRun | undefined): string {
 /** The calls of one LLM turn, or a function of what the LLM read so far (an LLM deciding to call again). */
 export type AgentStep = IDataObject[] | ((observations: string[]) => IDataObject[]);
 
+/** A stand-in agent's description: one main input, its tool, one main output. */
+export function agentDescription(description: string): INodeTypeDescription {
+	return { displayName: AGENT, name: 'agent', group: ['transform'], version: 1, description, defaults: { name: AGENT }, inputs: ['main', 'ai_tool'], outputs: ['main'], properties: [] } as unknown as INodeTypeDescription;
+}
+
 /** The default Agent's way: makes the calls of `steps[0]` by an engine request, reads what came back, then `steps[1]`, … */
 function engineAgentType(steps: AgentStep[], observations: string[]): INodeType {
 	let step = 0;
 	return {
-		description: {
-			displayName: AGENT,
-			name: 'agent',
-			group: ['transform'],
-			version: 1,
-			description: 'Calls its tool by engine requests',
-			defaults: { name: AGENT },
-			inputs: ['main', 'ai_tool'],
-			outputs: ['main'],
-			properties: [],
-		},
+		description: agentDescription('Calls its tool by engine requests'),
 		async execute(this: IExecuteFunctions, response?: { actionResponses?: Array<{ data: ToolRun }> }) {
 			for (const answer of response?.actionResponses ?? []) observations.push(buildObservation(answer.data));
 			while (step < steps.length) {
@@ -87,6 +82,22 @@ function engineAgentType(steps: AgentStep[], observations: string[]): INodeType 
 /** A chat execution whose default Agent makes `steps` of calls to the node as its tool; `observations`: what the LLM read, call by call. */
 export async function runAsEngineTool(baseUrl: string, parameters: IDataObject, steps: AgentStep[], settings: Partial<INode> = {}) {
 	const observations: string[] = [];
+	const result = await runChat(baseUrl, engineAgentType(steps, observations), parameters, settings, {
+		chat: { chatInput: 'Tell Budi his order shipped', sessionId: 'session-1' },
+		// What n8n gives every new workflow (execution order v1): the engine runs a requested tool before resuming the agent.
+		workflowSettings: { executionOrder: 'v1' },
+	});
+	return { result, observations };
+}
+
+/** A chat trigger, `agent`, and the node as its tool with `parameters` and node `settings` (Retry On Fail, On Error). */
+export async function runChat(
+	baseUrl: string,
+	agent: INodeType,
+	parameters: IDataObject,
+	settings: Partial<INode> = {},
+	{ chat = { chatInput: 'Tell Budi his order shipped' }, workflowSettings }: { chat?: IDataObject; workflowSettings?: IWorkflowSettings } = {},
+) {
 	const tool: INode = {
 		id: 'tool',
 		name: TOOL,
@@ -97,7 +108,7 @@ export async function runAsEngineTool(baseUrl: string, parameters: IDataObject, 
 		credentials: { [CREDENTIAL_TYPE]: { id: 'cred-1', name: 'Template Message account' } },
 		...settings,
 	};
-	const result = await runWorkflow(
+	return await runWorkflow(
 		{
 			nodes: [
 				{ id: 'chat', name: 'Chat', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
@@ -108,12 +119,10 @@ export async function runAsEngineTool(baseUrl: string, parameters: IDataObject, 
 				Chat: { main: [[{ node: AGENT, type: 'main', index: 0 }]] },
 				[TOOL]: { ai_tool: [[{ node: AGENT, type: 'ai_tool' as never, index: 0 }]] },
 			},
-			pinData: { Chat: [{ json: { chatInput: 'Tell Budi his order shipped', sessionId: 'session-1' } }] },
-			// What n8n gives every new workflow (execution order v1): the engine runs a requested tool before resuming the agent.
-			settings: { executionOrder: 'v1' },
+			pinData: { Chat: [{ json: chat }] },
+			...(workflowSettings ? { settings: workflowSettings } : {}),
 		},
 		{ [CREDENTIAL_TYPE]: { baseUrl, token: TEST_TOKEN } },
-		{ [TOOL_TYPE]: await toolType(), 'test.agent': engineAgentType(steps, observations) },
+		{ [TOOL_TYPE]: await toolType(), 'test.agent': agent },
 	);
-	return { result, observations };
 }
