@@ -1,6 +1,6 @@
 import { quote, requiredText } from '../../nodes/TemplateMessage/request/text';
 import { fieldError } from '../helpers/messages';
-import { hasControlCharacter } from '../../nodes/TemplateMessage/shared/controlCharacters';
+import { hasControlCharacter } from '../../nodes/TemplateMessage/shared/invisibleCharacters';
 
 describe('quote, for error messages', () => {
 	test('shows line breaks, other control characters and backslashes escaped', () => {

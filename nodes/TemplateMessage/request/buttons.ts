@@ -2,7 +2,7 @@ import type { ButtonInput, CompatibilityOptions } from '../shared/contracts';
 import { buttonKindsInText, NO_VALUE_BUTTONS_IN_TEXT, TEMPLATE_BUTTON_KINDS, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { hasControlCharacter } from '../shared/controlCharacters';
+import { hasControlCharacter } from '../shared/invisibleCharacters';
 import { describeValue, requiredText } from './text';
 
 export function buildButtonParameters(buttons: ButtonInput[], compatibility: CompatibilityOptions): object[] {

@@ -1,6 +1,6 @@
 import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { hasControlCharacter } from '../shared/controlCharacters';
+import { hasControlCharacter } from '../shared/invisibleCharacters';
 import { notHttpProblem } from '../shared/httpUrl';
 import { quote, requiredText } from './text';
 

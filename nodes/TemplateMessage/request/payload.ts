@@ -8,7 +8,7 @@ import type { CompatibilityOptions, ComponentsInput, MessageInput, PayloadCompon
 import { isMediaHeaderKind, TEMPLATE_HEADER_KINDS } from '../shared/contracts';
 import { readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
-import { hasControlCharacter } from '../shared/controlCharacters';
+import { hasControlCharacter } from '../shared/invisibleCharacters';
 import { describeValue, hasHiddenMark, parseJson, quote, requiredText, visible } from './text';
 import { mediaUrl } from './mediaUrl';
 

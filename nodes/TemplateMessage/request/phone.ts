@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { HIDDEN_MARKS } from '../shared/controlCharacters';
+import { HIDDEN_MARKS } from '../shared/invisibleCharacters';
 import type { PhoneSource } from '../shared/contracts';
 import { describeValue, isEmptyValue, quote, refuseLostDigits, visible } from './text';
 import { optionPath } from '../shared/options';

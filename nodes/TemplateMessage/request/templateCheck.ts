@@ -2,7 +2,7 @@ import { FIELD } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
 import type { PayloadComponent, SendRequestBody, TemplateButtonKind, TemplateShape } from '../shared/contracts';
 import { buttonKindsInText, TEMPLATE_BUTTON_KINDS } from '../shared/contracts';
-import { hasControlCharacter } from '../shared/controlCharacters';
+import { hasControlCharacter } from '../shared/invisibleCharacters';
 import { capitalised } from '../shared/words';
 
 const SPACES_HINT = 'Replace line breaks and tabs with spaces, and runs of spaces with one, e.g. with .replace(/\\s+/g, " ") in the expression';

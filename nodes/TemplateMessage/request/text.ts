@@ -1,5 +1,5 @@
 import { InvalidFieldError } from '../shared/InvalidFieldError';
-import { codePointName, HIDDEN_MARKS, isControlCharacter } from '../shared/controlCharacters';
+import { codePointName, HIDDEN_MARKS, isControlCharacter } from '../shared/invisibleCharacters';
 
 /** Far above what any template field takes (a body is at most about 1,000 characters). */
 const MAX_TEXT_LENGTH = 4096;

@@ -1,4 +1,4 @@
-import { codePointName, HIDDEN_MARKS } from './controlCharacters';
+import { codePointName, HIDDEN_MARKS } from './invisibleCharacters';
 import { notHttpProblem } from './httpUrl';
 
 export const SEND_PATH = '/api/v2/push/message';

@@ -1,5 +1,5 @@
 import { baseUrlProblem } from './baseUrl';
-import { codePointName, hasControlCharacter } from './controlCharacters';
+import { codePointName, hasControlCharacter } from './invisibleCharacters';
 
 /** The JWT as entered (no "Bearer " added or removed: the spec shows the JWT alone; an API that wants "Bearer <JWT>" gets it as typed), trimmed. */
 export function authorization(token: unknown): string {

@@ -1,3 +1,5 @@
+/** Characters a reader cannot see: control characters, and marks that do not show or reorder the text around them. */
+
 export function isControlCharacter(code: number): boolean {
 	return code < 0x20 || code === 0x7f;
 }
