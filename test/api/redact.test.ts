@@ -81,6 +81,31 @@ describe('Redactor', () => {
 		expect(new Redactor('k').text('kk')).toBe('[redacted][redacted]');
 	});
 
+	describe("a JWT's public start: the header every token of its kind has, and the payload's `.eyJ`", () => {
+		const header = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
+		const token = `${header}.eyJzdWIiOiJhY2N0LTkxMjMiLCJpYXQiOjE3MDAwMDAwMDB9.Xq3v9LmN2pR7sT1uW4yZ6aB8cD0eF5gH-iJkLmNoPqR`;
+		const jwtRedact = new Redactor(token);
+		/** Another HS256 JWT, as a provider's signed msgid: it shares only the header with the token. */
+		const msgid = `${header}.eyJtc2dpZCI6IjQyIiwidG8iOiI2MjgxMiJ9.Zz1Yy2Xx3Ww4Vv5Uu6Tt7Ss8Rr9Qq0Pp_Oo-Nn1Mm2L`;
+
+		test('another JWT of the same kind (a msgid) is kept whole, in a text or in JSON', () => {
+			expect(jwtRedact.text(msgid)).toBe(msgid);
+			expect(jwtRedact.text(JSON.stringify({ msgid }))).toBe(JSON.stringify({ msgid }));
+			expect(jwtRedact.text(`${header}.eyJ`)).toBe(`${header}.eyJ`);
+		});
+
+		test('an echo with any of the token beyond it is masked whole, the header too', () => {
+			expect(jwtRedact.text(`got ${token}`)).toBe('got [redacted]');
+			expect(jwtRedact.text(`got ${token.slice(0, header.length + 10)}`)).toBe('got [redacted]');
+			expect(jwtRedact.text(`${msgid} and ${token.slice(-20)}`)).toBe(`${msgid} and [redacted]`);
+			expect(jwtRedact.text(Buffer.from(`x:${token}`).toString('base64'))).toMatch(/^.{0,4}\[redacted\].{0,4}$/);
+		});
+
+		test('a token not shaped as a JWT has no public start: any run of it is masked', () => {
+			expect(new Redactor(`${header}-not-a-jwt-secret`).text(`id ${header}`)).toBe('id [redacted]');
+		});
+	});
+
 	test('text without the token is left alone, and an empty token redacts nothing', () => {
 		expect(redact.text('Invalid template (code 59)')).toBe('Invalid template (code 59)');
 		expect(new Redactor('').text('anything')).toBe('anything');
@@ -99,5 +124,10 @@ describe('boundedCopy', () => {
 		expect(long).toBe(`${'x'.repeat(995)}[reda…`);
 		expect(boundedCopy({ ['SECRET key']: 1 }, clean)).toEqual({ '[redacted] key': 1 });
 		expect(boundedCopy({ f: () => 1, n: null, b: true }, clean)).toEqual({ f: undefined, n: null, b: true });
+	});
+
+	test('a number that echoes a token of digits is masked as text; other numbers stay numbers', () => {
+		const digits = new Redactor('738291046582913');
+		expect(boundedCopy({ errors: [{ code: 738291046582913 }, { code: 400 }] }, (text) => digits.text(text))).toEqual({ errors: [{ code: '[redacted]' }, { code: 400 }] });
 	});
 });

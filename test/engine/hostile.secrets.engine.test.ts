@@ -10,9 +10,9 @@ import { inspect } from 'node:util';
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer, Reply, Responder } from '../helpers/apiServer';
-import { startApiServer } from '../helpers/apiServer';
+import { acceptAll, startApiServer } from '../helpers/apiServer';
 import type { RunResult } from '../helpers/engine';
-import { runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
+import { ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 import { n8nLoggerClass } from '../helpers/n8nLogger';
 
 const logged: string[] = [];
@@ -163,4 +163,85 @@ test('a token with a line break is refused before anything is sent', async () =>
 	expect(result.nodeError(SEND_NODE)?.message).toBe("The credential's JWT contains a line break or another control character");
 	expect(everythingIn(result)).not.toContain(TEST_TOKEN.split('.')[2]);
 	expect(api.requests).toHaveLength(0);
+});
+
+const SEND = { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' };
+const GET_STATUS = { operation: 'getStatus', messageId: '={{ $json.msgid }}' };
+
+describe("a JWT's public start is not the token", () => {
+	const header = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
+	const token = `${header}.eyJzdWIiOiJhY2N0LTkxMjMiLCJpYXQiOjE3MDAwMDAwMDB9.Xq3v9LmN2pR7sT1uW4yZ6aB8cD0eF5gH-iJkLmNoPqR`;
+	/** The provider's signed message id: another HS256 JWT, sharing only the header with the credential's token. */
+	const msgid = `${header}.eyJtc2dpZCI6IjQyIiwidG8iOiI2MjgxMiJ9.Zz1Yy2Xx3Ww4Vv5Uu6Tt7Ss8Rr9Qq0Pp_Oo-Nn1Mm2L`;
+
+	test('a msgid that is another JWT stays on the sent row as the API gave it', async () => {
+		api = await startApiServer(() => ({ status: 200, body: { success: true, msgid } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, token, items: [{ phone: '6281200000001' }], parameters: SEND });
+		expect(result.output(SEND_NODE)[0].json).toMatchObject({ status: 'sent', msgid });
+	});
+
+	test('Get Status of it reads the answer about it, and puts out the msgid the sheet matches on', async () => {
+		api = await startApiServer((request) =>
+			request.method === 'GET' ? { status: 200, body: { msgid, phone_number: '+6281200000001', history_status: [{ timestamp: '2024-03-01T03:22:58Z', status: 'read' }] } } : acceptAll(request, 0),
+		);
+		const result = await runSendNode({ baseUrl: api.baseUrl, token, items: [{ msgid }], parameters: GET_STATUS, typeVersion: 2 });
+		expect(result.output(SEND_NODE)[0].json).toMatchObject({ deliveryStatus: 'read', reason: null, msgid });
+	});
+});
+
+test.each<[string, (auth: string) => Reply]>([
+	["an error entry's code of a 400", (auth) => ({ status: 400, body: { errors: [{ message: 'bad request', code: Number(auth) }] } })],
+	["an error entry's code of a success: false", (auth) => ({ status: 200, body: { success: false, errors: [{ message: 'rejected', code: Number(auth) }] } })],
+])('a token of digits echoed as a JSON number, as %s, is in no row, error or saved data', async (_name, answer) => {
+	const digits = '738291046582913';
+	api = await startApiServer((request) => answer(String(request.headers.authorization)));
+	const withContinue = await runSendNode({ baseUrl: api.baseUrl, token: digits, items: [{ phone: '6281200000001' }], parameters: SEND, onError: 'continueRegularOutput' });
+	const stopping = await runSendNode({ baseUrl: api.baseUrl, token: digits, items: [{ phone: '6281200000001' }], parameters: SEND });
+	expect(api.requests[0].headers.authorization).toBe(digits);
+	expect(withContinue.output(SEND_NODE)[0].json.error).toBeDefined();
+	const numbers = (value: unknown): string[] => JSON.stringify(value)?.match(/\d{12,}/g) ?? [];
+	expect([everythingIn(withContinue), everythingIn(stopping), ...numbers(withContinue.run), ...numbers(stopping.run)].join('\n')).not.toContain(digits);
+});
+
+describe('the node never joins pieces of the token back into one text', () => {
+	/** Pieces of 10 characters: none holds a run of the token that an answer's own text is searched for. */
+	const tokenPieces = () => pieces(TEST_TOKEN, 10);
+	/** No 16 letters and digits of the token in a row. */
+	const runsOfTokenIn = (text: string) => {
+		const letters = lettersOf(TEST_TOKEN);
+		const found: string[] = [];
+		for (let i = 0; i + 16 <= letters.length; i += 4) if (lettersOf(text).includes(letters.slice(i, i + 16))) found.push(letters.slice(i, i + 16));
+		return found;
+	};
+
+	test("Get Status's run summary (n8n's log, the hints saved with the execution) names no reasons when theirs join into the token", async () => {
+		const words = ['submitted', 'failed', 'rejected'];
+		api = await startApiServer((request) => {
+			const i = Number(/m-(\d+)/.exec(request.url)?.[1] ?? 0);
+			return { status: 200, body: { msgid: `m-${i}`, history_status: [{ timestamp: '2024-03-01T03:22:58Z', status: words[Math.floor(i / 3)] }], additional_info: { code: 1, reason: tokenPieces()[i] } } };
+		});
+		const from = logged.length;
+		const items = tokenPieces().map((_, i) => ({ msgid: `m-${i}` }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: { ...GET_STATUS, options: { maxConcurrency: 1 } }, typeVersion: 2 });
+		// Each row holds its own piece: less than a run, and the API's reason for that row.
+		expect(result.output(SEND_NODE).map((row) => row.json.failureReason)).toEqual(tokenPieces());
+		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message).join('\n');
+		const summary = logged.slice(from).filter((line) => line.includes('Get Status')).join('\n');
+		const counts = `3 submitted, 3 failed, ${items.length - 6} rejected`;
+		expect(summary).toContain(`Get Status (the API's answers held the credential's token, in pieces: their words are left out): ${counts}`);
+		if (ENGINE.keepsExecutionHints) expect(hints).toContain(counts);
+		expect(runsOfTokenIn(`${hints}\n${summary}`)).toEqual([]);
+	});
+
+	test.each<[string, (piece: string) => unknown]>([
+		['{ error: piece }', (piece) => ({ error: piece })],
+		['{ msg: piece }', (piece) => ({ msg: piece })],
+		['{ detail: { text: piece } }', (piece) => ({ detail: { text: piece } })],
+	])("a failure's reason joining error entries shaped %s", async (_shape, entry) => {
+		api = await startApiServer(() => ({ status: 401, body: { errors: tokenPieces().map(entry) } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters: SEND, onError: 'continueRegularOutput' });
+		const error = String(result.output(SEND_NODE)[0].json.error);
+		expect(error).toContain("[redacted] (the API's answer held the credential's token, in pieces)");
+		expect(runsOfTokenIn(error.replace(/\{"(error|msg|detail|text)":\{?"?|"?\}+(; )?/g, ''))).toEqual([]);
+	});
 });

@@ -6,6 +6,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { statusSummary } from '../../nodes/TemplateMessage/output/statusRows';
+import { Redactor } from '../../nodes/TemplateMessage/api/redact';
 import { FlowControl } from '../../nodes/TemplateMessage/flow/flowControl';
 import { askAgainAfterMs, lookEach } from '../../nodes/TemplateMessage/lookup/lookupAll';
 import { classifyResponse } from '../../nodes/TemplateMessage/api/outcome';
@@ -20,6 +21,8 @@ import { SimulatedClock } from '../helpers/simulatedClock';
 
 const NODE: INode = { id: 'sim', name: 'Template Message', type: 'templateMessage', typeVersion: 2, position: [0, 0], parameters: {} };
 const MINUTE = 60_000;
+/** The answers here hold no token: the summary names their words as they came. */
+const NO_TOKEN_IN_ANSWERS = new Redactor('a-token-no-answer-here-holds');
 
 /** A message's status at `ms` after the run started. */
 type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound' | 'unavailable';
@@ -60,7 +63,7 @@ async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, 
 	);
 	const asked = (itemIndex: number) => requests.filter((request) => request.itemIndex === itemIndex).map((request) => request.at);
 	const statusOf = (result: StatusResult | undefined) => (result?.kind === 'status' ? result.reading.deliveryStatus : result?.kind);
-	return { results, error, requests, asked, statuses: results.map(statusOf), elapsedMs: clock.now() - start, summary: statusSummary(results, wait) };
+	return { results, error, requests, asked, statuses: results.map(statusOf), elapsedMs: clock.now() - start, summary: statusSummary(results, NO_TOKEN_IN_ANSWERS, wait) };
 }
 
 test('ask once (the default): one lookup per row, whatever its status', async () => {
@@ -203,7 +206,7 @@ test('a status word of its own for each of 300 messages: the summary names a few
 		{ kind: 'status', reading: reading('read') as never, attempts: 1 } as StatusResult,
 		{ kind: 'notFound', outcome: { kind: 'rejected', reason: 'Data does not exist', transient: false }, attempts: 1 } as StatusResult,
 	];
-	expect(statusSummary(results)).toBe('Get Status: 1 read, 1 queued_at_carrier_node_0, 1 queued_at_carrier_node_1, 1 queued_at_carrier_node_2, 1 queued_at_carrier_node_3, 1 queued_at_carrier_node_4, 295 with 295 other statuses, 1 not found');
+	expect(statusSummary(results, NO_TOKEN_IN_ANSWERS)).toBe('Get Status: 1 read, 1 queued_at_carrier_node_0, 1 queued_at_carrier_node_1, 1 queued_at_carrier_node_2, 1 queued_at_carrier_node_3, 1 queued_at_carrier_node_4, 295 with 295 other statuses, 1 not found');
 });
 
 test('with Wait Until, the rows still on their way in a word the node knows are named, whatever words the API wrote before them; those it does not know are folded', () => {
@@ -213,7 +216,7 @@ test('with Wait Until, the rows still on their way in a word the node knows are 
 		...['sent', 'queued', 'accepted', 'pending', 'enroute', 'buffered', 'held'].map((word): StatusResult => ({ kind: 'status', reading: reading(word) as never, attempts: 1, wait: waited })),
 		...Array.from({ length: 40 }, (): StatusResult => ({ kind: 'status', reading: reading('submitted') as never, attempts: 1, wait: waited })),
 	];
-	expect(statusSummary(results, { until: 'delivered', limitMs: 10 * 60_000 })).toBe(
+	expect(statusSummary(results, NO_TOKEN_IN_ANSWERS, { until: 'delivered', limitMs: 10 * 60_000 })).toBe(
 		'Get Status, waiting up to 10 min for delivered: 1 still sent after 10 min, 1 still queued after 10 min, 1 still accepted after 10 min, 1 still pending after 10 min, 1 still enroute after 10 min, 2 with 2 other statuses, 40 still submitted after 10 min',
 	);
 });

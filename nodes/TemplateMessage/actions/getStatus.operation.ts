@@ -6,6 +6,7 @@ import { readCredentials } from '../request/credentials';
 import { readRunParameter, readWithDetailsText } from '../request/parameters';
 import { hasLoneSurrogate, isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
+import { Redactor } from '../api/redact';
 import { lookupAll, notAsked } from '../lookup/lookupAll';
 import { readStatusOptions, statusOptionPath, statusOptionsProperty, statusOptionsSet } from '../shared/statusOptions';
 import { MAX_MSGID_LENGTH, truncate } from '../shared/bounded';
@@ -78,7 +79,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const error = lookupError(this.getNode(), run.results[run.stoppedAt], run.stoppedAt);
 		if (error) throw error;
 	}
-	const summary = statusSummary(run.results, settings.wait);
+	const summary = statusSummary(run.results, new Redactor(credentials?.token ?? ''), settings.wait);
 	if (summary) notice(this, summary);
 	return [
 		statusRows(

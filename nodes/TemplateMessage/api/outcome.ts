@@ -257,7 +257,7 @@ export function apiReason(body: unknown): string | undefined {
 }
 
 /** More error entries than a reason can show are left out of it. */
-const MAX_REASON_ENTRIES = 30;
+export const MAX_REASON_ENTRIES = 30;
 
 /** A value of the answer as text: what is not text, a number or a boolean is written as JSON within boundedCopy's bounds (never nested without end). */
 function shown(value: unknown): string {

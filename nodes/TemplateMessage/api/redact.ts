@@ -15,6 +15,8 @@ export class Redactor {
 	/** The same runs of each form's letters and digits alone, for an echo broken by other characters (see skeleton). */
 	private readonly skeletonRuns = new Set<string>();
 	private readonly whole: string[] = [];
+	/** Runs of both kinds that every JWT of the token's header has too (see publicStart): alone, they are not the token. */
+	private readonly publicRuns = new Set<string>();
 
 	constructor(token: string) {
 		// Every echo of "Bearer <token>" holds the token itself: that is what is looked for.
@@ -23,9 +25,15 @@ export class Redactor {
 		if (secret !== '') {
 			for (const form of new Set(encodedForms(secret).map(asciiLowerCase))) {
 				if (form.length < RUN) this.whole.push(form);
-				else for (let i = 0; i + RUN <= form.length; i++) this.runs.add(form.slice(i, i + RUN));
-				const { text } = skeleton(form);
-				for (let i = 0; i + RUN <= text.length; i++) this.skeletonRuns.add(text.slice(i, i + RUN));
+				else addRuns(this.runs, form);
+				addRuns(this.skeletonRuns, skeleton(form).text);
+			}
+			const shared = publicStart(secret);
+			if (shared !== undefined) {
+				for (const form of new Set(encodedForms(shared).map(asciiLowerCase))) {
+					addRuns(this.publicRuns, form);
+					addRuns(this.publicRuns, skeleton(form).text);
+				}
 			}
 		}
 		// Longest first, so that a short form inside a longer one does not leave pieces behind.
@@ -42,9 +50,10 @@ export class Redactor {
 		let result = text;
 		if (result.length >= RUN) {
 			// Both kinds of runs are found in the text as it came, then masked together: masking one first
-			// would leave the other's short pieces next to a mark.
+			// would leave the other's short pieces next to a mark. Runs of a JWT's public start alone (another
+			// JWT: a msgid, say) are not the token: a group of runs is masked when it holds another run.
 			const spans = [...this.runSpans(result), ...this.skeletonSpans(result)];
-			if (spans.length > 0) result = maskSpans(result, spans);
+			if (spans.some(([, , secret]) => secret)) result = maskSpans(result, spans);
 		}
 		for (const secret of this.whole) result = maskWhole(result, secret);
 		return result;
@@ -54,7 +63,11 @@ export class Redactor {
 		const spans: Span[] = [];
 		if (this.runs.size === 0) return spans;
 		const lower = asciiLowerCase(text);
-		for (let i = 0; i + RUN <= text.length; i++) if (this.runs.has(lower.slice(i, i + RUN))) addSpan(spans, i, i + RUN);
+		for (let i = 0; i + RUN <= text.length; i++) {
+			const run = lower.slice(i, i + RUN);
+			if (!this.runs.has(run)) continue;
+			addSpan(spans, [i, i + RUN, !this.publicRuns.has(run)]);
+		}
 		return spans;
 	}
 
@@ -63,37 +76,53 @@ export class Redactor {
 		const spans: Span[] = [];
 		if (this.skeletonRuns.size === 0) return spans;
 		const { text: letters, at } = skeleton(text);
-		for (let i = 0; i + RUN <= letters.length; i++) if (this.skeletonRuns.has(letters.slice(i, i + RUN))) addSpan(spans, at[i], at[i + RUN - 1] + 1);
+		for (let i = 0; i + RUN <= letters.length; i++) {
+			const run = letters.slice(i, i + RUN);
+			if (!this.skeletonRuns.has(run)) continue;
+			addSpan(spans, [at[i], at[i + RUN - 1] + 1, !this.publicRuns.has(run)]);
+		}
 		return spans;
 	}
 }
 
-/** Where a text is masked: from a start index up to, not including, an end index. */
-type Span = [number, number];
-
-/** Spans found in order: one that overlaps or touches the last extends it, so a long echo is one span. */
-function addSpan(spans: Span[], start: number, end: number): void {
-	const last = spans.at(-1);
-	if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-	else spans.push([start, end]);
+function addRuns(runs: Set<string>, text: string): void {
+	for (let i = 0; i + RUN <= text.length; i++) runs.add(text.slice(i, i + RUN));
 }
 
-/** One mark for each group of spans that overlap or touch. */
+/**
+ * A JWT's header (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9` for every HS256 token) and the `.eyJ` its
+ * payload starts with: what any other JWT of the same kind holds too, a msgid that is one, say. The
+ * payload's claims and the signature are the token's own.
+ */
+function publicStart(secret: string): string | undefined {
+	if (!/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+$/.test(secret)) return undefined;
+	return secret.slice(0, secret.indexOf('.') + '.eyJ'.length);
+}
+
+/** Where a run was found: from a start index up to, not including, an end index; and whether it is more than a JWT's public start. */
+type Span = [number, number, boolean];
+
+/** Spans found in order: one that overlaps or touches the last extends it, so a long echo is one span. */
+function addSpan(spans: Span[], span: Span): void {
+	const last = spans.at(-1);
+	if (last && span[0] <= last[1]) {
+		last[1] = Math.max(last[1], span[1]);
+		last[2] ||= span[2];
+	} else spans.push(span);
+}
+
+/** One mark for each group of spans that overlap or touch and hold more than a JWT's public start. */
 function maskSpans(text: string, spans: Span[]): string {
-	spans.sort((a, b) => a[0] - b[0]);
+	const groups: Span[] = [];
+	for (const span of [...spans].sort((a, b) => a[0] - b[0])) addSpan(groups, [...span]);
 	let out = '';
 	let copiedUpTo = 0;
-	let [start, end] = spans[0];
-	for (const [nextStart, nextEnd] of spans.slice(1)) {
-		if (nextStart <= end) {
-			end = Math.max(end, nextEnd);
-			continue;
-		}
+	for (const [start, end, secret] of groups) {
+		if (!secret) continue;
 		out += text.slice(copiedUpTo, start) + REDACTED;
 		copiedUpTo = end;
-		[start, end] = [nextStart, nextEnd];
 	}
-	return out + text.slice(copiedUpTo, start) + REDACTED + text.slice(end);
+	return out + text.slice(copiedUpTo);
 }
 
 /**

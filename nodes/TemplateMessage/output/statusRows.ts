@@ -191,7 +191,7 @@ const MAX_REASONS = 3;
  * "12 read, 30 delivered, 2 rejected: Send Outside Allowed Window, 1 not found"; with Wait Until, what was
  * reached: "Get Status, waiting up to 10 min for read: 30 read, 2 still delivered after 10 min, …".
  */
-export function statusSummary(results: Array<StatusResult | undefined>, wait?: WaitSettings): string | undefined {
+export function statusSummary(results: Array<StatusResult | undefined>, secrets: TextRedactor, wait?: WaitSettings): string | undefined {
 	const counts = new Map<string, { count: number; reasons: Set<string> }>();
 	// The labels that name a status word of the provider's that the node does not know ("still … after …" too).
 	const unknownWords = new Set<string>();
@@ -225,14 +225,32 @@ export function statusSummary(results: Array<StatusResult | undefined>, wait?: W
 	const otherWords = sorted.filter(({ label }) => unknownWords.has(label));
 	const folded = otherWords.length > MAX_OTHER_WORDS ? otherWords.slice(MAX_OTHER_WORDS - 1) : [];
 	const foldedLabels = new Set(folded.map(({ label }) => label));
-	const parts = sorted.flatMap(({ label, entry }) => {
-		if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
-		if (foldedLabels.has(label)) return [];
-		const reasons = [...entry.reasons];
-		const why = reasons.length === 0 ? '' : `: ${reasons.slice(0, MAX_REASONS).join('; ')}${reasons.length > MAX_REASONS ? '; …' : ''}`;
-		return [`${entry.count} ${label}${why}`];
-	});
-	return `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}: ${parts.join(', ')}`;
+	// The provider's words and reasons, each redacted on its own, are joined here: pieces of the token in
+	// separate answers could join into it, so none is named when they do.
+	const fromServer: string[] = [];
+	const parts = (named: boolean) =>
+		sorted.flatMap(({ label, entry }) => {
+			if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
+			if (foldedLabels.has(label)) return [];
+			if (unknownWords.has(label)) {
+				if (!named) return [`${entry.count} with another status`];
+				fromServer.push(label);
+			}
+			const reasons = named ? [...entry.reasons].slice(0, MAX_REASONS) : [];
+			fromServer.push(...reasons);
+			const why = reasons.length === 0 ? '' : `: ${reasons.join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
+			return [`${entry.count} ${label}${why}`];
+		});
+	const heading = `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}`;
+	const summary = `${heading}: ${parts(true).join(', ')}`;
+	if (!secrets.inPieces(fromServer)) return secrets.text(summary);
+	return `${heading} (the API's answers held the credential's token, in pieces: their words are left out): ${parts(false).join(', ')}`;
+}
+
+/** What keeps the credential's token out of a text built from the server's (api/redact.ts's Redactor). */
+export interface TextRedactor {
+	text(text: string): string;
+	inPieces(pieces: string[]): boolean;
 }
 
 /** How many statuses of words the node does not know the summary names; the rest are counted together. */

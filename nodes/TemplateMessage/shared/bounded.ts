@@ -5,7 +5,9 @@ const MAX_STRING_LENGTH = 1000;
 /** An API answer, capped to keep: each string is `redact`ed before it is cut, so a cut leaves no piece of a secret. */
 export function boundedCopy(value: unknown, redact: (text: string) => string, depth = 0): unknown {
 	if (typeof value === 'string') return truncate(redact(value), MAX_STRING_LENGTH);
-	if (typeof value === 'number' || typeof value === 'boolean' || value === null) return value;
+	// A number is text a server can echo the token in too (a token of digits as an error's code).
+	if (typeof value === 'number') return redact(String(value)) === String(value) ? value : redact(String(value));
+	if (typeof value === 'boolean' || value === null) return value;
 	if (typeof value !== 'object') return undefined;
 	if (depth >= MAX_DEPTH) return Array.isArray(value) ? '[…]' : '{…}';
 	if (Array.isArray(value)) {
