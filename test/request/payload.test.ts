@@ -332,14 +332,17 @@ describe('validation names the field', () => {
 		['0b11', /"0b11" is not a whole number/],
 		['1e3', /"1e3" is not a whole number/],
 		['-0', /"-0" is not a whole number/],
+		['2.5', /"2.5" is not a whole number/],
+		['2.', /"2." is not a whole number/],
+		['++2', /"\+\+2" is not a whole number/],
 	])('button index %j', (index, problem) => {
 		const error = fieldError(() => build(fields({ buttons: [{ kind: 'quickReply', index, value: 'yes' }] })));
 		expect(error.field).toBe('Buttons → button 1 → Index');
 		expect(error.problem).toMatch(problem);
 	});
 
-	test('decimal digits, spaces around them, are an index', () => {
-		expect(build(fields({ buttons: [{ kind: 'quickReply', index: ' 02 ', value: 'yes' }] })).message.template.payload[0].parameters).toEqual([
+	test.each([' 02 ', '2.0', '+2', ' +2.00 '])('decimal digits, spaces around them, a + before or a .0 after (a whole number as a sheet may write it), are an index: %j', (index) => {
+		expect(build(fields({ buttons: [{ kind: 'quickReply', index, value: 'yes' }] })).message.template.payload[0].parameters).toEqual([
 			{ sub_type: 'quick_reply', index: '2', parameters: [{ type: 'payload', payload: 'yes' }] },
 		]);
 	});

@@ -42,7 +42,6 @@ export const properties: INodeProperties[] = [
 		displayName: MESSAGE_KEY_FIELD,
 		name: 'forgetKey',
 		type: 'string',
-		required: true,
 		default: FORGET_KEY_DEFAULT,
 		displayOptions: { show: { forget: ['keys'] } },
 		description:

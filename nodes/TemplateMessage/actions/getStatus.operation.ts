@@ -39,7 +39,6 @@ export const properties: INodeProperties[] = [
 		displayName: FIELD.messageId,
 		name: 'messageId',
 		type: 'string',
-		required: true,
 		default: MESSAGE_ID_DEFAULT,
 		placeholder: 'e.g. 3f2a9c1e-8b4d-4e1a-9c2f-1d2e3f4a5b6c',
 		description:

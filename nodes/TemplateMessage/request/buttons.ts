@@ -57,8 +57,10 @@ export function unusedButtonIndex(raw: unknown, field: string, seen: Set<number>
 }
 
 export function buttonIndex(raw: unknown, field: string): number {
-	// Decimal digits only: Number() would also read "0x10", "0b11" and "1e3" as 16, 3 and 1000.
-	const index = typeof raw === 'string' && /^\d{1,15}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+	// Decimal digits only ("+1" and "1.0" as a sheet may write a whole number): Number() would also read
+	// "0x10", "0b11" and "1e3" as 16, 3 and 1000.
+	const digits = typeof raw === 'string' ? /^\+?(\d{1,15})(?:\.0+)?$/.exec(raw.trim()) : null;
+	const index = digits ? Number(digits[1]) : raw;
 	// A safe integer: larger ones print in exponent form ("1e+21"), which is no index.
 	if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 0) {
 		throw new InvalidFieldError(field, `${describeValue(raw)} is not a whole number of 0 or more`, 'Buttons are numbered in template order starting at 0');
