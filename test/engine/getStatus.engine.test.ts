@@ -410,7 +410,7 @@ describe('the same care as a send', () => {
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is notSent), so there is no status to look up.',
-			'No msgid: the Send did not give this item one (its status is inDoubt), so there is no status to look up.',
+			"No msgid: this message may have gone out (its status is inDoubt), but the API gave it no msgid to look it up by: check the provider's log before sending it again.",
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
@@ -664,6 +664,58 @@ describe('a Send piped into Get Status', () => {
 		// Every lookup came after every send: the Send node ran first.
 		const lastSend = Math.max(...api.requests.filter((request) => request.method === 'POST').map((request) => api.requests.indexOf(request)));
 		expect(api.requests.findIndex((request) => request.method === 'GET')).toBeGreaterThan(lastSend);
+	});
+});
+
+describe("a Send's failed rows, beside the sheet's columns of an earlier message", () => {
+	/** The row as the sheet holds it the next day: the msgid and status of yesterday's message written back. */
+	const yesterday = { msgid: 'old-1', status: 'sent', sentBefore: false };
+	const yesterdayRead: Responder = (request) =>
+		request.method === 'GET' ? ok('old-1', history(['2024-03-01T03:22:58Z', 'read'])) : request.method === 'POST' && (request.body as IDataObject).phone_number === '6281200000009' ? { status: 400, body: { success: false, errors: [{ message: 'Recipient refused', code: 7 }] } } : { status: 502, rawBody: 'Bad Gateway' };
+
+	test('on the error output, where n8n lays the input under them: Get Status at its defaults asks nothing for them, and says what became of each', async () => {
+		const api = await server(yesterdayRead);
+		const credentials = { id: 'cred-1', name: 'Template Message account' };
+		const result = await runWorkflow(
+			{
+				nodes: [
+					{ id: 'rows', name: 'Rows', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+					{ id: 'send', name: 'Send', type: NODE_TYPE, typeVersion: 2, position: [200, 0], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxAttempts: 1 } }, credentials: { [CREDENTIAL_TYPE]: credentials }, onError: 'continueErrorOutput' },
+					{ id: 'status', name: 'Status', type: NODE_TYPE, typeVersion: 2, position: [400, 0], parameters: { operation: 'getStatus' }, credentials: { [CREDENTIAL_TYPE]: credentials } },
+				],
+				connections: { Rows: { main: [[{ node: 'Send', type: 'main', index: 0 }]] }, Send: { main: [[], [{ node: 'Status', type: 'main', index: 0 }]] } },
+				pinData: { Rows: ['6281200000009', '6281200000005', 'not a number'].map((phone) => ({ json: { phone, ...yesterday } })) },
+			},
+			{ [CREDENTIAL_TYPE]: { baseUrl: api.baseUrl, token: TEST_TOKEN } },
+		);
+		const rows = result.output('Status').map((item) => item.json);
+		// Was: each asked as old-1, and read, final: yesterday's message's status for today's refused one.
+		expect(lookups(api)).toHaveLength(0);
+		expect(rows.map((row) => [row.deliveryStatus, row.final])).toEqual([[null, null], [null, null], [null, null]]);
+		// Where n8n keeps the row's details on its error output (not 1.120 to 2.35: README), the reason says each one's status.
+		if (result.output('Send', 1)[0].json.details === undefined) return;
+		expect(rows.map((row) => row.reason)).toEqual([
+			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
+			"No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.",
+			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
+		]);
+	});
+
+	test('read back from a sheet, details as the JSON text it wrote, true and numbers as text', async () => {
+		const api = await server(yesterdayRead);
+		const rows = rowsOf(
+			await getStatus(api, [
+				{ ...yesterday, error: 'The API refused the message (HTTP 400): Recipient refused (code 7) [item 0]', details: '{"status":"failed","phone_number":"6281200000009","httpCode":400}' },
+				{ ...yesterday, status: 'skipped', msgid: '', sentBefore: 'TRUE' },
+				{ ...yesterday, status: 'skipped', msgid: '', duplicateOf: '3' },
+			]),
+		);
+		expect(lookups(api)).toHaveLength(0);
+		expect(rows.map((row) => row.reason)).toEqual([
+			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
+			'No msgid: the Send skipped this item, as Send Once found the same message sent before: look it up by the msgid on the row that sent it.',
+			"No msgid: the Send skipped this item as a repeat of item 3: look it up by that row's msgid, if it has one.",
+		]);
 	});
 });
 

@@ -702,6 +702,21 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(await send(recipients(1), { sendOnce: 'recipientTemplate', templateCodeId: 'tpl-a' }))).toEqual(['sentBefore']);
 	});
 
+	test("Forget's default key reads a failed row by its details alone: the sheet's messageKey beside it on the error output is an earlier message's, which stays remembered", async () => {
+		const [item] = recipients(1);
+		const key = (await send([item], { sendOnce: 'recipientTemplate' })).output(SEND_NODE)[0].json.messageKey;
+		expect(key).toBe(`${item.phone}|tpl-once`);
+		// The next day the row comes back from the sheet with what was written back to it, its name cell emptied: invalid.
+		const today = await send([{ ...item, name: '', messageKey: key, msgid: 'm-0', status: 'sent' }], { sendOnce: 'recipientTemplate' }, { onError: 'continueErrorOutput' });
+		const [row] = today.output(SEND_NODE, 1);
+		expect(row.json.error).toMatch(/is empty/);
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row.json], typeVersion: 2, onError: 'continueRegularOutput', parameters: { operation: 'forget' } });
+		// Was: forgotten, the sheet's key taken for the row's, and the message went again the day after.
+		expect(forget.output(SEND_NODE)[0].json.error).toBe('Message Key: is empty [item 0]');
+		expect(outcomes(await send([item], { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore']);
+		expect(api.requests).toHaveLength(1);
+	});
+
 	test("Forget's default key, details first, on a sent row with Include Input Fields whose input was another sending node's failed row: the row's details are its own (null)", async () => {
 		const phone = recipients(1)[0].phone;
 		api.respondWith(() => ({ status: 400, body: { errors: [{ message: 'Invalid parameter', code: 39 }] } }));

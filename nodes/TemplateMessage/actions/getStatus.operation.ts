@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
-import { readRunParameter, readWithDetailsText } from '../request/parameters';
+import { failedSendDetails, readRunParameter, readWithDetailsText } from '../request/parameters';
 import { hasLoneSurrogate, isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
 import { Redactor } from '../api/redact';
@@ -135,15 +135,19 @@ const MAX_PADDING = 64;
 
 /** Why an item has no msgid, from what a Send put on its row (its status, flat or under details). */
 function noMsgidReason(json: IDataObject): string {
-	const details = typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {};
-	const status = typeof json.status === 'string' ? json.status : typeof details.status === 'string' ? details.status : typeof details.delivery === 'string' ? details.delivery : undefined;
+	// A failed row's status is in its details: at the top stands the input's, an earlier message's.
+	const failed = failedSendDetails(json);
+	const details = failed ?? (typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {});
+	const status = [failed ? undefined : json.status, details.status, details.delivery].find((value): value is string => typeof value === 'string');
 	// A repeat of another row of the run, or sent before (Send Once): whatever went out, went out on another row.
 	if (status === 'skipped') {
-		const duplicateOf = typeof json.duplicateOf === 'number' ? json.duplicateOf : undefined;
+		// A sheet writes a number and true back as text ("3", "TRUE").
+		const duplicateOf = typeof json.duplicateOf === 'number' ? json.duplicateOf : typeof json.duplicateOf === 'string' && /^\d{1,9}$/.test(json.duplicateOf.trim()) ? Number(json.duplicateOf) : undefined;
 		if (duplicateOf !== undefined) return `No msgid: the Send skipped this item as a repeat of item ${duplicateOf}: look it up by that row's msgid, if it has one.`;
-		if (json.sentBefore === true) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
+		if (json.sentBefore === true || (typeof json.sentBefore === 'string' && json.sentBefore.trim().toLowerCase() === 'true')) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
 		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
 	}
+	if (status === 'unknown' || status === 'inDoubt') return `No msgid: this message may have gone out (its status is ${status}), but the API gave it no msgid to look it up by: check the provider's log before sending it again.`;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }

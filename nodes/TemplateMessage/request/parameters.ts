@@ -7,7 +7,7 @@ import { fieldError } from '../shared/optionSpec';
 import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
-import { isEmptyValue, parseJson } from './text';
+import { parseJson } from './text';
 import { parseTemplate } from './templateShape';
 import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
@@ -57,22 +57,32 @@ export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string
 }
 
 /**
- * A parameter whose default reads a Send's row (`{{ $json.details?.msgid ?? $json.msgid }}`): left at it and
- * empty for an item, the value under `details` when a sheet wrote details back as JSON text (a Send's
- * error-output row read back from a sheet), where the expression cannot reach it.
+ * A parameter whose default reads a Send's row (`{{ $json.details?.msgid ?? $json.msgid }}`), left at it: a
+ * Send's failed row is read by its `details` alone, as an object or as the JSON text a sheet wrote back,
+ * where the expression cannot reach it. n8n's error output adds the input's fields to such a row, and a
+ * sheet's row keeps its columns: the msgid or key at the top is then an earlier message's.
  */
 export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIndex: number, field: string, defaultExpression: string, name: 'msgid' | 'messageKey'): unknown {
 	const value = readParameter(ctx, path, itemIndex, field, '');
 	const parameter = ctx.getNode().parameters[path];
-	if (!isEmptyValue(value) || (parameter !== undefined && parameter !== defaultExpression)) return value;
-	return inDetailsText(ctx.getInputData()[itemIndex]?.json, name) ?? value;
+	if (parameter !== undefined && parameter !== defaultExpression) return value;
+	const failed = failedSendDetails(ctx.getInputData()[itemIndex]?.json);
+	return failed ? failed[name] : value;
 }
 
-function inDetailsText(json: IDataObject | undefined, name: string): unknown {
-	const details = json?.details;
-	if (typeof details !== 'string' || details.length > MAX_DETAILS_TEXT || !details.trimStart().startsWith('{')) return undefined;
-	const parsed = parseJson(details);
-	return 'value' in parsed && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value) ? (parsed.value as IDataObject)[name] : undefined;
+/** A Send's failed row (`error`, and `details` saying its status or 0.1.0's delivery): its details, as an object. */
+export function failedSendDetails(json: IDataObject | undefined): IDataObject | undefined {
+	if (typeof json?.error !== 'string' || json.error.trim() === '') return undefined;
+	const details = typeof json.details === 'string' ? detailsText(json.details) : json.details;
+	if (typeof details !== 'object' || details === null || Array.isArray(details)) return undefined;
+	const { status, delivery } = details as IDataObject;
+	return typeof status === 'string' || typeof delivery === 'string' ? (details as IDataObject) : undefined;
+}
+
+function detailsText(text: string): unknown {
+	if (text.length > MAX_DETAILS_TEXT || !text.trimStart().startsWith('{')) return undefined;
+	const parsed = parseJson(text);
+	return 'value' in parsed ? parsed.value : undefined;
 }
 
 /** A Send's details are a few hundred characters, a few thousand with its request; a longer text is not read. */
