@@ -52,6 +52,8 @@ export const ENGINE = (() => {
 		showsRerunOutput: !/while \(didContinueOnFail/.test(workflowExecute),
 		/** n8n 2.36 moves items whose json holds `details` besides `error` to the error output. */
 		routesItemsWithDetails: String((WorkflowExecute.prototype as unknown as { handleNodeErrorOutput: unknown }).handleNodeErrorOutput).includes("'details'"),
+		/** n8n 1.121 to 2.35 replace an item routed by its error with the error's message alone (1.120 and before clear the error first). */
+		keepsOnlyErrorOnErrorOutput: !/'details'|item\.error = undefined/.test(String((WorkflowExecute.prototype as unknown as { handleNodeErrorOutput: unknown }).handleNodeErrorOutput)),
 		/** `this.addExecutionHints` arrived in n8n 1.80. */
 		keepsExecutionHints: 'addExecutionHints' in context,
 		/** n8n-workflow's sleep clears its timer on abort (`sleepWithAbort`, or `sleep` with a signal). */

@@ -199,8 +199,8 @@ function stoppedBy(refusal: Refusal): IDataObject {
 // "Continue (using error output)" routes an item that carries its error, or whose json holds only
 // `error` (and `message`), from n8n 2.36 on `details` too: 2.36 is the first n8n-workflow to export
 // `redactedHeaders`, and the package runs on the host's. Before it our `{ error, details }` would
-// leave by the success output as if sent, so the item carries its error as well; some versions
-// (1.123, 2.38+) then keep only the message, which still names the item and the reason.
+// leave by the success output as if sent, so the item carries its error as well; n8n 1.121 to 2.35
+// then keep only the message, which still names the item and the reason (README).
 const hostRoutesItemsWithDetails = typeof (n8nWorkflow as Record<string, unknown>).redactedHeaders === 'function';
 
 /** A failed item as n8n's error output takes it (Send's rows and Get Status's alike): `{ error, details }`, made only here. */
