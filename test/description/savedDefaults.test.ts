@@ -1,8 +1,9 @@
 /**
- * n8n's editor saves only the parameters that differ from their defaults, and n8n 2.x checks the saved
- * form before it publishes a workflow (WorkflowValidationService: NodeHelpers.getNodeParametersIssues on
- * the node's parameters as saved). A required field whose default is filled in is left out when the user
- * keeps it, and then reads as missing: the workflow could not be published.
+ * n8n's editor saves only the parameters that differ from their defaults, and n8n 2.x checks a workflow's
+ * nodes before it publishes it (WorkflowValidationService: NodeHelpers.getNodeParametersIssues). n8n 2.41
+ * fills in the defaults first (the end-to-end test publishes such a workflow); a check of the form as saved,
+ * as that service run alone does, reads a required field left at a filled-in default as missing. No field
+ * of the node depends on which of the two an n8n version does.
  */
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
