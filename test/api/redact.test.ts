@@ -104,6 +104,15 @@ describe('Redactor', () => {
 		test('a token not shaped as a JWT has no public start: any run of it is masked', () => {
 			expect(new Redactor(`${header}-not-a-jwt-secret`).text(`id ${header}`)).toBe('id [redacted]');
 		});
+
+		const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+		test.each([
+			['a key as base64 JSON with two dots after it', b64url({ key: 'sk_live_4f9a1c2e8b7d6a5f3e2d1c0b9a8f7e6d' })],
+			['a header with a key id, which may name the account', b64url({ alg: 'HS256', typ: 'JWT', kid: 'tenant-7731-prod-signing-key-2026' })],
+		])('a first part that says more than an algorithm and a type is the token\'s own: %s', (_name, first) => {
+			const token = `${first}.${b64url({ sub: 'acct-1', iat: 1700000000 })}.Xq3v9LmN2pR7sT1uW4yZ6aB8cD0eF5gH`;
+			expect(new Redactor(token).text(`from ${first}`)).toBe('from [redacted]');
+		});
 	});
 
 	test('text without the token is left alone, and an empty token redacts nothing', () => {

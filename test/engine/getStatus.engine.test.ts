@@ -694,25 +694,55 @@ describe("a Send's failed rows, beside the sheet's columns of an earlier message
 		expect(rows.map((row) => [row.deliveryStatus, row.final])).toEqual([[null, null], [null, null], [null, null]]);
 		// Where n8n keeps the row's details on its error output (not 1.121 to 2.35: README), the reason says each one's status.
 		if (ENGINE.keepsOnlyErrorOnErrorOutput) return;
+		const beside = " The msgid beside it (old-1) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.";
 		expect(rows.map((row) => row.reason)).toEqual([
-			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
-			"No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.",
-			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
+			`No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.${beside}`,
+			`No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`,
+			`No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.${beside}`,
 		]);
+	});
+
+	test("a sheet's own error and details columns, not a Send's failed row's, leave the msgid beside them to be asked", async () => {
+		const api = await server(yesterdayRead);
+		const rows = rowsOf(await getStatus(api, [{ msgid: 'old-1', status: 'sent', error: 'address bounced', details: '{"status":"paid","amount":120}' }]));
+		expect(lookups(api).map(askedFor)).toEqual(['old-1']);
+		expect(rows[0]).toMatchObject({ deliveryStatus: 'read', reason: null });
+	});
+
+	test("a Send's flat failed row of unknown delivery, read back from a sheet without a msgid column: the msgid in its details text is asked", async () => {
+		const api = await server((request) => (request.method === 'POST' ? { status: 200, rawBody: '{"msgid": "u-1"}', headers: { 'content-type': 'application/json' } } : ok('u-1', history(['2024-03-01T03:22:58Z', 'delivered']))));
+		const flat = (await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281234567890' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl' }, typeVersion: 2, onError: 'continueRegularOutput' })).output(SEND_NODE)[0].json;
+		expect(flat).toMatchObject({ status: 'unknown', msgid: 'u-1', details: { msgid: 'u-1' } });
+		// The sheet has no msgid column: the row comes back without it, details as the JSON text written.
+		const sheetRow: IDataObject = { ...flat, details: JSON.stringify(flat.details) };
+		delete sheetRow.msgid;
+		const rows = rowsOf(await getStatus(api, [sheetRow]));
+		expect(lookups(api).map(askedFor)).toEqual(['u-1']);
+		expect(rows[0]).toMatchObject({ deliveryStatus: 'delivered', reason: null });
+	});
+
+	test("a row sent again after it failed, whose write-back left the failure's error and details cells: the row says why its msgid is not asked", async () => {
+		const api = await server(yesterdayRead);
+		const rows = rowsOf(
+			await getStatus(api, [{ status: 'sent', msgid: 'old-1', error: 'The API refused the message (HTTP 400) [item 0]', details: '{"success":false,"status":"failed","httpCode":400}' }]),
+		);
+		// Read as the failed row it says it is: nothing asked, and the reason names the cells to clear.
+		expect(lookups(api)).toHaveLength(0);
+		expect(rows[0].reason).toMatch(/The msgid beside it \(old-1\) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back\.$/);
 	});
 
 	test('read back from a sheet, details as the JSON text it wrote, true and numbers as text', async () => {
 		const api = await server(yesterdayRead);
 		const rows = rowsOf(
 			await getStatus(api, [
-				{ ...yesterday, error: 'The API refused the message (HTTP 400): Recipient refused (code 7) [item 0]', details: '{"status":"failed","phone_number":"6281200000009","httpCode":400}' },
+				{ ...yesterday, error: 'The API refused the message (HTTP 400): Recipient refused (code 7) [item 0]', details: '{"success":false,"status":"failed","phone_number":"6281200000009","httpCode":400}' },
 				{ ...yesterday, status: 'skipped', msgid: '', sentBefore: 'TRUE' },
 				{ ...yesterday, status: 'skipped', msgid: '', duplicateOf: '3' },
 			]),
 		);
 		expect(lookups(api)).toHaveLength(0);
 		expect(rows.map((row) => row.reason)).toEqual([
-			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
+			"No msgid: the Send did not give this item one (its status is failed), so there is no status to look up. The msgid beside it (old-1) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.",
 			'No msgid: the Send skipped this item, as Send Once found the same message sent before: look it up by the msgid on the row that sent it.',
 			"No msgid: the Send skipped this item as a repeat of item 3: look it up by that row's msgid, if it has one.",
 		]);

@@ -717,6 +717,12 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests).toHaveLength(1);
 	});
 
+	test("Forget's default key on a Send's flat row of unknown delivery read back from a sheet: the key in its details text", async () => {
+		const row = { phone: '6281234567890', status: 'unknown', error: 'The API did not answer: may have been sent [item 0]', details: JSON.stringify({ success: false, msgid: 'u-1', messageKey: '6281234567890|tpl' }) };
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row], parameters: { operation: 'forget' }, typeVersion: 2, onError: 'continueRegularOutput' });
+		expect(forget.output(SEND_NODE)[0].json).toMatchObject({ messageKey: '6281234567890|tpl' });
+	});
+
 	test("Forget's default key, details first, on a sent row with Include Input Fields whose input was another sending node's failed row: the row's details are its own (null)", async () => {
 		const phone = recipients(1)[0].phone;
 		api.respondWith(() => ({ status: 400, body: { errors: [{ message: 'Invalid parameter', code: 39 }] } }));

@@ -135,7 +135,7 @@ const MAX_PADDING = 64;
 
 /** Why an item has no msgid, from what a Send put on its row (its status, flat or under details). */
 function noMsgidReason(json: IDataObject): string {
-	// A failed row's status is in its details: at the top stands the input's, an earlier message's.
+	// A failed row's status is in its details (on the error output, the top holds the input's fields).
 	const failed = failedSendDetails(json);
 	const details = failed ?? (typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {});
 	const status = [failed ? undefined : json.status, details.status, details.delivery].find((value): value is string => typeof value === 'string');
@@ -147,8 +147,11 @@ function noMsgidReason(json: IDataObject): string {
 		if (json.sentBefore === true || (typeof json.sentBefore === 'string' && json.sentBefore.trim().toLowerCase() === 'true')) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
 		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
 	}
-	if (status === 'unknown' || status === 'inDoubt') return `No msgid: this message may have gone out (its status is ${status}), but the API gave it no msgid to look it up by: check the provider's log before sending it again.`;
-	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.`;
+	// A failed row beside a msgid: an earlier message's (the sheet's, or the input n8n laid under the row), or a
+	// later one's whose write-back left this row's error and details in place.
+	const beside = failed && (typeof json.msgid === 'string' || typeof json.msgid === 'number') && String(json.msgid).trim() !== '' ? ` The msgid beside it (${truncate(String(json.msgid).trim(), 40)}) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.` : '';
+	if (status === 'unknown' || status === 'inDoubt') return `No msgid: this message may have gone out (its status is ${status}), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
+	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.${beside}`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }
 

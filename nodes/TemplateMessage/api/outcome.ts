@@ -2,6 +2,7 @@ import { apiCodeInfo, INTERNAL_ERROR_CODE, isApiAnswer, isThrottle } from '../sh
 import type { FailedOutcome, Outcome } from '../shared/contracts';
 import { header, retryAfterMs } from './headers';
 import { boundedCopy } from '../shared/bounded';
+import { isObject } from '../shared/jsonObject';
 
 export interface HttpResponse {
 	statusCode: number;
@@ -282,8 +283,4 @@ export function apiCode(body: unknown): number | string | undefined {
 	if (typeof code === 'number' && Number.isFinite(code)) return code;
 	if (typeof code === 'string' && code.trim() !== '') return /^\d+$/.test(code.trim()) ? Number(code.trim()) : code.trim();
 	return undefined;
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -90,14 +90,28 @@ function addRuns(runs: Set<string>, text: string): void {
 }
 
 /**
- * A JWT's header (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9` for every HS256 token) and the `.eyJ` its
- * payload starts with: what any other JWT of the same kind holds too, a msgid that is one, say. The
- * payload's claims and the signature are the token's own.
+ * A JWT's header and the `.eyJ` its payload starts with, when the header says no more than its algorithm
+ * and type (`eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9`, the same in every HS256 token): what any other JWT of
+ * the same kind holds too, a msgid that is one, say. A header with more (a key id) may name the account;
+ * the payload's claims and the signature are the token's own.
  */
 function publicStart(secret: string): string | undefined {
 	if (!/^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+$/.test(secret)) return undefined;
-	return secret.slice(0, secret.indexOf('.') + '.eyJ'.length);
+	const header = secret.slice(0, secret.indexOf('.'));
+	let fields: unknown;
+	try {
+		fields = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+	} catch {
+		return undefined;
+	}
+	if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return undefined;
+	const said = Object.entries(fields);
+	if (!said.every(([key, value]) => PUBLIC_HEADER_FIELDS.has(key) && typeof value === 'string' && value.length <= 16)) return undefined;
+	return `${header}.eyJ`;
 }
+
+/** What a JWT's header says of every token of its kind. */
+const PUBLIC_HEADER_FIELDS = new Set(['alg', 'typ']);
 
 /** Where a run was found: from a start index up to, not including, an end index; and whether it is more than a JWT's public start. */
 type Span = [number, number, boolean];

@@ -8,7 +8,8 @@ import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
-import { apiCode, apiEntryTexts, classifyResponse, classifyTransportError, isObject, MAX_REASON_ENTRIES, requestWritten, saysNo } from './outcome';
+import { apiCode, apiEntryTexts, classifyResponse, classifyTransportError, MAX_REASON_ENTRIES, requestWritten, saysNo } from './outcome';
+import { isObject } from '../shared/jsonObject';
 import { INTERNAL_ERROR_CODE, NOT_FOUND_CODE } from '../shared/apiCodes';
 import { REDACTED } from './redact';
 import type { Redactor } from './redact';
@@ -265,26 +266,36 @@ function tokenInPieces(body: unknown, redactor: Redactor): boolean {
 	const messages = entries.map((entry) => entry.message);
 	const codes = entries.flatMap((entry) => (entry.code === undefined ? [] : [entry.code]));
 	const inTurn = entries.flatMap((entry) => (entry.code === undefined ? [entry.message] : [entry.message, entry.code]));
-	return [messages, codes, inTurn, entryValues(body)].some((pieces) => redactor.inPieces(pieces));
+	return [messages, codes, inTurn, ...entryPieces(body)].some((pieces) => redactor.inPieces(pieces));
 }
 
 /** Most texts and numbers read from the answer's error entries. */
 const MAX_ENTRY_VALUES = 300;
 
 /**
- * Every text and number in the answer's error entries, in order, however nested (an entry without a
- * `message` is shown as its JSON, whose keys would stand between the pieces): at most MAX_ENTRY_VALUES,
- * without recursion (an answer can be nested ten thousand deep).
+ * The answer's error entries as lists of pieces, however nested (an entry without a `message` is shown as
+ * its JSON, where keys stand between the values): their texts and numbers in order, and the same with
+ * the keys, which can hold pieces too. At most MAX_ENTRY_VALUES each, without recursion (an answer can be
+ * nested ten thousand deep).
  */
-function entryValues(body: unknown): string[] {
+function entryPieces(body: unknown): [string[], string[]] {
 	const values: string[] = [];
-	const pending: unknown[] = isObject(body) && Array.isArray(body.errors) ? [...body.errors.slice(0, MAX_REASON_ENTRIES)].reverse() : [];
-	for (let visited = 0; pending.length > 0 && visited < MAX_ENTRY_VALUES * 4 && values.length < MAX_ENTRY_VALUES; visited++) {
-		const value = pending.pop();
-		if (typeof value === 'string' || typeof value === 'number') values.push(String(value));
-		else if (typeof value === 'object' && value !== null) pending.push(...Object.values(value).slice(0, MAX_ENTRY_VALUES).reverse());
+	const withKeys: string[] = [];
+	const pending: Array<{ value: unknown } | { key: string }> = isObject(body) && Array.isArray(body.errors) ? body.errors.slice(0, MAX_REASON_ENTRIES).map((value) => ({ value })).reverse() : [];
+	for (let visited = 0; pending.length > 0 && visited < MAX_ENTRY_VALUES * 4 && withKeys.length < MAX_ENTRY_VALUES; visited++) {
+		const next = pending.pop()!;
+		if ('key' in next) {
+			withKeys.push(next.key);
+			continue;
+		}
+		const { value } = next;
+		if (typeof value === 'string' || typeof value === 'number') {
+			values.push(String(value));
+			withKeys.push(String(value));
+		} else if (Array.isArray(value)) pending.push(...value.slice(0, MAX_ENTRY_VALUES).map((entry) => ({ value: entry })).reverse());
+		else if (isObject(value)) pending.push(...Object.entries(value).slice(0, MAX_ENTRY_VALUES).flatMap(([key, entry]) => [{ key }, { value: entry }]).reverse());
 	}
-	return values;
+	return [values, withKeys];
 }
 
 /** The answer's error entries with their texts masked, their numeric codes kept. */

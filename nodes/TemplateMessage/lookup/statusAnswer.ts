@@ -1,7 +1,8 @@
 import { MAX_MSGID_LENGTH, MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import type { HistoryEntry, StatusReading } from '../shared/status';
 import { DOCUMENTED_STATUSES } from '../shared/status';
-import { apiReason, isObject } from '../api/outcome';
+import { apiReason } from '../api/outcome';
+import { isObject } from '../shared/jsonObject';
 
 /** The newest entries kept of a message's history; the rest are counted. */
 export const MAX_HISTORY = 50;

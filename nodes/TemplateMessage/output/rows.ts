@@ -3,7 +3,7 @@ import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { FailedOutcome, ItemResult, ItemStatus, PreparedMessage, Refusal, Skip } from '../shared/contracts';
-import { statusOf, unreachable } from '../shared/contracts';
+import { FAILED_STATUS, statusOf, unreachable } from '../shared/contracts';
 import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { optionPath } from '../shared/options';
 import { routesToErrorOutput } from '../shared/howRun';
@@ -211,8 +211,6 @@ export function errorOutputItem(node: INode, message: string, details: IDataObje
 	return { json, pairedItem, error: new NodeOperationError(node, message, { itemIndex }) };
 }
 
-/** Whether a row of each status carries its error (and goes to n8n's error output when On Error says so). */
-const FAILED: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown: true, notSent: true, skipped: false, inDoubt: false, invalid: true };
 
 /**
  * Every item's row, in input order. A failed row keeps its error's message and its details apart: flat with
@@ -225,7 +223,7 @@ export function rowsOf(ctx: IExecuteFunctions, sources: RowSource[], input: INod
 	const table = rowTableOf(node);
 	return sources.map((source) => {
 		const { result, ...rest } = source;
-		const facts: SendRowBasis = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED[statusOf(result)] ? failureOf(node, result, source.itemIndex) : undefined };
+		const facts: SendRowBasis = { ...rest, said: said(result), error: result.kind !== 'dryRun' && FAILED_STATUS[statusOf(result)] ? failureOf(node, result, source.itemIndex) : undefined };
 		const values = new Map(table.fields.map((field) => [field.column, field.from(facts)]));
 		const pairedItem = { item: source.itemIndex };
 		if (facts.error && routed) return errorOutputItem(node, facts.error.message, detailsOf(table, values, true), source.itemIndex);

@@ -193,8 +193,8 @@ const MAX_REASONS = 3;
  */
 export function statusSummary(results: Array<StatusResult | undefined>, secrets: TextRedactor, wait?: WaitSettings): string | undefined {
 	const counts = new Map<string, { count: number; reasons: Set<string> }>();
-	// The labels that name a status word of the provider's that the node does not know ("still … after …" too).
-	const unknownWords = new Set<string>();
+	// The labels that name a status word of the provider's that the node does not know ("still … after …" too), and the word.
+	const unknownWords = new Map<string, string>();
 	const add = (label: string, reason?: string | null) => {
 		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
 		entry.count++;
@@ -211,7 +211,7 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 			else {
 				const label = still ? `still ${deliveryStatus}${still}` : deliveryStatus;
 				add(label, still ? undefined : (failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined)));
-				if (!ORDER.includes(deliveryStatus)) unknownWords.add(label);
+				if (!ORDER.includes(deliveryStatus)) unknownWords.set(label, deliveryStatus);
 			}
 		} else add(LABELS[result.kind]);
 	}
@@ -226,25 +226,26 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 	const folded = otherWords.length > MAX_OTHER_WORDS ? otherWords.slice(MAX_OTHER_WORDS - 1) : [];
 	const foldedLabels = new Set(folded.map(({ label }) => label));
 	// The provider's words and reasons, each redacted on its own, are joined here: pieces of the token in
-	// separate answers could join into it, so none is named when they do.
+	// separate answers could join into it, so none is named when they do (the words alone, without the
+	// node's "still … after …" between them, are what is checked).
 	const fromServer: string[] = [];
-	const parts = (named: boolean) =>
-		sorted.flatMap(({ label, entry }) => {
-			if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
-			if (foldedLabels.has(label)) return [];
-			if (unknownWords.has(label)) {
-				if (!named) return [`${entry.count} with another status`];
-				fromServer.push(label);
-			}
-			const reasons = named ? [...entry.reasons].slice(0, MAX_REASONS) : [];
-			fromServer.push(...reasons);
-			const why = reasons.length === 0 ? '' : `: ${reasons.join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
-			return [`${entry.count} ${label}${why}`];
-		});
+	const named = sorted.flatMap(({ label, entry }) => {
+		if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
+		if (foldedLabels.has(label)) return [];
+		const word = unknownWords.get(label);
+		if (word !== undefined) fromServer.push(word);
+		const reasons = [...entry.reasons].slice(0, MAX_REASONS);
+		fromServer.push(...reasons);
+		const why = reasons.length === 0 ? '' : `: ${reasons.join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
+		return [`${entry.count} ${label}${why}`];
+	});
 	const heading = `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}`;
-	const summary = `${heading}: ${parts(true).join(', ')}`;
+	const summary = `${heading}: ${named.join(', ')}`;
 	if (!secrets.inPieces(fromServer)) return secrets.text(summary);
-	return `${heading} (the API's answers held the credential's token, in pieces: their words are left out): ${parts(false).join(', ')}`;
+	const others = otherWords.reduce((sum, { entry }) => sum + entry.count, 0);
+	const counted = sorted.filter(({ label }) => !unknownWords.has(label)).map(({ label, entry }) => `${entry.count} ${label}`);
+	if (others > 0) counted.push(`${others} with ${otherWords.length === 1 ? 'another status' : `${otherWords.length} other statuses`}`);
+	return `${heading} (the API's answers held the credential's token, in pieces: their words are left out): ${counted.join(', ')}`;
 }
 
 /** What keeps the credential's token out of a text built from the server's (api/redact.ts's Redactor). */

@@ -4,10 +4,11 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { SendOnce, ButtonInput, MessageInput, PhoneSource, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { optionPath, optionsOfScope, readOptions } from '../shared/options';
 import { fieldError } from '../shared/optionSpec';
-import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
+import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isFailedStatus, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
-import { parseJson } from './text';
+import { isEmptyValue, parseJson } from './text';
+import { isObject } from '../shared/jsonObject';
 import { parseTemplate } from './templateShape';
 import { FIELD, FIELD_DEFAULT, PAYLOAD_MODE } from '../shared/fieldNames';
 import { InvalidFieldError } from '../shared/InvalidFieldError';
@@ -60,23 +61,30 @@ export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string
  * A parameter whose default reads a Send's row (`{{ $json.details?.msgid ?? $json.msgid }}`), left at it: a
  * Send's failed row is read by its `details` alone, as an object or as the JSON text a sheet wrote back,
  * where the expression cannot reach it. n8n's error output adds the input's fields to such a row, and a
- * sheet's row keeps its columns: the msgid or key at the top is then an earlier message's.
+ * sheet's row keeps its columns: the msgid or key at the top is then an earlier message's. Another row
+ * whose value is empty may still hold it in details written back as text.
  */
 export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIndex: number, field: string, defaultExpression: string, name: 'msgid' | 'messageKey'): unknown {
 	const value = readParameter(ctx, path, itemIndex, field, '');
 	const parameter = ctx.getNode().parameters[path];
 	if (parameter !== undefined && parameter !== defaultExpression) return value;
-	const failed = failedSendDetails(ctx.getInputData()[itemIndex]?.json);
-	return failed ? failed[name] : value;
+	const json = ctx.getInputData()[itemIndex]?.json;
+	const failed = failedSendDetails(json);
+	if (failed) return failed[name];
+	if (!isEmptyValue(value)) return value;
+	const details = typeof json?.details === 'string' ? detailsText(json.details) : undefined;
+	return isObject(details) ? (details[name] ?? value) : value;
 }
 
-/** A Send's failed row (`error`, and `details` saying its status or 0.1.0's delivery): its details, as an object. */
+/**
+ * A Send's failed row: `error`, and `details` with `success: false` and the status of a failed row (or
+ * 0.1.0's delivery), as an object or the JSON text a sheet wrote back. Its details, or undefined.
+ */
 export function failedSendDetails(json: IDataObject | undefined): IDataObject | undefined {
 	if (typeof json?.error !== 'string' || json.error.trim() === '') return undefined;
 	const details = typeof json.details === 'string' ? detailsText(json.details) : json.details;
-	if (typeof details !== 'object' || details === null || Array.isArray(details)) return undefined;
-	const { status, delivery } = details as IDataObject;
-	return typeof status === 'string' || typeof delivery === 'string' ? (details as IDataObject) : undefined;
+	if (!isObject(details) || details.success !== false) return undefined;
+	return isFailedStatus(details.status) || isFailedStatus(details.delivery) ? (details as IDataObject) : undefined;
 }
 
 function detailsText(text: string): unknown {

@@ -218,6 +218,14 @@ export function givenUpThrottled(heldBy: Refusal): boolean {
 /** The `status` column of a real run's rows (a dry run's say `dryRun`). */
 export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' | 'inDoubt' | 'invalid';
 
+/** Whether a row of each status carries its error (and goes to n8n's error output when On Error says so). */
+export const FAILED_STATUS: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown: true, notSent: true, skipped: false, inDoubt: false, invalid: true };
+
+/** Whether a row saying this status (or 0.1.0's delivery) failed. */
+export function isFailedStatus(status: unknown): boolean {
+	return typeof status === 'string' && Object.hasOwn(FAILED_STATUS, status) && FAILED_STATUS[status as ItemStatus];
+}
+
 /**
  * What became of one input item, decided once where it happened, each kind with what goes with it. Code that
  * reads a result switches on `kind` (see `output/rows.ts`, `output/errors.ts`), so the compiler names every
