@@ -421,6 +421,20 @@ describe('the same care as a send', () => {
 });
 
 describe('Wait Until', () => {
+	test('Wait Until Read: delivered at the first lookup, then an empty history: the row still says delivered, with when', async () => {
+		let asked = 0;
+		const api = await server((request, index) => {
+			if (request.method === 'POST') return acceptAll(request, index);
+			asked++;
+			return asked === 1 ? ok('a', history(['2024-03-01T03:22:58Z', 'submitted'], ['2024-03-01T03:23:01Z', 'delivered'])) : ok('a', []);
+		});
+		const [row] = rowsOf(await getStatus(api, [{ msgid: 'a' }], { parameters: { operation: 'getStatus', statusOptions: { waitUntil: 'read', waitLimit: 0.05 } } }));
+		expect(asked).toBeGreaterThan(1);
+		// Was: deliveryStatus and deliveredAt null, written over the sheet's.
+		expect(row).toMatchObject({ deliveryStatus: 'delivered', deliveredAt: '2024-03-01T03:23:01.000Z' });
+		expect(row.reason).toMatch(/Its last lookup failed \(its answer held no status/);
+	});
+
 	test('asks again until each row is read or final, and stops at the limit (3 s here) for the rest: a wait of its own, so a real-time lower bound', async () => {
 		const asked: Record<string, number> = {};
 		const api = await server((request, index) => {

@@ -25,15 +25,15 @@ const MINUTE = 60_000;
 const NO_TOKEN_IN_ANSWERS = new Redactor('a-token-no-answer-here-holds');
 
 /** A message's status at `ms` after the run started. */
-type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound' | 'unavailable';
+type Lifecycle = (ms: number) => { status: string; code?: number } | 'notFound' | 'unavailable' | 'noStatus' | { tooManyRequests: number };
 
 const delivered = (atMs: number, readAtMs = Infinity): Lifecycle => (ms) => ({ status: ms >= readAtMs ? 'read' : ms >= atMs ? 'delivered' : 'submitted' });
 const rejectedAt = (atMs: number): Lifecycle => (ms) => (ms >= atMs ? { status: 'rejected', code: 1340 } : { status: 'submitted' });
 
-async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, latencyMs = 20 }: { lifecycles: Lifecycle[]; wait?: WaitSettings; maxPerSecond?: number; cancelAt?: number; latencyMs?: number }) {
+async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, latencyMs = 20, maxThrottleWait }: { lifecycles: Lifecycle[]; wait?: WaitSettings; maxPerSecond?: number; cancelAt?: number; latencyMs?: number; maxThrottleWait?: number }) {
 	const clock = new SimulatedClock();
 	const start = clock.now();
-	const options = readOptions({ maxPerSecond }, 'run', 2, fieldError);
+	const options = readOptions({ maxPerSecond, ...(maxThrottleWait !== undefined && { maxThrottleWait }) }, 'run', 2, fieldError);
 	const cancel = cancelAt === undefined ? undefined : new AbortController();
 	if (cancel) void clock.sleep(cancelAt!).then(() => cancel.abort());
 	const flow = new FlowControl(new Pacer(options.maxPerSecond, clock.now), { maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: true }, { log: () => undefined, hint: () => undefined }, clock, cancel?.signal);
@@ -46,6 +46,8 @@ async function simulateLookups({ lifecycles, wait, maxPerSecond = 25, cancelAt, 
 		await clock.sleep(latencyMs);
 		if (state === 'notFound') return { kind: 'failed', outcome: classifyResponse({ statusCode: 404, headers: {}, body: { errors: [{ message: 'Data does not exist', code: 33 }] } }) as never };
 		if (state === 'unavailable') return { kind: 'failed', outcome: classifyResponse({ statusCode: 503, headers: {}, body: { errors: [{ message: 'Service Unavailable', code: 13 }] } }) as never };
+		if (state === 'noStatus') return { kind: 'answered', statusCode: 200, body: { msgid, history_status: [] } };
+		if ('tooManyRequests' in state) return { kind: 'failed', outcome: classifyResponse({ statusCode: 429, headers: { 'retry-after': String(state.tooManyRequests) }, body: { errors: [{ message: 'Too many requests', code: 9 }] } }, clock.now(), 'GET') as never };
 		const body = { msgid, history_status: [{ timestamp: new Date(start + at).toISOString(), status: state.status }], additional_info: state.code ? { code: state.code, reason: 'Send Outside Allowed Window' } : undefined };
 		return { kind: 'answered', statusCode: 200, body };
 	};
@@ -251,4 +253,35 @@ describe('Wait Until and a msgid the API does not know', () => {
 		expect(run.asked(0)).toEqual([0]);
 		expect(run.results[0]?.kind === 'notFound' && run.results[0].askedAgain).toBeUndefined();
 	});
+});
+
+describe('a status seen never goes back', () => {
+	test.each<[string, Lifecycle]>([
+		['an answer with no status (an empty history)', (ms) => (ms < 1000 ? { status: 'delivered' } : 'noStatus')],
+		['an answer behind it (submitted, from a store lagging behind)', (ms) => (ms < 1000 ? { status: 'delivered' } : { status: 'submitted' })],
+	])('Wait Until Read, a row seen delivered, then %s: it stays delivered, and says why it has no newer status', async (_name, lifecycle) => {
+		const run = await simulateLookups({ lifecycles: [lifecycle], wait: { until: 'read', limitMs: MINUTE } });
+		expect(run.statuses).toEqual(['delivered']);
+		const [row] = run.results as Array<Extract<StatusResult, { kind: 'status' }>>;
+		expect(row.reading.deliveredAt).not.toBeNull();
+		expect(row.wait?.lastAskFailed).toMatch(/^its answer (held no status|said submitted, behind the delivered it had reached)/);
+	});
+
+	test('a final status after delivered (rejected) is taken', async () => {
+		const run = await simulateLookups({ lifecycles: [(ms) => (ms < 1000 ? { status: 'delivered' } : { status: 'rejected', code: 1340 })], wait: { until: 'read', limitMs: MINUTE } });
+		expect(run.statuses).toEqual(['rejected']);
+	});
+});
+
+test('Max Wait When Throttled 5 s: a 429 in one round and another a round later do not add up to "nothing but 429s" across the pause between them', async () => {
+	let tooMany = 0;
+	const lifecycle: Lifecycle = (ms) => {
+		if (ms > 20_000 && tooMany === 0) return (tooMany++, { tooManyRequests: 10 });
+		if (ms > 50_000 && tooMany === 1) return (tooMany++, { tooManyRequests: 1 });
+		return { status: ms > 5 * MINUTE ? 'delivered' : 'submitted' };
+	};
+	const run = await simulateLookups({ lifecycles: [lifecycle, delivered(5 * MINUTE + 1), delivered(5 * MINUTE + 1)], wait: { until: 'delivered', limitMs: 10 * MINUTE }, maxThrottleWait: 5 });
+	expect(tooMany).toBe(2);
+	// Was: the first row's 429s 32 s apart read as 32 s of nothing but 429s, and every lookup stopped at 62 s.
+	expect(run.statuses).toEqual(['delivered', 'delivered', 'delivered']);
 });

@@ -129,6 +129,11 @@ export class FlowControl {
 		this.pacer.join();
 	}
 
+	/** Nothing was asked for a while (Get Status's pause between rounds): a 429 before it began no unbroken run of them. */
+	resumedAfterPause(): void {
+		this.throttledSince = undefined;
+	}
+
 	/** A refusal that holds for every message still to leave (the account's, the API failing for good, throttled out); undefined while one may go. */
 	get halted(): Refusal | undefined {
 		return this.throttledOut ?? this.stopEarly.blocking(ANY_TEMPLATE);

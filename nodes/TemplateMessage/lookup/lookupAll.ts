@@ -9,7 +9,7 @@ import { withStatus } from '../shared/words';
 import { MAX_REASON_LENGTH, truncate } from '../shared/bounded';
 import { noticesOf } from '../shared/notice';
 import type { StatusInput, StatusResult } from '../shared/status';
-import { lookupFailsTheNode } from '../shared/status';
+import { DOCUMENTED_STATUSES, lookupFailsTheNode } from '../shared/status';
 import type { StatusOptionValues, WaitSettings } from '../shared/statusOptions';
 import type { Clock, Passage } from '../flow/flowControl';
 import { FlowControl, SYSTEM_CLOCK } from '../flow/flowControl';
@@ -21,7 +21,7 @@ import { Redactor } from '../api/redact';
 import { apiCode, apiReason } from '../api/outcome';
 import { isObject } from '../shared/jsonObject';
 import { decideRetry } from '../flow/retry';
-import { readStatusAnswer } from './statusAnswer';
+import { isFinalStatus, progress, readStatusAnswer } from './statusAnswer';
 import type { StatusAttempt } from '../api/transport';
 import { getStatus } from '../api/transport';
 
@@ -122,7 +122,7 @@ export async function lookEach(inputs: StatusInput[], context: LookupContext, se
 export const FIRST_ASK_AGAIN_MS = 2000;
 export const LONGEST_ASK_AGAIN_MS = 60_000;
 
-/** Rounds in which a msgid the API did not know at the first lookup is asked again: until 14 s after it. */
+/** Rounds in which a msgid the API did not know at the first lookup is asked again: the rounds 2, 6 and 14 s after it start. */
 export const UNKNOWN_MSGID_ROUNDS = 3;
 
 /** How long after round `round` of lookups the next one starts (the first round is the first lookup). */
@@ -176,6 +176,8 @@ async function keepAsking(
 			throw new NodeOperationError(node, error as Error, { description: 'The execution was cancelled while Get Status waited for statuses.' });
 		}
 		const rows = waiting;
+		// A pause between rounds is no part of an unbroken run of 429s.
+		flow.resumedAfterPause();
 		const again = await runPool(rows.length, concurrency, async (index) => await lookOne(rows[index], true), () => flow.stopping);
 		rows.forEach((itemIndex, index) => {
 			const result = again[index];
@@ -186,6 +188,12 @@ async function keepAsking(
 			if (result.kind !== 'status') {
 				// A row that has a status keeps it over a failed lookup; one still unknown is unknown again, or its lookup failed.
 				lastAskFailed[itemIndex] = results[itemIndex]?.kind === 'notFound' && result.kind === 'notFound' ? undefined : whyNoNewerStatus(result);
+				return;
+			}
+			// A status seen never goes back: an answer without one, or behind it (a store lagging behind), keeps it.
+			const behind = behindStatusSeen(results[itemIndex], result);
+			if (behind) {
+				lastAskFailed[itemIndex] = behind;
 				return;
 			}
 			results[itemIndex] = result;
@@ -205,6 +213,18 @@ async function keepAsking(
 		const waitedMs = (stillOnItsWay(result, wait) ? now : answeredAt[itemIndex]) - started;
 		results[itemIndex] = { ...result, wait: { until: wait.until, reached, asks: asks[itemIndex], waitedMs, lastAskFailed: lastAskFailed[itemIndex] } };
 	});
+}
+
+/**
+ * Why a row's new answer does not replace the status it had: it says none, or a documented one it had
+ * gone past (submitted after delivered); undefined when it does. A final status (failed) always does.
+ */
+function behindStatusSeen(had: StatusResult | undefined, now: Extract<StatusResult, { kind: 'status' }>): string | undefined {
+	if (had?.kind !== 'status' || had.reading.deliveryStatus === null) return undefined;
+	const said = now.reading.deliveryStatus;
+	if (said === null) return `its answer held no status${now.reading.problems[0] ? ` (${now.reading.problems[0]})` : ''}`;
+	if (isFinalStatus(said) || !DOCUMENTED_STATUSES.has(said)) return undefined;
+	return progress(said) < progress(had.reading.deliveryStatus) ? `its answer said ${said}, behind the ${had.reading.deliveryStatus} it had reached` : undefined;
 }
 
 /** Why a row asked again has no newer status than its last: what its latest lookup came to, in words. */

@@ -21,7 +21,7 @@ export function isFinalStatus(status: string): boolean {
 }
 
 /** How far a message got: submitted (and any word the provider does not document), delivered, then a final status. */
-function progress(status: string): number {
+export function progress(status: string): number {
 	return DOCUMENTED_STATUSES.get(status)?.progress ?? 0;
 }
 

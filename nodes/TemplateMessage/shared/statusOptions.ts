@@ -51,7 +51,7 @@ export const STATUS_OPTIONS = {
 			displayName: 'Wait Limit (Minutes)',
 			default: 10,
 			description:
-				'With Wait Until Delivered or Read: how long to keep asking, from the first lookup. Rows that have not got there by then come out with their latest status and say so. The execution runs that long.',
+				'With Wait Until Delivered or Read: how long to keep asking, from the first lookup. The last round starts then and asks every row still on its way, at the account\'s pace (3,000 rows take 2 minutes more at 25 a second). Rows that have not got there come out with their latest status and say so.',
 		},
 		{ min: 0, max: MAX_WAIT_MINUTES, precision: 2 },
 	),
