@@ -432,7 +432,7 @@ describe('Wait Until', () => {
 		expect(asked).toBeGreaterThan(1);
 		// Was: deliveryStatus and deliveredAt null, written over the sheet's.
 		expect(row).toMatchObject({ deliveryStatus: 'delivered', deliveredAt: '2024-03-01T03:23:01.000Z' });
-		expect(row.reason).toMatch(/Its last lookup failed \(its answer held no status/);
+		expect(row.reason).toMatch(/Its last lookup brought no newer status \(its answer held no status/);
 	});
 
 	test('asks again until each row is read or final, and stops at the limit (3 s here) for the rest: a wait of its own, so a real-time lower bound', async () => {
@@ -716,6 +716,18 @@ describe("a Send's failed rows, beside the sheet's columns of an earlier message
 		]);
 	});
 
+	test.each([1, 2])("version %p: a Send's flat failed row (Continue, regular output) written back over yesterday's: its status at the top, no msgid asked", async (typeVersion) => {
+		const api = await server(yesterdayRead);
+		const flat = rowsOf(await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000009' }], parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxAttempts: 1 } }, typeVersion, onError: 'continueRegularOutput' }))[0];
+		expect(flat).toMatchObject({ status: 'failed', success: false });
+		// The row has no msgid: the sheet's cell keeps yesterday's.
+		expect('msgid' in flat).toBe(false);
+		const rows = rowsOf(await getStatus(api, [{ msgid: 'old-1', ...flat, details: JSON.stringify(flat.details) }]));
+		expect(lookups(api)).toHaveLength(0);
+		expect(rows[0]).toMatchObject({ deliveryStatus: null, final: null });
+		expect(rows[0].reason).toMatch(/^No msgid: the Send did not give this item one \(its status is failed\).* The msgid beside it \(old-1\)/);
+	});
+
 	test("a sheet's own error and details columns, not a Send's failed row's, leave the msgid beside them to be asked", async () => {
 		const api = await server(yesterdayRead);
 		const rows = rowsOf(await getStatus(api, [{ msgid: 'old-1', status: 'sent', error: 'address bounced', details: '{"status":"paid","amount":120}' }]));
@@ -830,7 +842,7 @@ describe('what a Send put out, read back', () => {
 			['delivered', '2024-03-01T03:23:01.000Z', null],
 			['read', null, null],
 		]);
-		expect(rows[0].reason).toMatch(/^Not read after waiting .*: still delivered\. Its last lookup failed \(HTTP 502: 502 Bad Gateway \(an HTML page\)\): this is the status it had before\./);
+		expect(rows[0].reason).toMatch(/^Not read after waiting .*: still delivered\. Its last lookup brought no newer status \(HTTP 502: 502 Bad Gateway \(an HTML page\)\): this is the status it had before\./);
 	});
 
 	test('a msgid the API writes as a number beyond 2^53 keeps its digits, in the Send\'s row and in a status answer', async () => {

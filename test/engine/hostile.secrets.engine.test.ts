@@ -245,4 +245,24 @@ describe('the node never joins pieces of the token back into one text', () => {
 		expect(error).toContain("[redacted] (the API's answer held the credential's token, in pieces)");
 		expect(runsOfTokenIn(error.replace(/\{"(error|msg|detail|text)":\{?"?|"?\}+(; )?|":null/g, ''))).toEqual([]);
 	});
+
+	test.each<[string, (piece: string) => unknown]>([
+		['{ error: piece, code: 5 }', (piece) => ({ error: piece, code: 5 })],
+		['{ field: "phone", error: piece }', (piece) => ({ field: 'phone', error: piece })],
+	])("entries shaped %s, another value beside each piece: the pieces at one key across the entries join into it", async (_shape, entry) => {
+		api = await startApiServer(() => ({ status: 401, body: { errors: tokenPieces().map(entry) } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters: SEND, onError: 'continueRegularOutput' });
+		const error = String(result.output(SEND_NODE)[0].json.error);
+		expect(error).toContain("[redacted] (the API's answer held the credential's token, in pieces)");
+		expect(error).not.toContain(tokenPieces()[2]);
+	});
+
+	test("an entry with a message, whose hidden field holds 900 texts, before the pieces: what the reason never shows does not use up the check's bound", async () => {
+		const trace = Array.from({ length: 30 }, () => Array.from({ length: 30 }, () => ''));
+		api = await startApiServer(() => ({ status: 401, body: { errors: [{ message: 'Unauthorized', code: 1, trace }, ...tokenPieces().map((piece) => ({ error: piece }))] } }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: [{ phone: '6281200000001' }], parameters: SEND, onError: 'continueRegularOutput' });
+		const error = String(result.output(SEND_NODE)[0].json.error);
+		expect(error).toContain("[redacted] (the API's answer held the credential's token, in pieces)");
+		expect(error).not.toContain(tokenPieces()[2]);
+	});
 });

@@ -267,6 +267,14 @@ describe('a status seen never goes back', () => {
 		expect(row.wait?.lastAskFailed).toMatch(/^its answer (held no status|said submitted, behind the delivered it had reached)/);
 	});
 
+	test('a word the provider does not document after delivered is the status now, and when it was delivered stays known', async () => {
+		const run = await simulateLookups({ lifecycles: [(ms) => (ms < 1000 ? { status: 'delivered' } : { status: 'sent' })], wait: { until: 'read', limitMs: MINUTE } });
+		expect(run.statuses).toEqual(['sent']);
+		const [row] = run.results as Array<Extract<StatusResult, { kind: 'status' }>>;
+		// Was null: a sheet's deliveredAt written over with nothing.
+		expect(row.reading.deliveredAt).not.toBeNull();
+	});
+
 	test('a final status after delivered (rejected) is taken', async () => {
 		const run = await simulateLookups({ lifecycles: [(ms) => (ms < 1000 ? { status: 'delivered' } : { status: 'rejected', code: 1340 })], wait: { until: 'read', limitMs: MINUTE } });
 		expect(run.statuses).toEqual(['rejected']);

@@ -31,4 +31,10 @@ describe("Get Status's run summary: status words the node does not know, each a 
 		const results = ['queued', 'accepted_by_carrier'].map((word): StatusResult => ({ kind: 'status', reading: reading(word), attempts: 1 }) as StatusResult);
 		expect(statusSummary(results, new Redactor(TEST_TOKEN))).toBe('Get Status: 1 queued, 1 accepted_by_carrier');
 	});
+
+	test('failure codes that are pieces of the token (a code as text): the node\'s "code" between them does not hide them', () => {
+		const rejected = (failureCode: string): StatusReading => ({ ...reading('rejected'), final: true, failureCode }) as unknown as StatusReading;
+		const results = pieces.slice(0, 3).map((piece): StatusResult => ({ kind: 'status', reading: rejected(piece), attempts: 1 }) as StatusResult);
+		expect(statusSummary(results, new Redactor(TEST_TOKEN))).toBe("Get Status (the API's answers held the credential's token, in pieces: their words are left out): 3 rejected");
+	});
 });

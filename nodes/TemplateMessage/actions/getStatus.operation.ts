@@ -15,6 +15,7 @@ import { notice } from '../shared/notice';
 import { failuresAsRows, routesToErrorOutput } from '../shared/howRun';
 import type { StatusInput } from '../shared/status';
 import { MESSAGE_ID_DEFAULT } from '../shared/contracts';
+import { isObject } from '../shared/jsonObject';
 
 /** Its entry in the Operation field. */
 export const menuEntry: INodePropertyOptions = {
@@ -137,7 +138,7 @@ const MAX_PADDING = 64;
 function noMsgidReason(json: IDataObject): string {
 	// A failed row's status is in its details (on the error output, the top holds the input's fields).
 	const failed = failedSendDetails(json);
-	const details = failed ?? (typeof json.details === 'object' && json.details !== null ? (json.details as IDataObject) : {});
+	const details = failed ?? (isObject(json.details) ? (json.details as IDataObject) : {});
 	const status = [failed ? undefined : json.status, details.status, details.delivery].find((value): value is string => typeof value === 'string');
 	// A repeat of another row of the run, or sent before (Send Once): whatever went out, went out on another row.
 	if (status === 'skipped') {

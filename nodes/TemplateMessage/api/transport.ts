@@ -272,30 +272,38 @@ function tokenInPieces(body: unknown, redactor: Redactor): boolean {
 /** Most texts and numbers read from the answer's error entries. */
 const MAX_ENTRY_VALUES = 300;
 
+type Pending = { value: unknown; path: string } | { key: string };
+
 /**
- * The answer's error entries as lists of pieces, however nested (an entry without a `message` is shown as
- * its JSON, where keys stand between the values): their texts and numbers in order, and the same with
- * the keys, which can hold pieces too. At most MAX_ENTRY_VALUES each, without recursion (an answer can be
- * nested ten thousand deep).
+ * The pieces a reason shows of the error entries without a `message` (shown as their JSON; an entry
+ * with one shows only it and its code, which tokenInPieces checks), however nested: their texts and
+ * numbers in order, the same with the keys between them (keys can hold pieces too), and for each key
+ * path the values at it across the entries (other values stand between those of one path). At most
+ * MAX_ENTRY_VALUES each, without recursion (an answer can be nested ten thousand deep).
  */
-function entryPieces(body: unknown): [string[], string[]] {
+function entryPieces(body: unknown): string[][] {
 	const values: string[] = [];
 	const withKeys: string[] = [];
-	const pending: Array<{ value: unknown } | { key: string }> = isObject(body) && Array.isArray(body.errors) ? body.errors.slice(0, MAX_REASON_ENTRIES).map((value) => ({ value })).reverse() : [];
+	const byPath = new Map<string, string[]>();
+	const entries = isObject(body) && Array.isArray(body.errors) ? body.errors.slice(0, MAX_REASON_ENTRIES) : [];
+	const pending: Pending[] = entries.filter((entry) => !(isObject(entry) && typeof entry.message === 'string')).map((value): Pending => ({ value, path: '' })).reverse();
 	for (let visited = 0; pending.length > 0 && visited < MAX_ENTRY_VALUES * 4 && withKeys.length < MAX_ENTRY_VALUES; visited++) {
 		const next = pending.pop()!;
 		if ('key' in next) {
 			withKeys.push(next.key);
 			continue;
 		}
-		const { value } = next;
+		const { value, path } = next;
 		if (typeof value === 'string' || typeof value === 'number') {
 			values.push(String(value));
 			withKeys.push(String(value));
-		} else if (Array.isArray(value)) pending.push(...value.slice(0, MAX_ENTRY_VALUES).map((entry) => ({ value: entry })).reverse());
-		else if (isObject(value)) pending.push(...Object.entries(value).slice(0, MAX_ENTRY_VALUES).flatMap(([key, entry]) => [{ key }, { value: entry }]).reverse());
+			const atPath = byPath.get(path) ?? [];
+			atPath.push(String(value));
+			byPath.set(path, atPath);
+		} else if (Array.isArray(value)) pending.push(...value.slice(0, MAX_ENTRY_VALUES).map((entry): Pending => ({ value: entry, path: `${path}[]` })).reverse());
+		else if (isObject(value)) pending.push(...Object.entries(value).slice(0, MAX_ENTRY_VALUES).flatMap(([key, entry]): Pending[] => [{ key }, { value: entry, path: `${path}.${key}` }]).reverse());
 	}
-	return [values, withKeys];
+	return [values, withKeys, ...byPath.values()];
 }
 
 /** The answer's error entries with their texts masked, their numeric codes kept. */

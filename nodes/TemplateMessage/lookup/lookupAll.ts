@@ -196,7 +196,10 @@ async function keepAsking(
 				lastAskFailed[itemIndex] = behind;
 				return;
 			}
-			results[itemIndex] = result;
+			const had = results[itemIndex];
+			// When it was delivered and read stays known: an answer in another word may no longer say.
+			results[itemIndex] =
+				had?.kind === 'status' ? { ...result, reading: { ...result.reading, deliveredAt: result.reading.deliveredAt ?? had.reading.deliveredAt, readAt: result.reading.readAt ?? had.reading.readAt } } : result;
 			lastAskFailed[itemIndex] = undefined;
 			answeredAt[itemIndex] = clock.now();
 		});

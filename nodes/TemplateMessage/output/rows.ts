@@ -211,7 +211,6 @@ export function errorOutputItem(node: INode, message: string, details: IDataObje
 	return { json, pairedItem, error: new NodeOperationError(node, message, { itemIndex }) };
 }
 
-
 /**
  * Every item's row, in input order. A failed row keeps its error's message and its details apart: flat with
  * the other rows' columns, or as `{ error, details }` when On Error routes it to the error output. Input

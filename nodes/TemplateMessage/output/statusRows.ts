@@ -76,7 +76,7 @@ function notReached(result: Extract<StatusResult, { kind: 'status' }>): string {
 	if (!wait || wait.reached || reading.final === true) return '';
 	const still = reading.deliveryStatus === null ? 'still without a status' : `still ${reading.deliveryStatus}`;
 	const readReceipts = wait.until === 'read' ? ' Many recipients turn read receipts off: read may never come.' : '';
-	const failed = wait.lastAskFailed === undefined ? '' : ` Its last lookup failed (${wait.lastAskFailed}): this is the status it had before.`;
+	const failed = wait.lastAskFailed === undefined ? '' : ` Its last lookup brought no newer status (${wait.lastAskFailed}): this is the status it had before.`;
 	return `Not ${wait.until} after waiting ${duration(wait.waitedMs)} (asked ${wait.asks} ${wait.asks === 1 ? 'time' : 'times'}): ${still}.${failed}${readReceipts}`;
 }
 
@@ -192,14 +192,18 @@ const MAX_REASONS = 3;
  * reached: "Get Status, waiting up to 10 min for read: 30 read, 2 still delivered after 10 min, …".
  */
 export function statusSummary(results: Array<StatusResult | undefined>, secrets: TextRedactor, wait?: WaitSettings): string | undefined {
-	const counts = new Map<string, { count: number; reasons: Set<string> }>();
+	const counts = new Map<string, { count: number; reasons: Set<string>; said: Map<string, string> }>();
 	// The labels that name a status word of the provider's that the node does not know ("still … after …" too), and the word.
 	const unknownWords = new Map<string, string>();
-	const add = (label: string, reason?: string | null) => {
-		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>() };
+	// `said`: the provider's own text in the reason (a code without the node's "code" before it).
+	const add = (label: string, reason?: string | null, said = reason) => {
+		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>(), said: new Map<string, string>() };
 		entry.count++;
 		// One more than are named is enough to say there are more: a reason per row would be kept for every row.
-		if (reason && entry.reasons.size <= MAX_REASONS) entry.reasons.add(truncate(reason, 80));
+		if (reason && entry.reasons.size <= MAX_REASONS) {
+			entry.reasons.add(truncate(reason, 80));
+			entry.said.set(truncate(reason, 80), said ?? reason);
+		}
 		counts.set(label, entry);
 	};
 	for (const result of results) {
@@ -210,7 +214,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 			if (deliveryStatus === null) add(still ? `still without a status${still}` : LABELS.unreadable);
 			else {
 				const label = still ? `still ${deliveryStatus}${still}` : deliveryStatus;
-				add(label, still ? undefined : (failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined)));
+				const reason = still ? undefined : (failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
+				add(label, reason, failureReason ?? (failureCode !== null ? String(failureCode) : undefined));
 				if (!ORDER.includes(deliveryStatus)) unknownWords.set(label, deliveryStatus);
 			}
 		} else add(LABELS[result.kind]);
@@ -226,8 +231,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 	const folded = otherWords.length > MAX_OTHER_WORDS ? otherWords.slice(MAX_OTHER_WORDS - 1) : [];
 	const foldedLabels = new Set(folded.map(({ label }) => label));
 	// The provider's words and reasons, each redacted on its own, are joined here: pieces of the token in
-	// separate answers could join into it, so none is named when they do (the words alone, without the
-	// node's "still … after …" between them, are what is checked).
+	// separate answers could join into it, so none is named when they do (the provider's words alone,
+	// without the node's "still … after …" or "code" between them, are what is checked).
 	const fromServer: string[] = [];
 	const named = sorted.flatMap(({ label, entry }) => {
 		if (folded[0]?.label === label) return [`${folded.reduce((sum, other) => sum + other.entry.count, 0)} with ${folded.length} other statuses`];
@@ -235,7 +240,7 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 		const word = unknownWords.get(label);
 		if (word !== undefined) fromServer.push(word);
 		const reasons = [...entry.reasons].slice(0, MAX_REASONS);
-		fromServer.push(...reasons);
+		fromServer.push(...reasons.map((reason) => entry.said.get(reason) ?? reason));
 		const why = reasons.length === 0 ? '' : `: ${reasons.join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
 		return [`${entry.count} ${label}${why}`];
 	});

@@ -78,13 +78,16 @@ export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIn
 
 /**
  * A Send's failed row: `error`, and `details` with `success: false` and the status of a failed row (or
- * 0.1.0's delivery), as an object or the JSON text a sheet wrote back. Its details, or undefined.
+ * 0.1.0's delivery), as an object or the JSON text a sheet wrote back; or, on the regular output, that
+ * status and `success: false` at the top beside them. Its details with its status, or undefined.
  */
 export function failedSendDetails(json: IDataObject | undefined): IDataObject | undefined {
 	if (typeof json?.error !== 'string' || json.error.trim() === '') return undefined;
 	const details = typeof json.details === 'string' ? detailsText(json.details) : json.details;
 	if (!isObject(details) || details.success !== false) return undefined;
-	return isFailedStatus(details.status) || isFailedStatus(details.delivery) ? (details as IDataObject) : undefined;
+	if (isFailedStatus(details.status) || isFailedStatus(details.delivery)) return details as IDataObject;
+	const flat = json.success === false || (typeof json.success === 'string' && json.success.trim().toLowerCase() === 'false');
+	return flat && isFailedStatus(json.status) ? { ...(details as IDataObject), status: json.status } : undefined;
 }
 
 function detailsText(text: string): unknown {
