@@ -1,6 +1,6 @@
 import type { Outcome } from '../../nodes/TemplateMessage/shared/contracts';
 import type { DepartureTry } from '../../nodes/TemplateMessage/flow/pacer';
-import { Pacer, sharedPacer } from '../../nodes/TemplateMessage/flow/pacer';
+import { accountPacer, Pacer, sharedPacer } from '../../nodes/TemplateMessage/flow/pacer';
 import { runPool } from '../../nodes/TemplateMessage/flow/pool';
 import { readOptions } from '../../nodes/TemplateMessage/shared/options';
 import { fieldError } from '../../nodes/TemplateMessage/shared/optionSpec';
@@ -256,6 +256,15 @@ describe('sharedPacer', () => {
 		expect(sharedPacer('https://api.example.com\u0000tokenA', 5, clock)).not.toBe(a);
 		// Two runs reserving alternately get one common spacing.
 		expect([a.reserve(), sharedPacer('https://api.example.com\u0000tokenA', 10, clock).reserve()]).toEqual([0, 100]);
+	});
+
+	test('two credentials that reach one account as one share its pace: a token with a space after it (sent trimmed), an address in capitals or with its default port', () => {
+		const url = 'https://api.example.com/api/v2/push/message';
+		const pacer = accountPacer({ url, token: 'eyJ.tok.en' }, 25);
+		expect(accountPacer({ url, token: 'eyJ.tok.en \n' }, 25)).toBe(pacer);
+		expect(accountPacer({ url: 'HTTPS://API.Example.com:443/api/v2/push/message', token: 'eyJ.tok.en' }, 25)).toBe(pacer);
+		expect(accountPacer({ url: 'https://api.example.com/API/v2/push/message', token: 'eyJ.tok.en' }, 25)).not.toBe(pacer);
+		expect(accountPacer({ url, token: 'eyJ.tok.en2' }, 25)).not.toBe(pacer);
 	});
 
 	test('an entry idle for over a minute is dropped', () => {

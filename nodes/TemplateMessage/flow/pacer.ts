@@ -11,6 +11,7 @@
  * it again. A limit the provider announces holds for the runs sending when it is seen; the next run on
  * an idle pacer starts again from its setting.
  */
+import { authorization } from '../shared/credentialValues';
 import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Departure } from './arrivalRecord';
@@ -319,7 +320,20 @@ export function sharedPacer(accountKey: string, maxRate: number, now: () => numb
 	return entry.pacer;
 }
 
-/** The pace of one credential's account: sends and status lookups with the same Base URL and token share it. */
+/**
+ * The pace of one credential's account: sends and status lookups with the same Base URL and token share
+ * it, also from two credentials that reach the account as one (a token pasted with a space after it,
+ * which is sent trimmed; an address written in capitals or with its default port).
+ */
 export function accountPacer(credentials: { url: string; token: string }, maxRate: number): Pacer {
-	return sharedPacer(`${credentials.url}\u0000${fingerprint(credentials.token)}`, maxRate);
+	return sharedPacer(`${accountAddress(credentials.url)}\u0000${fingerprint(authorization(credentials.token))}`, maxRate);
+}
+
+/** The address as the request goes to it: scheme and host in lower case, a default port left out. */
+function accountAddress(url: string): string {
+	try {
+		return new URL(url).href;
+	} catch {
+		return url;
+	}
 }
