@@ -98,3 +98,29 @@ test('Get Status and Forget as the default Agent\'s tools: their failures are ro
 	const forget = await runAsEngineTool(api.baseUrl, { operation: 'forget', forgetKey: "={{ $fromAI('key', 'The message key to forget', 'string') }}" }, [[{ key: '' }]]);
 	expect(JSON.parse(forget.observations[0])).toEqual([expect.objectContaining({ error: expect.stringMatching(/Message Key/) })]);
 });
+
+test.each<[string, IDataObject, IDataObject, string, RegExp]>([
+	[
+		'a credential the node refuses (a Base URL without https://)',
+		{ operation: 'getStatus', messageId: "={{ $fromAI('msgid', 'The msgid a send put out', 'string') }}" },
+		{ msgid: 'm-1' },
+		'no scheme',
+		/^The credential's Base URL/,
+	],
+	[
+		'a setting the model filled in out of bounds (a Wait Limit of -1)',
+		{ operation: 'getStatus', messageId: "={{ $fromAI('msgid', 'The msgid a send put out', 'string') }}", statusOptions: { waitUntil: 'delivered', waitLimit: "={{ $fromAI('minutes', 'Minutes to wait', 'number') }}" } },
+		{ msgid: 'm-1', minutes: -1 },
+		'as given',
+		/Wait Limit/,
+	],
+])('a failure of the whole call (%s) reaches the agent as a row with what to do, and the chat goes on', async (_name, parameters, args, baseUrlForm, error) => {
+	const baseUrl = baseUrlForm === 'no scheme' ? api.baseUrl.replace(/^https?:\/\//, '') : api.baseUrl;
+	const { result, observations } = await runAsEngineTool(baseUrl, parameters, [[args]]);
+	// Was: n8n 1.123 failed the chat execution; 2.41 handed the agent the message without its description.
+	expect({ status: result.run.status, calls: observations.length }).toEqual({ status: 'success', calls: 1 });
+	const [row] = JSON.parse(observations[0]) as IDataObject[];
+	expect(row.error).toMatch(error);
+	expect((row.details as IDataObject).description).toEqual(expect.any(String));
+	expect(api.requests).toHaveLength(0);
+});

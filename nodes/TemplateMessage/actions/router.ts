@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import * as forget from './forget.operation';
 import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
-import { refuseToolWithErrorOutput } from '../shared/howRun';
+import { asTool, refuseToolWithErrorOutput } from '../shared/howRun';
 
 interface Operation {
 	menuEntry: INodePropertyOptions;
@@ -44,5 +44,26 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const value = this.getNodeParameter('operation', 0, DEFAULT.menuEntry.value);
 	const operation = OPERATIONS.find((candidate) => candidate.menuEntry.value === value);
 	if (operation === undefined) throw new NodeOperationError(this.getNode(), `The operation "${String(value)}" is not known to this version of the node`);
-	return await operation.execute.call(this);
+	if (!asTool(this)) return await operation.execute.call(this);
+	try {
+		return await operation.execute.call(this);
+	} catch (error) {
+		// Cancelled, the chat is over.
+		if (this.getExecutionCancelSignal?.()?.aborted === true) throw new NodeOperationError(this.getNode(), error as Error);
+		return [failedToolCall(this, error)];
+	}
+}
+
+/**
+ * As a tool, a failure of the whole call (a setting the model filled in out of bounds, a credential the node
+ * refuses) is a row for each item too: n8n 1.x fails the chat with a thrown error, and 2.x hands the agent its
+ * message without the description, which says what to do.
+ */
+function failedToolCall(ctx: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+	const message = error instanceof Error ? error.message : String(error);
+	const description = (error as { description?: unknown } | undefined)?.description;
+	return ctx.getInputData().map((_item, item) => ({
+		json: { error: message, details: typeof description === 'string' && description !== '' ? { description } : {} },
+		pairedItem: { item },
+	}));
 }
