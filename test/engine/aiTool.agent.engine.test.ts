@@ -2,11 +2,14 @@
  * The node as the default AI Agent's tool (Agent 3.1 in n8n 2.41, 3 in 1.123): called by engine requests, the tool
  * run as a node of the execution, the LLM reading its output through n8n's buildObservation (test/helpers/toolAgents.ts).
  */
+import path from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ApiServer } from '../helpers/apiServer';
 import { acceptAll, startApiServer } from '../helpers/apiServer';
 import { resetDeduplicationStore } from '../helpers/deduplicationStore';
+import { PACKAGE_ROOT } from '../helpers/engine';
 import { runAsEngineTool, toolParameters } from '../helpers/toolAgents';
 
 let api: ApiServer;
@@ -120,7 +123,28 @@ test.each<[string, IDataObject, IDataObject, string, RegExp]>([
 	// Was: n8n 1.123 failed the chat execution; 2.41 handed the agent the message without its description.
 	expect({ status: result.run.status, calls: observations.length }).toEqual({ status: 'success', calls: 1 });
 	const [row] = JSON.parse(observations[0]) as IDataObject[];
-	expect(row.error).toMatch(error);
-	expect((row.details as IDataObject).description).toEqual(expect.any(String));
+	expect(row).toMatchObject({ success: false, error: expect.stringMatching(error) });
+	expect((row.details as IDataObject).description).toMatch(/\S Nothing was done: no request left for the API\.$/);
 	expect(api.requests).toHaveLength(0);
+});
+
+test("Send's failure of the whole call says the message was not sent, in a row of Send's status", async () => {
+	const { observations } = await runAsEngineTool(api.baseUrl.replace(/^https?:\/\//, ''), toolParameters, [[budi]]);
+	expect(JSON.parse(observations[0])).toEqual([expect.objectContaining({ status: 'notSent', success: false, error: expect.stringMatching(/^The credential's Base URL/) })]);
+	expect(api.requests).toHaveLength(0);
+});
+
+test('a failure after a request left is not made a row saying nothing was done: the message may have gone out', async () => {
+	// A fault no code path has today, put where it would hide the most: building the rows of a message that went out.
+	const rows = require(path.join(PACKAGE_ROOT, 'dist/nodes/TemplateMessage/output/rows.js')) as { rowsOf: (...args: unknown[]) => unknown };
+	const spy = jest.spyOn(rows, 'rowsOf').mockImplementation(() => {
+		throw new Error('a fault after sending');
+	});
+	try {
+		const { observations } = await runAsEngineTool(api.baseUrl, toolParameters, [[budi]]);
+		expect(api.requests).toHaveLength(1);
+		expect(observations.join('\n')).not.toMatch(/Nothing was done/);
+	} finally {
+		spy.mockRestore();
+	}
 });

@@ -258,10 +258,12 @@ describe('sharedPacer', () => {
 		expect([a.reserve(), sharedPacer('https://api.example.com\u0000tokenA', 10, clock).reserve()]).toEqual([0, 100]);
 	});
 
-	test('two credentials that reach one account as one share its pace: a token with a space after it (sent trimmed), an address in capitals or with its default port', () => {
+	test('two credentials that reach one account as one share its pace: a token with a space after it or "Bearer " in front, an address in capitals or with its default port', () => {
 		const url = 'https://api.example.com/api/v2/push/message';
 		const pacer = accountPacer({ url, token: 'eyJ.tok.en' }, 25);
 		expect(accountPacer({ url, token: 'eyJ.tok.en \n' }, 25)).toBe(pacer);
+		expect(accountPacer({ url, token: 'Bearer eyJ.tok.en' }, 25)).toBe(pacer);
+		expect(accountPacer({ url, token: 'bearer  eyJ.tok.en' }, 25)).toBe(pacer);
 		expect(accountPacer({ url: 'HTTPS://API.Example.com:443/api/v2/push/message', token: 'eyJ.tok.en' }, 25)).toBe(pacer);
 		expect(accountPacer({ url: 'https://api.example.com/API/v2/push/message', token: 'eyJ.tok.en' }, 25)).not.toBe(pacer);
 		expect(accountPacer({ url, token: 'eyJ.tok.en2' }, 25)).not.toBe(pacer);

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import * as forget from './forget.operation';
 import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
-import { asTool, refuseToolWithErrorOutput } from '../shared/howRun';
+import { asTool, hasRequested, refuseToolWithErrorOutput } from '../shared/howRun';
 
 interface Operation {
 	menuEntry: INodePropertyOptions;
@@ -48,22 +48,23 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	try {
 		return await operation.execute.call(this);
 	} catch (error) {
-		// Cancelled, the chat is over.
-		if (this.getExecutionCancelSignal?.()?.aborted === true) throw new NodeOperationError(this.getNode(), error as Error);
-		return [failedToolCall(this, error)];
+		// Cancelled, the chat is over; after a request left, a message may have gone out, which a row would hide.
+		if (this.getExecutionCancelSignal?.()?.aborted === true || hasRequested(this)) throw new NodeOperationError(this.getNode(), error as Error);
+		return [failedToolCall(this, error, operation === send)];
 	}
 }
 
 /**
- * As a tool, a failure of the whole call (a setting the model filled in out of bounds, a credential the node
- * refuses) is a row for each item too: n8n 1.x fails the chat with a thrown error, and 2.x hands the agent its
- * message without the description, which says what to do.
+ * As a tool, a failure of the whole call before any request (a setting the model filled in out of bounds, a
+ * credential the node refuses) is a row for each item too: n8n 1.x fails the chat with a thrown error, and 2.x
+ * hands the agent its message without the description, which says what to do.
  */
-function failedToolCall(ctx: IExecuteFunctions, error: unknown): INodeExecutionData[] {
+function failedToolCall(ctx: IExecuteFunctions, error: unknown, sending: boolean): INodeExecutionData[] {
 	const message = error instanceof Error ? error.message : String(error);
-	const description = (error as { description?: unknown } | undefined)?.description;
+	const given = (error as { description?: unknown } | undefined)?.description;
+	const description = `${typeof given === 'string' && given !== '' ? `${given} ` : ''}Nothing was done: no request left for the API.`;
 	return ctx.getInputData().map((_item, item) => ({
-		json: { error: message, details: typeof description === 'string' && description !== '' ? { description } : {} },
+		json: { ...(sending && { status: 'notSent' }), success: false, error: message, details: { description } },
 		pairedItem: { item },
 	}));
 }

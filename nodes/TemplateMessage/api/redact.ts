@@ -1,3 +1,5 @@
+import { bareToken } from '../shared/credentialValues';
+
 export const REDACTED = '[redacted]';
 const RUN = 12;
 
@@ -20,8 +22,7 @@ export class Redactor {
 
 	constructor(token: string) {
 		// Every echo of "Bearer <token>" holds the token itself: that is what is looked for.
-		const trimmed = token.trim();
-		const secret = trimmed.replace(/^bearer\s+/i, '').trim() || trimmed;
+		const secret = bareToken(token);
 		if (secret !== '') {
 			for (const form of new Set(encodedForms(secret).map(asciiLowerCase))) {
 				if (form.length < RUN) this.whole.push(form);

@@ -8,6 +8,7 @@ import type { RateLimitState } from './headers';
 import { header, readRateLimit } from './headers';
 import type { FailedOutcome, Outcome, SendRequestBody } from '../shared/contracts';
 import { CREDENTIAL_TYPE } from '../shared/contracts';
+import { markRequested } from '../shared/howRun';
 import { apiCode, apiEntryTexts, classifyResponse, classifyTransportError, MAX_REASON_ENTRIES, requestWritten, saysNo } from './outcome';
 import { isObject } from '../shared/jsonObject';
 import { INTERNAL_ERROR_CODE, NOT_FOUND_CODE } from '../shared/apiCodes';
@@ -153,8 +154,9 @@ function executionLimits(ctx: IExecuteFunctions, timeoutMs: number): ExchangeLim
 
 /** A run's request: through n8n's helper with the credential. */
 function executionSender(ctx: IExecuteFunctions, credentials: ICredentialsDecrypted, timeoutMs: number): Sender {
-	return async (request, signal) =>
-		(await ctx.helpers.httpRequestWithAuthentication.call(
+	return async (request, signal) => {
+		markRequested(ctx);
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
 			withCancelSignal(ctx, signal),
 			CREDENTIAL_TYPE,
 			{
@@ -169,6 +171,7 @@ function executionSender(ctx: IExecuteFunctions, credentials: ICredentialsDecryp
 			},
 			{ credentialsDecrypted: credentials },
 		)) as IN8nHttpFullResponse;
+	};
 }
 
 /**

@@ -11,7 +11,7 @@
  * it again. A limit the provider announces holds for the runs sending when it is seen; the next run on
  * an idle pacer starts again from its setting.
  */
-import { authorization } from '../shared/credentialValues';
+import { bareToken } from '../shared/credentialValues';
 import { fingerprint } from '../shared/fingerprint';
 import { RATE_LIMIT_WINDOW_MS } from '../shared/flowLimits';
 import type { Departure } from './arrivalRecord';
@@ -322,11 +322,11 @@ export function sharedPacer(accountKey: string, maxRate: number, now: () => numb
 
 /**
  * The pace of one credential's account: sends and status lookups with the same Base URL and token share
- * it, also from two credentials that reach the account as one (a token pasted with a space after it,
- * which is sent trimmed; an address written in capitals or with its default port).
+ * it, also from two credentials that reach the account as one (a token pasted with a space after it or
+ * "Bearer " in front; an address written in capitals or with its default port).
  */
 export function accountPacer(credentials: { url: string; token: string }, maxRate: number): Pacer {
-	return sharedPacer(`${accountAddress(credentials.url)}\u0000${fingerprint(authorization(credentials.token))}`, maxRate);
+	return sharedPacer(`${accountAddress(credentials.url)}\u0000${fingerprint(bareToken(credentials.token))}`, maxRate);
 }
 
 /** The address as the request goes to it: scheme and host in lower case, a default port left out. */

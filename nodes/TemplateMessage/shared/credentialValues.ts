@@ -6,6 +6,12 @@ export function authorization(token: unknown): string {
 	return String(token ?? '').trim();
 }
 
+/** The token itself, as entered with or without "Bearer " in front: what names the account, and what is kept secret. */
+export function bareToken(token: unknown): string {
+	const sent = authorization(token);
+	return sent.replace(/^bearer\s+/i, '').trim() || sent;
+}
+
 export interface CredentialProblem {
 	field: 'Base URL' | 'JWT';
 	/** Never holds the token. */

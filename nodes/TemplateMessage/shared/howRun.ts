@@ -40,3 +40,14 @@ export function refuseToolWithErrorOutput(ctx: IExecuteFunctions): void {
 
 /** What n8n's engine names the id of an agent's tool call in the tool's input item (2.x, and 1.123's default Agent). */
 export const TOOL_CALL_ID = 'toolCallId';
+
+const requested = new WeakSet<object>();
+
+/** A request of this run left for the API (a tool's failure after one may hide a sent message: see the router). */
+export function markRequested(ctx: IExecuteFunctions): void {
+	requested.add(ctx);
+}
+
+export function hasRequested(ctx: IExecuteFunctions): boolean {
+	return requested.has(ctx);
+}
