@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
-import { runOptionRefused } from '../shared/optionSpec';
+import { booleanOf, runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
 import { failedSendDetails, readRunParameter, readWithDetailsText } from '../request/parameters';
 import { hasLoneSurrogate, isEmptyValue } from '../request/text';
@@ -73,13 +73,13 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const credentials = lookups > 0 ? await readCredentials(this) : undefined;
 	const run = credentials
 		? await lookupAll(this, inputs, credentials, { ...settings, continueOnFail })
-		: { results: inputs.map(notAsked), stoppedAt: undefined };
+		: { results: inputs.map(notAsked), stoppedAt: undefined, redactor: new Redactor('') };
 
 	if (run.stoppedAt !== undefined && !continueOnFail) {
 		const error = lookupError(this.getNode(), run.results[run.stoppedAt], run.stoppedAt);
 		if (error) throw error;
 	}
-	const summary = statusSummary(run.results, new Redactor(credentials?.token ?? ''), settings.wait);
+	const summary = statusSummary(run.results, run.redactor, settings.wait);
 	if (summary) notice(this, summary);
 	return [
 		statusRows(
@@ -145,7 +145,7 @@ function noMsgidReason(json: IDataObject): string {
 		// A sheet writes a number and true back as text ("3", "TRUE").
 		const duplicateOf = typeof json.duplicateOf === 'number' ? json.duplicateOf : typeof json.duplicateOf === 'string' && /^\d{1,9}$/.test(json.duplicateOf.trim()) ? Number(json.duplicateOf) : undefined;
 		if (duplicateOf !== undefined) return `No msgid: the Send skipped this item as a repeat of item ${duplicateOf}: look it up by that row's msgid, if it has one.`;
-		if (json.sentBefore === true || (typeof json.sentBefore === 'string' && json.sentBefore.trim().toLowerCase() === 'true')) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
+		if (booleanOf(json.sentBefore) === true) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
 		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
 	}
 	// A failed row beside a msgid: an earlier message's (the sheet's, or the input n8n laid under the row), or a

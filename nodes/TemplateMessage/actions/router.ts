@@ -5,6 +5,7 @@ import * as forget from './forget.operation';
 import * as getStatus from './getStatus.operation';
 import * as send from './send.operation';
 import { asTool, hasRequested, refuseToolWithErrorOutput } from '../shared/howRun';
+import type { ItemStatus } from '../shared/contracts';
 
 interface Operation {
 	menuEntry: INodePropertyOptions;
@@ -64,7 +65,7 @@ function failedToolCall(ctx: IExecuteFunctions, error: unknown, sending: boolean
 	const given = (error as { description?: unknown } | undefined)?.description;
 	const description = `${typeof given === 'string' && given !== '' ? `${given} ` : ''}Nothing was done: no request left for the API.`;
 	return ctx.getInputData().map((_item, item) => ({
-		json: { ...(sending && { status: 'notSent' }), success: false, error: message, details: { description } },
+		json: { ...(sending && { status: 'notSent' satisfies ItemStatus }), success: false, error: message, details: { description } },
 		pairedItem: { item },
 	}));
 }

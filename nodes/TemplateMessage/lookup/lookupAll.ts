@@ -37,6 +37,8 @@ export interface LookupRun {
 	results: Array<StatusResult | undefined>;
 	/** Without Continue On Fail: the first item whose lookup failed. */
 	stoppedAt?: number;
+	/** What keeps the credential's token out of the answers' texts, for what is built from them (the run summary). */
+	redactor: Redactor;
 }
 
 /** What lookEach works with: the flow, one GET, the clock the flow runs on (a simulated one in tests). */
@@ -75,7 +77,7 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	const get = async (msgid: string) => await getStatus(ctx, statusEndpoint(baseUrl, msgid), settings.timeout, credentials.decrypted, redactor);
 	const results = await lookEach(inputs, { flow, get, clock: SYSTEM_CLOCK, redact: (text) => redactor.text(text), node: ctx.getNode(), signal }, settings);
 	flow.summarise();
-	return { results, stoppedAt: flow.firstFailure };
+	return { results, stoppedAt: flow.firstFailure, redactor };
 }
 
 /** The result of an item with nothing to look up; undefined for one with a msgid. */

@@ -192,18 +192,15 @@ const MAX_REASONS = 3;
  * reached: "Get Status, waiting up to 10 min for read: 30 read, 2 still delivered after 10 min, …".
  */
 export function statusSummary(results: Array<StatusResult | undefined>, secrets: TextRedactor, wait?: WaitSettings): string | undefined {
-	const counts = new Map<string, { count: number; reasons: Set<string>; said: Map<string, string> }>();
+	// Each label's reasons as shown, with the provider's own text in each (a code without the node's "code" before it).
+	const counts = new Map<string, { count: number; reasons: Map<string, string> }>();
 	// The labels that name a status word of the provider's that the node does not know ("still … after …" too), and the word.
 	const unknownWords = new Map<string, string>();
-	// `said`: the provider's own text in the reason (a code without the node's "code" before it).
-	const add = (label: string, reason?: string | null, said = reason) => {
-		const entry = counts.get(label) ?? { count: 0, reasons: new Set<string>(), said: new Map<string, string>() };
+	const add = (label: string, said?: string, shown = said) => {
+		const entry = counts.get(label) ?? { count: 0, reasons: new Map<string, string>() };
 		entry.count++;
 		// One more than are named is enough to say there are more: a reason per row would be kept for every row.
-		if (reason && entry.reasons.size <= MAX_REASONS) {
-			entry.reasons.add(truncate(reason, 80));
-			entry.said.set(truncate(reason, 80), said ?? reason);
-		}
+		if (said && shown && entry.reasons.size <= MAX_REASONS) entry.reasons.set(truncate(shown, 80), said);
 		counts.set(label, entry);
 	};
 	for (const result of results) {
@@ -214,8 +211,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 			if (deliveryStatus === null) add(still ? `still without a status${still}` : LABELS.unreadable);
 			else {
 				const label = still ? `still ${deliveryStatus}${still}` : deliveryStatus;
-				const reason = still ? undefined : (failureReason ?? (failureCode !== null ? `code ${String(failureCode)}` : undefined));
-				add(label, reason, failureReason ?? (failureCode !== null ? String(failureCode) : undefined));
+				if (still || (failureReason === null && failureCode === null)) add(label);
+				else add(label, failureReason ?? String(failureCode), failureReason ?? `code ${String(failureCode)}`);
 				if (!ORDER.includes(deliveryStatus)) unknownWords.set(label, deliveryStatus);
 			}
 		} else add(LABELS[result.kind]);
@@ -240,8 +237,8 @@ export function statusSummary(results: Array<StatusResult | undefined>, secrets:
 		const word = unknownWords.get(label);
 		if (word !== undefined) fromServer.push(word);
 		const reasons = [...entry.reasons].slice(0, MAX_REASONS);
-		fromServer.push(...reasons.map((reason) => entry.said.get(reason) ?? reason));
-		const why = reasons.length === 0 ? '' : `: ${reasons.join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
+		fromServer.push(...reasons.map(([, said]) => said));
+		const why = reasons.length === 0 ? '' : `: ${reasons.map(([shown]) => shown).join('; ')}${entry.reasons.size > MAX_REASONS ? '; …' : ''}`;
 		return [`${entry.count} ${label}${why}`];
 	});
 	const heading = `Get Status${wait ? `, waiting up to ${duration(wait.limitMs)} for ${wait.until}` : ''}`;

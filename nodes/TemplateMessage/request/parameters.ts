@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { SendOnce, ButtonInput, MessageInput, PhoneSource, SendRequestBody, TemplateShape } from '../shared/contracts';
 import { optionPath, optionsOfScope, readOptions } from '../shared/options';
-import { fieldError } from '../shared/optionSpec';
+import { booleanOf, fieldError } from '../shared/optionSpec';
 import { buttonKindsInText, buttonValueOf, FORGET_KEY_DEFAULT, isFailedStatus, isMediaHeaderKind, MESSAGE_KEY_FIELD, VALUE_BUTTON_KINDS } from '../shared/contracts';
 import { messageKey, storedMessageKey } from './messageKey';
 import { bodyValuesFromList } from './payload';
@@ -86,8 +86,7 @@ export function failedSendDetails(json: IDataObject | undefined): IDataObject | 
 	const details = typeof json.details === 'string' ? detailsText(json.details) : json.details;
 	if (!isObject(details) || details.success !== false) return undefined;
 	if (isFailedStatus(details.status) || isFailedStatus(details.delivery)) return details as IDataObject;
-	const flat = json.success === false || (typeof json.success === 'string' && json.success.trim().toLowerCase() === 'false');
-	return flat && isFailedStatus(json.status) ? { ...(details as IDataObject), status: json.status } : undefined;
+	return booleanOf(json.success) === false && isFailedStatus(json.status) ? { ...(details as IDataObject), status: json.status } : undefined;
 }
 
 function detailsText(text: string): unknown {

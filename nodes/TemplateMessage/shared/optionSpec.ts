@@ -53,10 +53,18 @@ function shown(value: unknown): string {
 	return value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : String(value);
 }
 
+/** true or false, also as the text an expression or a sheet gives ("TRUE", " false "); undefined for anything else. */
+export function booleanOf(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === 'true';
+	return undefined;
+}
+
 /** A switch: on or off, also as the text an expression gives ("true", "false"); nothing else. */
 export function readSwitch(value: unknown, { refuse }: Pick<ReadContext, 'refuse'>): boolean {
-	if (value === undefined || value === null || value === '' || typeof value === 'boolean') return value === true;
-	if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value)) return value.trim().toLowerCase() === 'true';
+	if (value === undefined || value === null || value === '') return false;
+	const given = booleanOf(value);
+	if (given !== undefined) return given;
 	return refuse(`expected true or false, got ${shown(value)}`, 'Use an expression that gives true or false, or set the switch itself');
 }
 
