@@ -23,8 +23,45 @@ const N8N_MAJOR = Number(N8N_VERSION.split('.')[0]);
 const PACKAGE_NAME = 'n8n-nodes-template-message';
 const CREDENTIAL_ID = 'tmDemoCredential';
 
-/** A TCP port on 127.0.0.1 that is free right now. */
-async function freePort() {
+/** The kernel's range for ports it hands to `listen(0)` and outgoing connections (Linux's default elsewhere). */
+function ephemeralRange() {
+	try {
+		const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+		if (Number.isInteger(low) && Number.isInteger(high)) return [low, high];
+	} catch {
+		// not Linux
+	}
+	return [32768, 60999];
+}
+
+const PORT_CLAIMS = path.join(os.tmpdir(), `${PACKAGE_NAME}-ports`);
+
+/** Claims `port` for this process, unless this or another live process claimed it first. */
+function claim(port) {
+	fs.mkdirSync(PORT_CLAIMS, { recursive: true });
+	const file = path.join(PORT_CLAIMS, String(port));
+	try {
+		fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+		return true;
+	} catch {
+		const owner = Number(fs.readFileSync(file, 'utf8'));
+		if (owner === process.pid || alive(owner)) return false;
+		fs.writeFileSync(file, String(process.pid));
+		// Two processes taking over one stale claim: the last write wins.
+		return Number(fs.readFileSync(file, 'utf8')) === process.pid;
+	}
+}
+
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+async function anyFreePort() {
 	return await new Promise((resolve) => {
 		const server = net.createServer();
 		server.listen(0, '127.0.0.1', () => {
@@ -32,6 +69,31 @@ async function freePort() {
 			server.close(() => resolve(port));
 		});
 	});
+}
+
+async function bindable(port) {
+	return await new Promise((resolve) => {
+		const server = net.createServer();
+		server.once('error', () => resolve(false));
+		server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+	});
+}
+
+/**
+ * A TCP port on 127.0.0.1 that is free now and stays free until n8n or a server binds it: one below
+ * the kernel's ephemeral range, so that no `listen(0)` on the machine (the engine suites' local
+ * servers, beside the queue suite) and no outgoing connection takes it meanwhile, and claimed in a
+ * file, so that no other suite's process picks it too.
+ */
+async function freePort() {
+	const [ephemeralLow] = ephemeralRange();
+	const [low, high] = [20_000, Math.min(ephemeralLow, 65_536) - 1];
+	if (high <= low) return await anyFreePort();
+	for (let attempt = 0; attempt < 1_000; attempt++) {
+		const port = low + Math.floor(Math.random() * (high - low + 1));
+		if (claim(port) && (await bindable(port))) return port;
+	}
+	throw new Error(`No free port between ${low} and ${high} after 1,000 tries`);
 }
 
 /** n8n settings for a local, offline instance. */
