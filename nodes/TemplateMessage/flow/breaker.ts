@@ -1,5 +1,6 @@
 import { BREAKER_THRESHOLD, COOL_DOWN_GROWTH, FIRST_COOL_DOWN_MS, LAST_COOL_DOWN_MS } from '../shared/flowLimits';
 import { duration } from '../shared/duration';
+import { steadyNow } from '../shared/steadyClock';
 
 const PROBE_POLL_MS = 100;
 
@@ -31,7 +32,7 @@ export class Breaker {
 
 	constructor(
 		private readonly giveUpAfterMs: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = steadyNow,
 	) {}
 
 	/** Since when the API has been failing messages, with none answered since; undefined while it answers. */

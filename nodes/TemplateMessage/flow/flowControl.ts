@@ -13,6 +13,7 @@ import { PauseLog } from './pauseLog';
 import { withStatus } from '../shared/words';
 import type { FlowAnswer } from './stopEarly';
 import { StopEarly, tookIt } from './stopEarly';
+import { steadyNow } from '../shared/steadyClock';
 
 /** The system's time, or a simulated one in tests. */
 export interface Clock {
@@ -21,7 +22,7 @@ export interface Clock {
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-export const SYSTEM_CLOCK: Clock = { now: () => Date.now(), sleep: wait };
+export const SYSTEM_CLOCK: Clock = { now: steadyNow, sleep: wait };
 
 export interface FlowSettings {
 	maxThrottleWaitMs: number;

@@ -19,6 +19,7 @@ import { AccountShare } from './accountShare';
 import { ArrivalRecord } from './arrivalRecord';
 import type { RateLimitState } from '../api/headers';
 import type { WindowEdge } from '../shared/contracts';
+import { steadyNow } from '../shared/steadyClock';
 
 export type PauseCause = 'tooManyRequests' | 'windowUsedUp';
 
@@ -63,7 +64,7 @@ export class Pacer {
 	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
 		readonly maxRate: number,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = steadyNow,
 	) {
 		this.rate = maxRate;
 		this.ceiling = maxRate;
@@ -310,7 +311,7 @@ const shared = new Map<string, { pacer: Pacer; lastUsed: number }>();
  * One pacer per account and rate, shared by every run in this n8n process: a provider limits the
  * account, not the execution. Entries hold no timers or sockets and are dropped once idle for a minute.
  */
-export function sharedPacer(accountKey: string, maxRate: number, now: () => number = Date.now): Pacer {
+export function sharedPacer(accountKey: string, maxRate: number, now: () => number = steadyNow): Pacer {
 	const time = now();
 	for (const [key, entry] of shared) if (time - entry.lastUsed > IDLE_MS && !entry.pacer.inUse) shared.delete(key);
 	const key = `${accountKey}\u0000${maxRate}`;

@@ -2,6 +2,7 @@ import type { FailedOutcome, Outcome, Refusal } from '../shared/contracts';
 import { apiCodeInfo, isApiAnswer, refusalScope, throttled } from '../shared/apiCodes';
 import type { ProbeToken } from './breaker';
 import { Breaker } from './breaker';
+import { steadyNow } from '../shared/steadyClock';
 
 /** What an answer that is not a failure tells the flow, for any operation: the API took the request. */
 export const TAKEN = { kind: 'taken' } as const;
@@ -26,7 +27,7 @@ export class StopEarly {
 	private readonly templates = new Map<string, Refusal>();
 	readonly breaker: Breaker;
 
-	constructor(giveUpAfterMs: number, now: () => number = Date.now) {
+	constructor(giveUpAfterMs: number, now: () => number = steadyNow) {
 		this.breaker = new Breaker(giveUpAfterMs, now);
 	}
 

@@ -1,4 +1,5 @@
 import type { BlockClaim, MessageRecord, LeftForNextWrite } from './record';
+import { steadyNow } from '../shared/steadyClock';
 
 /**
  * 'send': this run recorded it (or sends one in doubt, when asked to); 'sentBefore': an earlier execution recorded
@@ -46,7 +47,7 @@ export class Claims {
 		private readonly record: MessageRecord,
 		private readonly keys: Map<number, string>,
 		private readonly sizing: ClaimSizing,
-		private readonly now: () => number = Date.now,
+		private readonly now: () => number = steadyNow,
 	) {
 		this.order = [...keys.keys()].sort((a, b) => a - b);
 		this.order.forEach((itemIndex, position) => this.positions.set(itemIndex, position));

@@ -4,6 +4,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 import { abortableSleep } from '../shared/abortableSleep';
 import { FIELD } from '../shared/fieldNames';
 import type { ForgetTries } from './forgetTries';
+import { steadyNow } from '../shared/steadyClock';
 
 /**
  * The record of messages sent by earlier executions, in the deduplication store n8n gives nodes (as Remove Duplicates):
@@ -81,7 +82,7 @@ export class MessageRecord {
 		const marker = `${MARKER}${this.runId}:${this.markers++}`;
 		const { found, pauseMs } = await this.serialized(async () => {
 			// Timed from here: a wait for this process's other calls is not a slow store.
-			const started = Date.now();
+			const started = steadyNow();
 			// Read inside the serialized call: a run settling before it may drop the workflow's map, and a
 			// hold set on a dropped map would leave its mark looking like no one's (in doubt) to the next claim.
 			const held = heldMarks(this.workflowId);
@@ -111,7 +112,7 @@ export class MessageRecord {
 				held.set(key, { runId: this.runId, sentBefore, run: this.run });
 				this.marksHeld.push(key);
 			}
-			return { found: recorded, pauseMs: pauseAfter(Date.now() - started) };
+			return { found: recorded, pauseMs: pauseAfter(steadyNow() - started) };
 		});
 		const moves = [...leftOver.moveToNewest, ...movingNext];
 		claim.movesStood = moves.length === 0;
@@ -181,9 +182,9 @@ export class MessageRecord {
 				// Room for the marks that go right after (and the marker), so that they push out no key.
 				const limit = this.maxEntries === undefined ? undefined : this.maxEntries + marksLeft.length + (marker === undefined ? 0 : 1);
 				const before = await this.size();
-				const started = Date.now();
+				const started = steadyNow();
 				const added = toRecord.length - (await this.record(toRecord, limit)).length;
-				return { pushedOut: limit === undefined ? 0 : Math.max(0, before + added - limit), pauseMs: pauseAfter(Date.now() - started) };
+				return { pushedOut: limit === undefined ? 0 : Math.max(0, before + added - limit), pauseMs: pauseAfter(steadyNow() - started) };
 			});
 			// Only the marks covering a move are this run's while it looks the move up.
 			await this.serialized(async () => this.releaseHeldMarks(moving));
