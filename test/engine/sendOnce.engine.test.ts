@@ -253,6 +253,66 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(api.requests).toHaveLength(7);
 	});
 
+	describe('Forget while an execution of this n8n holds the key (sending the message, or moving it as sent before)', () => {
+		const parameters = { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } };
+		/** Holds the answer to `phone`'s request until the returned function is called; accepts the rest at once. */
+		const holdAnswerTo = (phone: string) => {
+			let release!: () => void;
+			const released = new Promise<void>((resolve) => (release = resolve));
+			api.respondWith((request, index) =>
+				(request.body as IDataObject).phone_number === phone
+					? {
+							raw: (res) =>
+								void released.then(() => {
+									res.writeHead(200, { 'content-type': 'application/json' });
+									res.end(JSON.stringify({ msgid: `held-${index}`, success: true }));
+								}),
+						}
+					: acceptAll(request, index),
+			);
+			return release;
+		};
+		const requestsReach = async (count: number) => {
+			for (let poll = 0; poll < 3_000 && api.requests.length < count; poll++) await new Promise((resolve) => setTimeout(resolve, 10));
+			expect(api.requests.length).toBe(count);
+		};
+		const forget = async (items: IDataObject[], forgetWhat: 'keys' | 'all') =>
+			(await runSendNode({ baseUrl: api.baseUrl, items, typeVersion: 2, parameters: { operation: 'forget', forget: forgetWhat } })).output(SEND_NODE).map(({ json }) => json);
+
+		test.each(['keys', 'all'] as const)('Forget (%s) of a message on its way: kept, so a run beside it does not send it a second time', async (forgetWhat) => {
+			const [first, second] = recipients(2, 70);
+			const release = holdAnswerTo(first.phone);
+			// One block claims both keys; the second message waits for the first's answer.
+			const campaign = send([first, second], parameters);
+			await requestsReach(1);
+			const secondKey = `${second.phone}|tpl-once`;
+			const forgotten = await forget(forgetWhat === 'keys' ? [{ messageKey: secondKey }] : [{}], forgetWhat);
+			const repeat = await send([second], parameters);
+			release();
+			expect(outcomes(await campaign)).toEqual(['sent', 'sent']);
+			// Everything: what went is the campaign's block marker (its claim stood); its keys and their marks stay.
+			const kept = { forgotten: 'all', count: 1, kept: 2, reason: expect.stringMatching(/^2 keys were kept: an execution of this workflow running now/) };
+			expect(forgotten).toEqual([forgetWhat === 'keys' ? { forgotten: false, messageKey: secondKey, reason: expect.stringMatching(/^An execution of this workflow running now is sending this message/) } : kept]);
+			expect(repeat.output(SEND_NODE)[0].json).toMatchObject({ skipped: true, concurrentExecution: true });
+			expect(perRecipient(api.requests)[second.phone]).toEqual({ received: 1, accepted: 1 });
+		});
+
+		test('Forget of a key a run is moving as sent before: not forgotten, and said so (that run would record it again)', async () => {
+			const [fresh, before] = recipients(2, 80);
+			expect(outcomes(await send([before], parameters))).toEqual(['sent']);
+			const release = holdAnswerTo(fresh.phone);
+			const daily = send([fresh, before], parameters);
+			await requestsReach(2);
+			const forgotten = await forget([{ messageKey: `${before.phone}|tpl-once` }], 'keys');
+			release();
+			expect(outcomes(await daily)).toEqual(['sent', 'sentBefore']);
+			expect(forgotten).toEqual([{ forgotten: false, messageKey: `${before.phone}|tpl-once`, reason: expect.stringMatching(/^An execution of this workflow running now/) }]);
+			// Once that run has ended, the Forget takes it, and the next run sends the message again.
+			expect(await forget([{ messageKey: `${before.phone}|tpl-once` }], 'keys')).toEqual([{ forgotten: true, messageKey: `${before.phone}|tpl-once` }]);
+			expect(outcomes(await send([before], parameters))).toEqual(['sent']);
+		});
+	});
+
 	test('keys another worker overwrote while the run was sending are recorded again at its end', async () => {
 		const items = recipients(30);
 		const store = deduplicationStore();

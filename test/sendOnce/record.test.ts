@@ -90,7 +90,7 @@ test('a Forget that fails between recording its keys and removing them leaves th
 	// A later run sends neither: each comes out in doubt (not sent, and said so), not sent again blindly.
 	expect({ sentBefore: [...afterCrash.sentBefore], inDoubt: [...afterCrash.inDoubt].sort() }).toEqual({ sentBefore: [], inDoubt: ['order-never', 'order-sent'] });
 	ctx.helpers.removeProcessed = remove;
-	expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries({}, 'forget-run-0')))].sort()).toEqual(['order-never', 'order-sent']);
+	expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries({}, 'forget-run-0'))).held].sort()).toEqual(['order-never', 'order-sent']);
 	const cleared = await MessageRecord.open(ctx).claim(['order-sent', 'order-never'], nothingLeft());
 	expect({ sentBefore: [...cleared.sentBefore], inDoubt: [...cleared.inDoubt] }).toEqual({ sentBefore: [], inDoubt: [] });
 });
@@ -109,7 +109,7 @@ describe('Forget tried again by n8n (Retry On Fail) in the same execution', () =
 		await expect(MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries(execution, 'forget-run-0'))).rejects.toThrow('connection lost');
 		ctx.helpers.removeProcessed = remove;
 		// Was both: the retry found its own try's writes.
-		expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-sent']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-sent', 'order-never'], new ForgetTries(execution, 'forget-run-0'))).held]).toEqual(['order-sent']);
 		const cleared = await MessageRecord.open(ctx).claim(['order-sent', 'order-never'], nothingLeft());
 		expect({ sentBefore: [...cleared.sentBefore], inDoubt: [...cleared.inDoubt] }).toEqual({ sentBefore: [], inDoubt: [] });
 	});
@@ -124,10 +124,10 @@ describe('Forget tried again by n8n (Retry On Fail) in the same execution', () =
 		};
 		expect(await sendOnce()).toBe(true);
 		const execution = {};
-		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-1']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0'))).held]).toEqual(['order-1']);
 		// Between n8n's tries, another execution sends it again, as the Forget meant it to be.
 		expect(await sendOnce()).toBe(true);
-		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0')))]).toEqual(['order-1']);
+		expect([...(await MessageRecord.open(ctx).forget(['order-1'], new ForgetTries(execution, 'forget-run-0'))).held]).toEqual(['order-1']);
 		// Still recorded: a third Send does not send it.
 		expect(await sendOnce()).toBe(false);
 	});

@@ -52,6 +52,13 @@ export const properties: INodeProperties[] = [
 /** A key the record did not hold: mistyped, or a number not written as Send writes it. */
 const NOT_HELD = `${FIELD.sendOnce} holds no message with this key for this workflow: nothing was forgotten. A key is the messageKey of the row that sent it; for ${SEND_ONCE_CHOICE.recipientTemplate}, the number as sent (digits only, with the country code) and the Template Code ID, joined by |.`;
 
+/** A key a running execution of this workflow holds (see MessageRecord.forget). */
+const BUSY = `An execution of this workflow running now is sending this message, or recording it as sent before: nothing was forgotten (forgotten now, a run beside it could send the message a second time, or that execution would record the key again). Run the Forget again once that execution has ended.`;
+
+function keptReason(kept: number): string {
+	return `${kept === 1 ? 'One key was' : `${kept.toLocaleString('en-US')} keys were`} kept: an execution of this workflow running now is sending ${kept === 1 ? 'its message' : 'their messages'}, or recording ${kept === 1 ? 'it' : 'them'} as sent before (forgotten now, a run beside it could send a message a second time). Run the Forget again once that execution has ended.`;
+}
+
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
 	const continueOnFail = failuresAsRows(this);
@@ -60,11 +67,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// Opened outside the store's calls: a workflow not saved, an n8n without the store, say their own fix.
 	const record = MessageRecord.open(this);
 	if (readForgetAll(this)) {
-		const count = await storeCall(this, async () => await record.forgetAll(), continueOnFail, STORE_FAILED_ALL);
+		const cleared = await storeCall(this, async () => await record.forgetAll(), continueOnFail, STORE_FAILED_ALL);
 		const pairedItem = Array.from({ length: itemCount }, (_, item) => ({ item }));
-		if (typeof count === 'number') return [[{ json: { forgotten: 'all', count }, pairedItem }]];
-		const details = { success: false, description: count.description ?? undefined };
-		return [[{ ...(routed ? errorOutputItem(node, count.message, details, 0) : { json: { error: count.message, details } }), pairedItem }]];
+		if (!(cleared instanceof NodeOperationError)) {
+			const { count, kept } = cleared;
+			return [[{ json: kept === 0 ? { forgotten: 'all', count } : { forgotten: 'all', count, kept, reason: keptReason(kept) }, pairedItem }]];
+		}
+		const details = { success: false, description: cleared.description ?? undefined };
+		return [[{ ...(routed ? errorOutputItem(node, cleared.message, details, 0) : { json: { error: cleared.message, details } }), pairedItem }]];
 	}
 	const keys = Array.from({ length: itemCount }, (_, itemIndex) => {
 		try {
@@ -81,8 +91,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// n8n up to 1.11x tries again Max Tries − 1 times whatever the tries after its first put out: a retry keeps
 	// what the tries did, or a third would find nothing and forget again.
 	const retrying = tries.retrying(valid);
-	const held = await storeCall(this, async () => await record.forget(valid, tries), continueOnFail, STORE_FAILED);
-	if (held instanceof Set && valid.length === itemCount && !retrying) tries.clear();
+	const found = await storeCall(this, async () => await record.forget(valid, tries), continueOnFail, STORE_FAILED);
+	if (!(found instanceof NodeOperationError) && found.busy.size === 0 && valid.length === itemCount && !retrying) tries.clear();
 	const failed = (error: NodeOperationError, itemIndex: number) => {
 		const details = { success: false, itemIndex, description: error.description ?? undefined };
 		return routed ? errorOutputItem(node, error.message, details, itemIndex) : { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
@@ -90,8 +100,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	return [
 		keys.map((key, itemIndex) => {
 			if (typeof key !== 'string') return failed(key, itemIndex);
-			if (!(held instanceof Set)) return failed(new NodeOperationError(node, `${held.message} [item ${itemIndex}]`, { itemIndex, description: held.description ?? undefined }), itemIndex);
-			return { json: held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD }, pairedItem: { item: itemIndex } };
+			if (found instanceof NodeOperationError) return failed(new NodeOperationError(node, `${found.message} [item ${itemIndex}]`, { itemIndex, description: found.description ?? undefined }), itemIndex);
+			const json = found.busy.has(key) ? { forgotten: false, messageKey: key, reason: BUSY } : found.held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD };
+			return { json, pairedItem: { item: itemIndex } };
 		}),
 	];
 }

@@ -219,28 +219,37 @@ export class MessageRecord {
 	}
 
 	/**
-	 * Forgets each key and its pending mark; returns the keys the record held. n8n's store has no read
-	 * alone: recording the values tells which were there, and the removal then takes them all out.
-	 * `tries`: what earlier tries of this run did (see ForgetTries).
+	 * Forgets each key and its pending mark; returns the keys the record held, and those left as they are
+	 * because a run of this process holds their marks (`busy`: sending the message now, or moving its key as
+	 * sent before): taken out, a run beside it would send the message too, or its settle would record the key
+	 * again. n8n's store has no read alone: recording the values tells which were there, and the removal then
+	 * takes them all out. `tries`: what earlier tries of this run did (see ForgetTries).
 	 */
-	async forget(keys: string[], tries: ForgetTries): Promise<Set<string>> {
+	async forget(keys: string[], tries: ForgetTries): Promise<{ held: Set<string>; busy: Set<string> }> {
 		const unique = [...new Set(keys)];
 		return await this.serialized(async () => {
-			const fresh = unique.filter((key) => tries.recall(key) === undefined);
+			const running = heldMarksByWorkflow.get(this.workflowId);
+			const busy = new Set(unique.filter((key) => running?.has(key)));
+			const free = unique.filter((key) => !busy.has(key));
+			const fresh = free.filter((key) => tries.recall(key) === undefined);
 			const held = new Set(await this.record([...fresh, ...fresh.map(pending)]));
 			for (const key of fresh) tries.found(key, held.has(key) || held.has(pending(key)));
-			const left = unique.filter((key) => tries.recall(key)?.removed !== true);
+			const left = free.filter((key) => tries.recall(key)?.removed !== true);
 			await this.remove([...left, ...left.map(pending)]);
 			tries.removed(left);
-			return new Set(unique.filter((key) => tries.recall(key)?.held === true));
+			return { held: new Set(free.filter((key) => tries.recall(key)?.held === true)), busy };
 		});
 	}
 
-	async forgetAll(): Promise<number> {
+	/** Clears the record but the keys and marks runs of this process hold (see forget): how many values went, and how many keys stayed. */
+	async forgetAll(): Promise<{ count: number; kept: number }> {
 		return await this.serialized(async () => {
-			const count = await this.size();
+			const before = await this.size();
 			await this.ctx.helpers.clearAllProcessedItems(SCOPE, ENTRIES);
-			return count;
+			const running = [...(heldMarksByWorkflow.get(this.workflowId)?.keys() ?? [])];
+			if (running.length === 0) return { count: before, kept: 0 };
+			await this.record([...running, ...running.map(pending)]);
+			return { count: Math.max(0, before - (await this.size())), kept: running.length };
 		});
 	}
 
