@@ -113,6 +113,10 @@ describe('normalisePhoneNumber', () => {
 			['\u200e+62 812 3456 7890', '6281234567890'],
 			['\u2066+62 812 3456 7890\u2069', '6281234567890'],
 			['+62\u200b812\ufeff34567890', '6281234567890'],
+			// Scientific notation that writes every digit of the number (a sheet with more decimals shown).
+			['4.47700900123E+11', '447700900123'],
+			['+6,281234567890E12', '6281234567890'],
+			['6.2812345678900e+12', '6281234567890'],
 		])('%j → %s', (input, expected) => {
 			expect(normalisePhoneNumber(input)).toBe(expected);
 		});
@@ -120,6 +124,8 @@ describe('normalisePhoneNumber', () => {
 		test.each([
 			['6.28123456789E+12', /"6\.28123456789E\+12" is in scientific notation, in which a sheet drops a number's last digits$/],
 			['6.2812E12', /scientific notation/],
+			['6.2812345678901E+12', /scientific notation/],
+			['6.28123456789E+120', /scientific notation/],
 			['6281234567890.5', /is a decimal number, not a phone number$/],
 			// A decimal comma, as sheets in Indonesia and much of Europe write numbers.
 			['6,28123E+11', /"6,28123E\+11" is in scientific notation, in which a sheet drops a number's last digits$/],

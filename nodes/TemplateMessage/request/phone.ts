@@ -337,14 +337,22 @@ function phoneText(raw: unknown): string {
 }
 
 /**
- * A spreadsheet's "6281234567890.0" (or "…,0" with a decimal comma) is the whole number; scientific notation has lost the
- * number's last digits; other fractions are no number. A dot before three or more digits separates groups ("0812.3456789"),
+ * A spreadsheet's "6281234567890.0" (or "…,0" with a decimal comma) is the whole number, as is scientific notation that
+ * writes every digit ("4.47700900123E+11"); with fewer, it has lost the number's last digits; other fractions are no number. A dot before three or more digits separates groups ("0812.3456789"),
  * but before zeros alone ("62812345678.000") it may be either, and a number grouped otherwise that ends in ".0" or ".12"
  * ("62 812 3456 7890.0") may end in a decimal part or in digits: the node cannot tell which.
  */
 function wholeNumber(text: string, asWritten: string): string {
 	// "6,281,234,567,890.0": digit grouping, said as such below.
 	if (COMMA_GROUPED.test(text)) return text;
+	const scientific = /^(\+?)(\d+)(?:[.,](\d+))?e\+?(\d{1,2})$/i.exec(text);
+	if (scientific) {
+		const [, plus, lead, fraction = '', exponent] = scientific;
+		// "4.47700900123E+11" writes every digit of 447700900123: the number, exactly. Fewer, and the sheet dropped some.
+		const length = lead.length + Number(exponent);
+		const digits = lead + fraction;
+		if (digits.length >= length && /^0*$/.test(digits.slice(length))) return plus + digits.slice(0, length);
+	}
 	if (/^\+?\d+([.,]\d+)?e\+?\d+$/i.test(text)) {
 		throw new InvalidFieldError(FIELD.phoneNumber, `${shown(asWritten)} is in scientific notation, in which a sheet drops a number's last digits`, 'Format the column as plain text (or as a number with no decimals) in the sheet, then read it again');
 	}
