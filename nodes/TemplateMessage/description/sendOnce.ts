@@ -44,7 +44,7 @@ export const sendOnceProperties: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: { sendOnce: ['customKey'] } },
-		placeholder: "e.g. {{ $json.orderId }} or {{ $json.phone }}-{{ $now.toFormat('yyyy-MM-dd') }}",
-		description: 'What names this message: two items with the same key are the same message, and it goes out once',
+		placeholder: "e.g. {{ $json.orderId }} or {{ String($json.phone).replace(/\\D/g, '') }}-{{ $now.toFormat('yyyy-MM-dd') }}",
+		description: "What names this message: two items with the same key are the same message, and it goes out once, from any Template Message node of this workflow whatever its template (add the template to the key to tell them apart)",
 	},
 ];

@@ -100,7 +100,7 @@ export const OPTIONS = {
 			// Above an ordinary sheet, at a cost per store call measured in docs/send-once.md.
 			default: 50_000,
 			description:
-				`With ${FIELD.sendOnce}: how many messages the workflow's record keeps once a run is over. Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.`,
+				`With ${FIELD.sendOnce}: how many messages the workflow's record keeps once a run is over (one record for all its nodes: the smallest setting among them cuts it). Beyond that the oldest are forgotten (a message seen again counts as new as its last run), a later run could send them again, and the run that pushed them out says how many. Set it above the number of rows your sheets will ever have.`,
 		},
 		{ min: 1, max: 1_000_000 },
 	),
