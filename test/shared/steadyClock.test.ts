@@ -28,6 +28,7 @@ test('does not follow the wall clock when it is stepped, and goes on with real t
 	const after = steadyNow();
 	expect(after).toBeGreaterThanOrEqual(before);
 	expect(after - before).toBeLessThan(1_000);
+	expect(Number.isInteger(after)).toBe(true);
 	expect(SYSTEM_CLOCK.now).toBe(steadyNow);
 });
 

@@ -7,6 +7,7 @@
  */
 const origin = Date.now() - performance.now();
 
+/** Whole milliseconds, as Date.now gives them (every count and wait built on it expects them). */
 export function steadyNow(): number {
-	return origin + performance.now();
+	return Math.floor(origin + performance.now());
 }
