@@ -92,7 +92,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// what the tries did, or a third would find nothing and forget again.
 	const retrying = tries.retrying(valid);
 	const found = await storeCall(this, async () => await record.forget(valid, tries), continueOnFail, STORE_FAILED);
-	if (!(found instanceof NodeOperationError) && found.busy.size === 0 && valid.length === itemCount && !retrying) tries.clear();
+	if (!(found instanceof NodeOperationError) && valid.length === itemCount && !retrying) tries.clear();
 	const failed = (error: NodeOperationError, itemIndex: number) => {
 		const details = { success: false, itemIndex, description: error.description ?? undefined };
 		return routed ? errorOutputItem(node, error.message, details, itemIndex) : { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
