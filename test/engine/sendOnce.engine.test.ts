@@ -722,6 +722,18 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(outcomes(await send(items, { sendOnce: 'recipientTemplate' }))).toEqual(['sent', 'sentBefore', 'sentBefore']);
 	});
 
+	test("Forget Sent Messages fed a Send's whole output: a row refused before Send Once (invalid, no key) has nothing to forget, and says so; the run goes on", async () => {
+		const items = [...recipients(1), { phone: '', name: 'No number' }, ...recipients(1, 1)];
+		const sent = await send(items, { sendOnce: 'recipientTemplate' });
+		expect(outcomes(sent)).toEqual(['sent', 'invalid', 'sent']);
+		const forget = await runSendNode({ baseUrl: api.baseUrl, items: sent.output(SEND_NODE).map(({ json }) => json), typeVersion: 2, parameters: { operation: 'forget' } });
+		expect(forget.output(SEND_NODE).map((item) => [item.pairedItem, item.json])).toEqual([
+			[{ item: 0 }, { forgotten: true, messageKey: `${items[0].phone}|tpl-once` }],
+			[{ item: 1 }, { forgotten: false, messageKey: null, reason: expect.stringMatching(/^This row is a Send's failed row without a messageKey: its message never reached Send Once's record, so there is nothing to forget/) }],
+			[{ item: 2 }, { forgotten: true, messageKey: `${items[2].phone}|tpl-once` }],
+		]);
+	});
+
 	test('Forget Sent Messages with the error output: a row without a key goes to the second output, the forgotten ones to the first', async () => {
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [{ messageKey: 'a|tpl-once' }, {}], typeVersion: 2, onError: 'continueErrorOutput', parameters: { operation: 'forget' } });
 		expect(forget.output(SEND_NODE, 0).map((item) => [item.pairedItem, item.json])).toEqual([[{ item: 0 }, expect.objectContaining({ forgotten: false, messageKey: 'a|tpl-once' })]]);
@@ -772,7 +784,7 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		expect(row.json.error).toMatch(/is empty/);
 		const forget = await runSendNode({ baseUrl: api.baseUrl, items: [row.json], typeVersion: 2, onError: 'continueRegularOutput', parameters: { operation: 'forget' } });
 		// Was: forgotten, the sheet's key taken for the row's, and the message went again the day after.
-		expect(forget.output(SEND_NODE)[0].json.error).toBe('Message Key: is empty [item 0]');
+		expect(forget.output(SEND_NODE)[0].json).toEqual({ forgotten: false, messageKey: null, reason: expect.stringMatching(/^This row is a Send's failed row without a messageKey/) });
 		expect(outcomes(await send([item], { sendOnce: 'recipientTemplate' }))).toEqual(['sentBefore']);
 		expect(api.requests).toHaveLength(1);
 	});

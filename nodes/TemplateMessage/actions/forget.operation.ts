@@ -52,6 +52,9 @@ export const properties: INodeProperties[] = [
 /** A key the record did not hold: mistyped, or a number not written as Send writes it. */
 const NOT_HELD = `${FIELD.sendOnce} holds no message with this key for this workflow: nothing was forgotten. A key is the messageKey of the row that sent it; for ${SEND_ONCE_CHOICE.recipientTemplate}, the number as sent (digits only, with the country code) and the Template Code ID, joined by |.`;
 
+/** A Send's failed row without a key (see readForgetKey). */
+const NEVER_RECORDED = `This row is a Send's failed row without a messageKey: its message never reached ${FIELD.sendOnce}'s record, so there is nothing to forget.`;
+
 /** A key a running execution of this workflow holds (see MessageRecord.forget). */
 const BUSY = `An execution of this workflow running now is sending this message, or recording it as sent before: nothing was forgotten (forgotten now, a run beside it could send the message a second time, or that execution would record the key again). Run the Forget again once that execution has ended.`;
 
@@ -92,13 +95,14 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	// what the tries did, or a third would find nothing and forget again.
 	const retrying = tries.retrying(valid);
 	const found = await storeCall(this, async () => await record.forget(valid, tries), continueOnFail, STORE_FAILED);
-	if (!(found instanceof NodeOperationError) && valid.length === itemCount && !retrying) tries.clear();
+	if (!(found instanceof NodeOperationError) && !keys.some((key) => key instanceof NodeOperationError) && !retrying) tries.clear();
 	const failed = (error: NodeOperationError, itemIndex: number) => {
 		const details = { success: false, itemIndex, description: error.description ?? undefined };
 		return routed ? errorOutputItem(node, error.message, details, itemIndex) : { json: { error: error.message, details }, pairedItem: { item: itemIndex } };
 	};
 	return [
 		keys.map((key, itemIndex) => {
+			if (key === undefined) return { json: { forgotten: false, messageKey: null, reason: NEVER_RECORDED }, pairedItem: { item: itemIndex } };
 			if (typeof key !== 'string') return failed(key, itemIndex);
 			if (found instanceof NodeOperationError) return failed(new NodeOperationError(node, `${found.message} [item ${itemIndex}]`, { itemIndex, description: found.description ?? undefined }), itemIndex);
 			const json = found.busy.has(key) ? { forgotten: false, messageKey: key, reason: BUSY } : found.held.has(key) ? { forgotten: true, messageKey: key } : { forgotten: false, messageKey: key, reason: NOT_HELD };

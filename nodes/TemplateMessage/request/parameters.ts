@@ -53,8 +53,16 @@ export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOn
 	return messageKey(request, sendOnce, sendOnce === 'customKey' ? readParameter(ctx, 'messageKey', itemIndex, MESSAGE_KEY_FIELD, '') : undefined);
 }
 
-export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string {
-	return storedMessageKey(readWithDetailsText(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, FORGET_KEY_DEFAULT, 'messageKey'));
+/**
+ * The key to forget; undefined, at the default, for a Send's failed row without one (refused before Send Once
+ * made its key, as an invalid row is): its message never reached the record.
+ */
+export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
+	const key = readWithDetailsText(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, FORGET_KEY_DEFAULT, 'messageKey');
+	const parameter = ctx.getNode().parameters.forgetKey;
+	const atDefault = parameter === undefined || parameter === FORGET_KEY_DEFAULT;
+	if (atDefault && isEmptyValue(key) && failedSendDetails(ctx.getInputData()[itemIndex]?.json)) return undefined;
+	return storedMessageKey(key);
 }
 
 /**
