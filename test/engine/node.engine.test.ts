@@ -166,6 +166,19 @@ describe('bad input', () => {
 		expect(phonesSent(api.requests)).toEqual(['6281234567890', '6281300000001']);
 	});
 
+	test("rows read from a sheet (Google Sheets' row_number): the hint names the sheet's row too, the one a user opens", async () => {
+		const sheet = items.map((item, index) => ({ ...item, row_number: index === 3 ? '5' : index + 2 }));
+		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: mappedBody, onError: 'continueRegularOutput' });
+		const hints = result.output(SEND_NODE).map((item) => (item.json.details as IDataObject | undefined)?.description);
+		expect(hints[1]).toMatch(/\. Item 1 is input row 2 \(n8n counts items from 0\)\. In the sheet it is row 3 \(its row_number\)\.$/);
+		expect(hints[3]).toMatch(/ In the sheet it is row 5 \(its row_number\)\.$/);
+		// Not a row number: nothing said of it.
+		for (const rowNumber of [0, -1, 2.5, 'B7', true]) {
+			const one = await runSendNode({ baseUrl: api.baseUrl, items: [{ ...items[1], row_number: rowNumber }], parameters: mappedBody, onError: 'continueRegularOutput' });
+			expect((one.output(SEND_NODE)[0].json.details as IDataObject).description).toMatch(/ Item 0 is input row 1 \(n8n counts items from 0\)\.$/);
+		}
+	});
+
 	test('with the error output: failed items go to the second output, sent ones to the first', async () => {
 		const result = await runSendNode({ baseUrl: api.baseUrl, items, parameters: mappedBody, onError: 'continueErrorOutput' });
 		expect(result.output(SEND_NODE, 0).map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 2 }]);

@@ -6,7 +6,7 @@ import { FIELD } from '../../nodes/TemplateMessage/shared/fieldNames';
 import { InvalidFieldError } from '../../nodes/TemplateMessage/shared/InvalidFieldError';
 
 const node = { id: 'n', name: 'Template Message', type: 'n8n-nodes-template-message.templateMessage', typeVersion: 2, position: [0, 0], parameters: {} } as INode;
-const invalid = (field: string, itemIndex: number) => invalidMessage(node, new InvalidFieldError(field, 'is wrong'), itemIndex, { phoneNumber: '+62 812', templateCodeId: 'tpl' } as never);
+const invalid = (field: string, itemIndex: number) => invalidMessage(node, new InvalidFieldError(field, 'is wrong'), itemIndex, undefined, { phoneNumber: '+62 812', templateCodeId: 'tpl' } as never);
 
 test("a dry run counts invalid items by the field as the editor names it, a part of a field counted with its field", () => {
 	const read = [

@@ -314,7 +314,7 @@ test('every message names the item, says what is wrong, and (where it helps) wha
 			caught = error;
 		}
 		expect(caught).toBeInstanceOf(InvalidFieldError);
-		const error = invalidItemError(node, caught, 3);
+		const error = invalidItemError(node, caught, 3, undefined);
 		expect(error.message).toMatch(/^[A-Z][^:]+: .+ \[item 3\]$/);
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.description).toBeTruthy();

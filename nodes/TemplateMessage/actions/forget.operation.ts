@@ -83,7 +83,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		try {
 			return readForgetKey(this, itemIndex);
 		} catch (error) {
-			const invalid = invalidItemError(node, error, itemIndex);
+			const invalid = invalidItemError(node, error, itemIndex, this.getInputData()[itemIndex]?.json.row_number);
 			invalid.description = `Map the key to forget: the default, ${FORGET_KEY_DEFAULT.slice(1)}, takes it from any row a Template Message node with ${FIELD.sendOnce} put out.`;
 			if (!continueOnFail) throw invalid;
 			return invalid;

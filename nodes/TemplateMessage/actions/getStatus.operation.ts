@@ -63,8 +63,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		try {
 			value = readWithDetailsText(this, 'messageId', itemIndex, FIELD.messageId, MESSAGE_ID_DEFAULT, 'msgid');
 		} catch (error) {
-			if (!continueOnFail) throw invalidItemError(this.getNode(), error, itemIndex);
-			return { invalid: invalidItemError(this.getNode(), error, itemIndex) };
+			const invalid = invalidItemError(this.getNode(), error, itemIndex, item.json.row_number);
+			if (!continueOnFail) throw invalid;
+			return { invalid };
 		}
 		given[itemIndex] = value;
 		return msgidOf(value, item.json);

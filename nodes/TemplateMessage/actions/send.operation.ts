@@ -247,7 +247,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 				tryKey: tryKeyOf(request),
 			};
 		} catch (error) {
-			return invalidMessage(this.getNode(), error, itemIndex, input, runIndex);
+			return invalidMessage(this.getNode(), error, itemIndex, this.getInputData()[itemIndex]?.json.row_number, input, runIndex);
 		}
 	});
 	const valid = prepared.map((message) => (isInvalid(message) ? undefined : message));

@@ -25,15 +25,22 @@ const STATUS_HINTS: Record<number, string> = {
  * Loop Over Items passes on the pairing its input had, which for a sheet's rows is the trigger's
  * one item, not the row. The phone number cell, where there is one, finds the row.
  */
-function whereFrom(itemIndex: number, runIndex: number, phoneNumber: unknown): string {
-	if (runIndex === 0) return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).`;
+function whereFrom(itemIndex: number, runIndex: number, phoneNumber: unknown, rowNumber: unknown): string {
+	if (runIndex === 0) return `Item ${itemIndex} is input row ${itemIndex + 1} (n8n counts items from 0).${sheetRow(rowNumber)}`;
 	const phone = typeof phoneNumber === 'string' || typeof phoneNumber === 'number' ? `, Phone Number ${JSON.stringify(truncate(String(phoneNumber), 40))}` : '';
-	return `Item ${itemIndex} is row ${itemIndex + 1} of this batch (run ${runIndex + 1} of this node in this execution${phone}; n8n counts items from 0).`;
+	return `Item ${itemIndex} is row ${itemIndex + 1} of this batch (run ${runIndex + 1} of this node in this execution${phone}; n8n counts items from 0).${sheetRow(rowNumber)}`;
 }
 
-export function invalidItemError(node: INode, error: unknown, itemIndex: number, runIndex = 0, phoneNumber?: unknown): NodeOperationError {
+/** n8n's Google Sheets node gives each row it reads its row in the sheet, `row_number`: the row a user opens. */
+function sheetRow(rowNumber: unknown): string {
+	const row = typeof rowNumber === 'string' && /^\d{1,9}$/.test(rowNumber.trim()) ? Number(rowNumber) : rowNumber;
+	return typeof row === 'number' && Number.isSafeInteger(row) && row > 0 ? ` In the sheet it is row ${row} (its row_number).` : '';
+}
+
+/** `rowNumber`: the input item's `row_number`, where a sheet gave one. */
+export function invalidItemError(node: INode, error: unknown, itemIndex: number, rowNumber: unknown, runIndex = 0, phoneNumber?: unknown): NodeOperationError {
 	if (error instanceof InvalidFieldError) {
-		const row = whereFrom(itemIndex, runIndex, phoneNumber);
+		const row = whereFrom(itemIndex, runIndex, phoneNumber, rowNumber);
 		return new NodeOperationError(node, `${error.field}: ${error.problem} [item ${itemIndex}]`, {
 			itemIndex,
 			description: error.hint ? `${error.hint}. ${row}` : row,
@@ -46,9 +53,9 @@ export function invalidItemError(node: INode, error: unknown, itemIndex: number,
 // Longest first: an error's field is named after the longest field name it starts with.
 const FIELD_NAMES = [...Object.values(FIELD), ...Object.values(OPTIONS).map((option) => option.property.displayName)].sort((a, b) => b.length - a.length);
 
-export function invalidMessage(node: INode, error: unknown, itemIndex: number, input?: MessageInput, runIndex = 0): InvalidMessage {
+export function invalidMessage(node: INode, error: unknown, itemIndex: number, rowNumber: unknown, input?: MessageInput, runIndex = 0): InvalidMessage {
 	const field = error instanceof InvalidFieldError ? (FIELD_NAMES.find((name) => error.field === name || error.field.startsWith(`${name} → `)) ?? error.field) : undefined;
-	return { invalid: invalidItemError(node, error, itemIndex, runIndex, input?.phoneNumber), field, identifiedBy: identifiersOf(input) };
+	return { invalid: invalidItemError(node, error, itemIndex, rowNumber, runIndex, input?.phoneNumber), field, identifiedBy: identifiersOf(input) };
 }
 
 /**
