@@ -58,8 +58,9 @@ const NEVER_RECORDED = `This row is a Send's failed row without a messageKey: it
 /** A key a running execution of this workflow holds (see MessageRecord.forget). */
 const BUSY = `An execution of this workflow running now is sending this message, or recording it as sent before: nothing was forgotten (forgotten now, a run beside it could send the message a second time, or that execution would record the key again). Run the Forget again once that execution has ended.`;
 
-function keptReason(kept: number): string {
-	return `${kept === 1 ? 'One key was' : `${kept.toLocaleString('en-US')} keys were`} kept: an execution of this workflow running now is sending ${kept === 1 ? 'its message' : 'their messages'}, or recording ${kept === 1 ? 'it' : 'them'} as sent before (forgotten now, a run beside it could send a message a second time). Run the Forget again once that execution has ended.`;
+function notClearedReason(held: number): string {
+	const keys = held === 1 ? 'one message' : `${held.toLocaleString('en-US')} messages`;
+	return `Nothing was cleared: an execution of this workflow running now is sending ${keys}, or recording ${held === 1 ? 'it' : 'them'} as sent before (cleared now, a run beside it could send a message a second time, or leave one in doubt unsent). Run the Forget again once that execution has ended.`;
 }
 
 export async function execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
@@ -73,8 +74,8 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 		const cleared = await storeCall(this, async () => await record.forgetAll(), continueOnFail, STORE_FAILED_ALL);
 		const pairedItem = Array.from({ length: itemCount }, (_, item) => ({ item }));
 		if (!(cleared instanceof NodeOperationError)) {
-			const { count, kept } = cleared;
-			return [[{ json: kept === 0 ? { forgotten: 'all', count } : { forgotten: 'all', count, kept, reason: keptReason(kept) }, pairedItem }]];
+			const { count, heldByRuns } = cleared;
+			return [[{ json: heldByRuns === 0 ? { forgotten: 'all', count } : { forgotten: false, count, reason: notClearedReason(heldByRuns) }, pairedItem }]];
 		}
 		const details = { success: false, description: cleared.description ?? undefined };
 		return [[{ ...(routed ? errorOutputItem(node, cleared.message, details, 0) : { json: { error: cleared.message, details } }), pairedItem }]];

@@ -241,15 +241,18 @@ export class MessageRecord {
 		});
 	}
 
-	/** Clears the record but the keys and marks runs of this process hold (see forget): how many values went, and how many keys stayed. */
-	async forgetAll(): Promise<{ count: number; kept: number }> {
+	/**
+	 * Clears the record: how many values it held. Not while a run of this process holds marks in it (`heldByRuns`,
+	 * nothing cleared): the clear would take its keys and its claims' markers too, and that run could then
+	 * send a message twice, or leave it in doubt unsent (see forget).
+	 */
+	async forgetAll(): Promise<{ count: number; heldByRuns: number }> {
 		return await this.serialized(async () => {
-			const before = await this.size();
+			const heldByRuns = heldMarksByWorkflow.get(this.workflowId)?.size ?? 0;
+			if (heldByRuns > 0) return { count: 0, heldByRuns };
+			const count = await this.size();
 			await this.ctx.helpers.clearAllProcessedItems(SCOPE, ENTRIES);
-			const running = [...(heldMarksByWorkflow.get(this.workflowId)?.keys() ?? [])];
-			if (running.length === 0) return { count: before, kept: 0 };
-			await this.record([...running, ...running.map(pending)]);
-			return { count: Math.max(0, before - (await this.size())), kept: running.length };
+			return { count, heldByRuns };
 		});
 	}
 
