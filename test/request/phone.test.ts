@@ -28,6 +28,12 @@ describe('normalisePhoneNumber', () => {
 		expect(normalisePhoneNumber('0812 3456 7890', '+62')).toBe('6281234567890');
 	});
 
+	test("a 0 before scientific notation's point is no local number's 0: refused, never sent to the default country", () => {
+		expect(() => normalisePhoneNumber('0.447700900123E+12', '62')).toThrow(/scientific notation/);
+		expect(() => normalisePhoneNumber('0,6281234567890E+13', '44')).toThrow(/scientific notation/);
+		expect(normalisePhoneNumber('6.281234567890E+12', '62')).toBe('6281234567890');
+	});
+
 	test('the default country code leaves international numbers alone', () => {
 		expect(normalisePhoneNumber('+44 20 7946 0958', '62')).toBe('442079460958');
 	});
@@ -126,6 +132,11 @@ describe('normalisePhoneNumber', () => {
 			['6.2812E12', /scientific notation/],
 			['6.2812345678901E+12', /scientific notation/],
 			['6.28123456789E+120', /scientific notation/],
+			// A 0 before the point, or more than one digit there: no sheet writes it so, and a 0 read as a digit would send abroad.
+			['0.447700900123E+12', /scientific notation/],
+			['0,6281234567890E+13', /scientific notation/],
+			['06.281234567890E+12', /scientific notation/],
+			['62.81234567890E+11', /scientific notation/],
 			['6281234567890.5', /is a decimal number, not a phone number$/],
 			// A decimal comma, as sheets in Indonesia and much of Europe write numbers.
 			['6,28123E+11', /"6,28123E\+11" is in scientific notation, in which a sheet drops a number's last digits$/],

@@ -345,7 +345,8 @@ function phoneText(raw: unknown): string {
 function wholeNumber(text: string, asWritten: string): string {
 	// "6,281,234,567,890.0": digit grouping, said as such below.
 	if (COMMA_GROUPED.test(text)) return text;
-	const scientific = /^(\+?)(\d+)(?:[.,](\d+))?e\+?(\d{1,2})$/i.exec(text);
+	// As sheets write it: one digit from 1 to 9 before the point ("0.447700900123E+12" is not read: its 0 is no digit of the number).
+	const scientific = /^(\+?)([1-9])(?:[.,](\d+))?e\+?(\d{1,2})$/i.exec(text);
 	if (scientific) {
 		const [, plus, lead, fraction = '', exponent] = scientific;
 		// "4.47700900123E+11" writes every digit of 447700900123: the number, exactly. Fewer, and the sheet dropped some.
