@@ -34,17 +34,27 @@ function ephemeralRange() {
 	return [32768, 60999];
 }
 
-const PORT_CLAIMS = path.join(os.tmpdir(), `${PACKAGE_NAME}-ports`);
+/** One folder of claims per user of the machine: another user's is not writable. */
+const PORT_CLAIMS = path.join(os.tmpdir(), `${PACKAGE_NAME}-ports-${typeof process.getuid === 'function' ? process.getuid() : os.userInfo().username}`);
 
-/** Claims `port` for this process, unless this or another live process claimed it first. */
+/**
+ * Claims `port` for this process, unless this or another live process claimed it first. Where claims
+ * cannot be written (a read-only or full temp folder), the port is taken unclaimed.
+ */
 function claim(port) {
-	fs.mkdirSync(PORT_CLAIMS, { recursive: true });
 	const file = path.join(PORT_CLAIMS, String(port));
 	try {
+		fs.mkdirSync(PORT_CLAIMS, { recursive: true });
 		fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
 		return true;
-	} catch {
-		const owner = Number(fs.readFileSync(file, 'utf8'));
+	} catch (error) {
+		if (error.code !== 'EEXIST') return true;
+		let owner;
+		try {
+			owner = Number(fs.readFileSync(file, 'utf8'));
+		} catch {
+			return false;
+		}
 		if (owner === process.pid || alive(owner)) return false;
 		fs.writeFileSync(file, String(process.pid));
 		// Two processes taking over one stale claim: the last write wins.

@@ -170,8 +170,8 @@ describe('bad input', () => {
 		const sheet = items.map((item, index) => ({ ...item, row_number: index === 3 ? '5' : index + 2 }));
 		const result = await runSendNode({ baseUrl: api.baseUrl, items: sheet, parameters: mappedBody, onError: 'continueRegularOutput' });
 		const hints = result.output(SEND_NODE).map((item) => (item.json.details as IDataObject | undefined)?.description);
-		expect(hints[1]).toMatch(/\. Item 1 is input row 2 \(n8n counts items from 0\)\. In the sheet it is row 3 \(its row_number\)\.$/);
-		expect(hints[3]).toMatch(/ In the sheet it is row 5 \(its row_number\)\.$/);
+		expect(hints[1]).toMatch(/\. Item 1 is input row 2 \(n8n counts items from 0\)\. Its row_number \(a Google Sheets row\) is 3\.$/);
+		expect(hints[3]).toMatch(/ Its row_number \(a Google Sheets row\) is 5\.$/);
 		// Not a row number: nothing said of it.
 		for (const rowNumber of [0, -1, 2.5, 'B7', true]) {
 			const one = await runSendNode({ baseUrl: api.baseUrl, items: [{ ...items[1], row_number: rowNumber }], parameters: mappedBody, onError: 'continueRegularOutput' });

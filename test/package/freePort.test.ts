@@ -4,8 +4,10 @@
  * kernel picks (`listen(0)`); a port from that range could be taken before n8n binds it, and the suite's
  * readiness check then asked another suite's server.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 
 const stack = require('../../scripts/stack') as { freePort: () => Promise<number> };
 
@@ -26,4 +28,13 @@ test('a port below the range the kernel picks from, bindable, and never the same
 	expect(new Set(ports).size).toBe(ports.length);
 	const servers = await Promise.all(ports.slice(0, 5).map(listen));
 	await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+test('where claims cannot be written (the temp folder is no folder), a port all the same', () => {
+	const stackPath = path.join(__dirname, '..', '..', 'scripts', 'stack.js');
+	const port = execFileSync(process.execPath, ['-e', `require(${JSON.stringify(stackPath)}).freePort().then((port) => console.log(port))`], {
+		env: { ...process.env, TMPDIR: '/dev/null/not-a-folder' },
+		encoding: 'utf8',
+	});
+	expect(Number(port)).toBeLessThan(ephemeralLow);
 });

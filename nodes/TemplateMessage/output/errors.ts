@@ -34,7 +34,7 @@ function whereFrom(itemIndex: number, runIndex: number, phoneNumber: unknown, ro
 /** n8n's Google Sheets node gives each row it reads its row in the sheet, `row_number`: the row a user opens. */
 function sheetRow(rowNumber: unknown): string {
 	const row = typeof rowNumber === 'string' && /^\d{1,9}$/.test(rowNumber.trim()) ? Number(rowNumber) : rowNumber;
-	return typeof row === 'number' && Number.isSafeInteger(row) && row > 0 ? ` In the sheet it is row ${row} (its row_number).` : '';
+	return typeof row === 'number' && Number.isSafeInteger(row) && row > 0 ? ` Its row_number (a Google Sheets row) is ${row}.` : '';
 }
 
 /** `rowNumber`: the input item's `row_number`, where a sheet gave one. */
