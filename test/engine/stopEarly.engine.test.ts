@@ -86,7 +86,7 @@ test('without Continue On Fail, the node fails with the refusal and says how man
 	const result = await runSendNode({ baseUrl: api.baseUrl, items: rows(200), parameters: parameters({ maxConcurrency: 1 }) });
 	const error = result.nodeError(SEND_NODE)!;
 	expect(error.message).toBe('The API refused the message (HTTP 401): Token invalid (code 45) [item 3]');
-	expect(error.description).toMatch(/^Code 45: the token is invalid\. .+ Run: Sent 3 of 200 item\(s\): 1 refused, 196 not sent \(held back or throttled\)\. n8n's Retry On Fail will not send the accepted ones again\.$/);
+	expect(error.description).toMatch(/^Code 45: the token is invalid\. .+ Run: Sent 3 of 200 item\(s\): 1 refused, 196 not sent\. n8n's Retry On Fail will not send the accepted ones again\.$/);
 	expect(api.requests).toHaveLength(4);
 });
 
@@ -255,7 +255,7 @@ describe('the provider\'s rate-limit headers', () => {
 		expect(output[1].json.error).toMatch(/^Not sent: the API's rate-limit window \(X-RateLimit-Remaining: 0\) resets in 10 min, beyond Max Wait When Throttled \(120 s\) \[item 1\]$/);
 		expect(api.requests).toHaveLength(1);
 		const hints = (result.run.data.resultData.runData[SEND_NODE][0].hints ?? []).map((hint) => hint.message);
-		expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 1 of 3 item(s): 2 not sent (held back or throttled).'] : []);
+		expect(hints).toEqual(ENGINE.keepsExecutionHints ? ['Sent 1 of 3 item(s): 2 not sent.'] : []);
 	});
 
 	test('a Limit announced in one execution does not slow the next, whose answers do not announce it', async () => {

@@ -6,7 +6,7 @@ import { capitalised } from '../shared/words';
 const WORDS: Record<Exclude<ItemStatus, 'sent'>, string> = {
 	failed: 'refused',
 	unknown: 'delivery unknown',
-	notSent: 'not sent (held back or throttled)',
+	notSent: 'not sent',
 	invalid: 'invalid',
 	skipped: 'skipped',
 	inDoubt: 'in doubt (not sent: see the rows)',
