@@ -271,6 +271,30 @@ describe('the same care as a send', () => {
 		expect(peak).toBeGreaterThan(1);
 	});
 
+	test("lookups at the default and sends at 10 a second with one credential: one pace, at the lower setting while both run", async () => {
+		const count = 15;
+		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok(askedFor(request) ?? '', history([1709263378, 'delivered']))));
+		const pace = watchPace();
+		try {
+			const [sent, looked] = await Promise.all([
+				runSendNode({
+					baseUrl: api.baseUrl,
+					items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
+					parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxPerSecond: 10 } },
+					typeVersion: 2,
+				}),
+				getStatus(api, Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })), { parameters: { operation: 'getStatus' } }),
+			]);
+			expect(sent.output(SEND_NODE).filter((item) => item.json.status === 'sent')).toHaveLength(count);
+			expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
+			expect(pacersUsed(pace)).toBe(1);
+			// The Send's last request leaves no earlier than the count-th departure: until then both ran, at 10.
+			expect(pace.departures.slice(0, count).map((departure) => departure.rate)).toEqual(Array(count).fill(10));
+		} finally {
+			pace.stop();
+		}
+	});
+
 	test.each<[string, number | undefined, number]>([
 		['at the default 25 a second', undefined, 40],
 		['at 10 a second, set on both', 10, 20],

@@ -12,7 +12,7 @@ import { acceptAll, perRecipient, startApiServer } from '../helpers/apiServer';
 import { deduplicationStore, resetDeduplicationStore } from '../helpers/deduplicationStore';
 import { LOOKUPS } from '../../nodes/TemplateMessage/sendOnce/record';
 import type { SendNodeRun } from '../helpers/engine';
-import { cancelOn, ENGINE, runSendNode, SEND_NODE } from '../helpers/engine';
+import { cancelOn, ENGINE, runSendNode, SEND_NODE, TEST_TOKEN } from '../helpers/engine';
 import { n8nLoggerClass } from '../helpers/n8nLogger';
 import { trackTimers } from '../helpers/timers';
 
@@ -647,8 +647,8 @@ describe('Send Once: what was sent is remembered across executions', () => {
 		}
 		expect(api.requests.map((request) => request.answer)).toEqual([refusal.status]);
 		api.respondWith(acceptAll);
-		// Another pace than the cancelled run's: the wait the API asked of that one is the account's, not the point here.
-		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1, maxPerSecond: 20 } });
+		// Another account than the cancelled run's (another token): the wait the API asked of that one is its account's, not the point here.
+		const again = await send(items, { sendOnce: 'recipientTemplate', options: { maxConcurrency: 1 } }, { token: `${TEST_TOKEN}-another-account` });
 		expect(outcomes(again)).toEqual(['sent', 'sent', 'sent']);
 	});
 

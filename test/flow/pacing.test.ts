@@ -247,15 +247,48 @@ describe('Pacer', () => {
 });
 
 describe('sharedPacer', () => {
-	test('runs sending with one account and rate share one pace; other accounts and rates do not', () => {
+	test('runs sending with one account share one pace, whatever their settings; other accounts do not', () => {
 		const now = 5_000_000;
 		const clock = () => now;
 		const a = sharedPacer('https://api.example.com\u0000tokenA', 10, clock);
 		expect(sharedPacer('https://api.example.com\u0000tokenA', 10, clock)).toBe(a);
 		expect(sharedPacer('https://api.example.com\u0000tokenB', 10, clock)).not.toBe(a);
-		expect(sharedPacer('https://api.example.com\u0000tokenA', 5, clock)).not.toBe(a);
+		expect(sharedPacer('https://api.example.com\u0000tokenA', 5, clock)).toBe(a);
 		// Two runs reserving alternately get one common spacing.
 		expect([a.reserve(), sharedPacer('https://api.example.com\u0000tokenA', 10, clock).reserve()]).toEqual([0, 100]);
+	});
+
+	test('runs with other settings on one account: the pace keeps the lowest while they overlap (0, no limit, is no setting), and goes back up when it leaves', () => {
+		let now = 6_000_000;
+		const pacer = sharedPacer('https://api.example.com\u0000tokenSettings', 25, () => now);
+		pacer.join(25);
+		expect(pacer.currentRate).toBe(25);
+		pacer.join(0);
+		expect(pacer.maxRate).toBe(25);
+		pacer.join(10);
+		expect([pacer.maxRate, pacer.currentRate]).toEqual([10, 10]);
+		// Spaced at 10 a second for every run now: 100 ms apart.
+		now += 1_000;
+		const first = pacer.reserve();
+		expect(pacer.reserve() - first).toBe(100);
+		pacer.leave(10);
+		expect(pacer.maxRate).toBe(25);
+		// Accepted messages bring the pace back up to the setting, as after any slowdown.
+		for (let accepted = 0; accepted < 200 && pacer.currentRate < 25; accepted++) pacer.accepted();
+		expect(pacer.currentRate).toBe(25);
+		pacer.leave(0);
+		pacer.leave(25);
+		expect(pacer.inUse).toBe(false);
+	});
+
+	test('a run with a lower setting joining keeps a lower limit the API announced', () => {
+		const pacer = new Pacer(25, () => 7_000_000);
+		pacer.join(25);
+		pacer.rateLimitHeaders({ limit: 8, remaining: 7 });
+		pacer.join(20);
+		expect(pacer.currentRate).toBe(8);
+		pacer.leave(20);
+		expect(pacer.currentRate).toBe(8);
 	});
 
 	test('two credentials that reach one account as one share its pace: a token with a space after it or "Bearer " in front, an address in capitals or with its default port', () => {

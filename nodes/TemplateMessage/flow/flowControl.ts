@@ -28,6 +28,8 @@ export interface FlowSettings {
 	maxThrottleWaitMs: number;
 	maxOutageWaitMs: number;
 	continueOnFail: boolean;
+	/** This run's Max Messages (Requests) per Second; the pacer keeps the lowest of the runs sharing it. */
+	maxPerSecond?: number;
 }
 
 /** Why a message does not leave; 'stop' once the run is stopping. */
@@ -127,7 +129,7 @@ export class FlowControl {
 	}
 
 	begin(): void {
-		this.pacer.join();
+		this.pacer.join(this.settings.maxPerSecond);
 	}
 
 	/** Nothing was asked for a while (Get Status's pause between rounds): a 429 before it began no unbroken run of them. */
@@ -141,7 +143,7 @@ export class FlowControl {
 	}
 
 	end(): void {
-		this.pacer.leave();
+		this.pacer.leave(this.settings.maxPerSecond);
 	}
 
 	summarise(): void {
@@ -343,7 +345,7 @@ export class FlowControl {
 	}
 
 	private tellLimit(limit: number): void {
-		const setting = this.pacer.maxRate;
+		const setting = this.settings.maxPerSecond ?? this.pacer.maxRate;
 		notice(
 			this.notices,
 			`The API announced a limit of ${limit} messages per second (X-RateLimit-Limit), ${setting > 0 ? `lower than the ${setting} set in ${optionPath('maxPerSecond')}` : 'and no limit was set'}: messages are sent at ${limit} per second.`,

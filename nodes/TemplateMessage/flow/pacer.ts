@@ -1,6 +1,6 @@
 /**
- * Spaces request starts evenly at a rate, shared by all concurrent senders of one account and rate
- * (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
+ * Spaces request starts evenly at a rate, shared by all concurrent senders of one account, at the
+ * lowest of their settings (see sharedPacer): each reserves the next slot, so starts are exactly `rate` per second whatever the
  * concurrency. The provider counts arrivals, so the pacer keeps a record of when each request may have
  * arrived (learned from how long its answer took) and lets no more than the limit arrive within any
  * one second. A 429 when this pace's arrivals filled what it lets into the window (while others share
@@ -61,27 +61,63 @@ export class Pacer {
 	/** A refused share of 1 tries again at the API's Reset at most once a window (refused again within it, it waits its second): never a loop. */
 	private resetTriedUntil = 0;
 
-	/** @param maxRate messages per second; 0 means no limit (pauses after a 429 still apply) */
+	/** How many joined runs have each setting (see maxRate). */
+	private readonly settings = new Map<number, number>();
+
+	/** @param baseRate messages per second, for runs that join without a setting of their own; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
-		readonly maxRate: number,
+		private readonly baseRate: number,
 		private readonly now: () => number = steadyNow,
 	) {
-		this.rate = maxRate;
-		this.ceiling = maxRate;
+		this.rate = baseRate;
+		this.ceiling = baseRate;
 	}
 
-	/** The first run on an idle pacer starts from the setting again. */
-	join(): void {
-		if (this.runs === 0) {
-			this.rate = this.maxRate;
-			this.ceiling = this.maxRate;
+	/**
+	 * The setting the pace keeps: the lowest of the runs using it (each is the user's word for the
+	 * provider's limit; 0, no limit, is no word), so that runs with other settings on one account still
+	 * share one budget.
+	 */
+	get maxRate(): number {
+		if (this.settings.size === 0) return this.baseRate;
+		const limits = [...this.settings.keys()].filter((rate) => rate > 0);
+		return limits.length === 0 ? 0 : Math.min(...limits);
+	}
+
+	/** The first run on an idle pacer starts from its setting again; a run with a lower one lowers the pace. */
+	join(setting = this.baseRate): void {
+		const before = this.runs === 0 ? undefined : this.maxRate;
+		this.settings.set(setting, (this.settings.get(setting) ?? 0) + 1);
+		this.runs++;
+		if (before !== undefined) {
+			this.settingChanged(before);
+			return;
+		}
+		this.rate = this.maxRate;
+		this.ceiling = this.maxRate;
+		this.changed();
+	}
+
+	leave(setting = this.baseRate): void {
+		if (this.runs === 0) return;
+		const before = this.maxRate;
+		const runs = this.settings.get(setting) ?? 0;
+		if (runs <= 1) this.settings.delete(setting);
+		else this.settings.set(setting, runs - 1);
+		this.runs--;
+		if (this.runs > 0) this.settingChanged(before);
+	}
+
+	/** The ceiling follows the setting, but for a lower limit the API announced; a higher one is reached as accepted messages bring the pace up. */
+	private settingChanged(before: number): void {
+		const after = this.maxRate;
+		if (after === before) return;
+		const announcedBelow = this.ceiling > 0 && (before === 0 || this.ceiling < before);
+		this.ceiling = !announcedBelow ? after : after === 0 ? this.ceiling : Math.min(this.ceiling, after);
+		if (this.ceiling > 0 && (this.rate === 0 || this.rate > this.ceiling)) {
+			this.rate = this.ceiling;
 			this.changed();
 		}
-		this.runs++;
-	}
-
-	leave(): void {
-		this.runs = Math.max(0, this.runs - 1);
 	}
 
 	get inUse(): boolean {
@@ -308,16 +344,16 @@ const IDLE_MS = 60_000;
 const shared = new Map<string, { pacer: Pacer; lastUsed: number }>();
 
 /**
- * One pacer per account and rate, shared by every run in this n8n process: a provider limits the
- * account, not the execution. Entries hold no timers or sockets and are dropped once idle for a minute.
+ * One pacer per account, shared by every run in this n8n process, whatever its setting: a provider limits
+ * the account, not the execution (see Pacer.maxRate). Entries hold no timers or sockets and are dropped
+ * once idle for a minute.
  */
 export function sharedPacer(accountKey: string, maxRate: number, now: () => number = steadyNow): Pacer {
 	const time = now();
 	for (const [key, entry] of shared) if (time - entry.lastUsed > IDLE_MS && !entry.pacer.inUse) shared.delete(key);
-	const key = `${accountKey}\u0000${maxRate}`;
-	const entry = shared.get(key) ?? { pacer: new Pacer(maxRate, now), lastUsed: time };
+	const entry = shared.get(accountKey) ?? { pacer: new Pacer(maxRate, now), lastUsed: time };
 	entry.lastUsed = time;
-	shared.set(key, entry);
+	shared.set(accountKey, entry);
 	return entry.pacer;
 }
 

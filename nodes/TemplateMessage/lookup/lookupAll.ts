@@ -27,7 +27,7 @@ import { getStatus } from '../api/transport';
 
 /**
  * Get Status's options, read as a Send reads its own (shared/statusOptions.ts, in milliseconds): maxPerSecond
- * is the same setting as a send's, since the pacer is shared by account and rate (see accountPacer);
+ * is the same setting as a send's: the pacer is the account's, at the lowest setting of the runs using it (see accountPacer);
  * maxAttempts counts the tries of a lookup that failed on the API's side or on the way, 429s not counted.
  */
 export type LookupSettings = StatusOptionValues & { continueOnFail: boolean };
@@ -66,9 +66,9 @@ export async function lookupAll(ctx: IExecuteFunctions, inputs: StatusInput[], c
 	const redactor = new Redactor(credentials.token);
 	const signal = ctx.getExecutionCancelSignal?.();
 	const flow = new FlowControl(
-		// The same key as sendAll's: lookups and sends with one credential share the account's pace.
+		// The same key as sendAll's: lookups and sends with one credential share the account's pace, at the lowest setting among them.
 		accountPacer(credentials, settings.maxPerSecond),
-		{ maxThrottleWaitMs: settings.maxThrottleWait, maxOutageWaitMs: settings.maxOutageWait, continueOnFail: settings.continueOnFail },
+		{ maxThrottleWaitMs: settings.maxThrottleWait, maxOutageWaitMs: settings.maxOutageWait, continueOnFail: settings.continueOnFail, maxPerSecond: settings.maxPerSecond },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,
 		signal,

@@ -48,7 +48,7 @@ export async function sendAll(
 	const signal = ctx.getExecutionCancelSignal?.();
 	const flow = new FlowControl(
 		accountPacer(credentials, options.maxPerSecond),
-		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail },
+		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail, maxPerSecond: options.maxPerSecond },
 		noticesOf(ctx),
 		SYSTEM_CLOCK,
 		signal,

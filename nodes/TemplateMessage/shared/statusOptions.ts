@@ -36,7 +36,7 @@ export const STATUS_OPTIONS = {
 	maxPerSecond: reworded(OPTIONS.maxPerSecond, {
 		displayName: 'Max Requests per Second',
 		description:
-			"Your provider's limit; 0 for no limit. Lookups and sends with the same credential and the same figure (a Send's Max Messages per Second) share one pace in an n8n process, so that together they stay within the account's limit.",
+			"Your provider's limit; 0 for no limit. Lookups and sends with the same credential share one pace in an n8n process, at the lowest figure among the runs using it (a Send's Max Messages per Second too), so that together they stay within the account's limit.",
 	}),
 	timeout: reworded(OPTIONS.timeout, { description: `How long one lookup may take, from asking to the last byte of the answer, in milliseconds (at most ${MAX_TIMEOUT_MS})` }),
 	maxOutageWait: reworded(OPTIONS.maxOutageWait, {
