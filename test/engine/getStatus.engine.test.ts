@@ -290,6 +290,9 @@ describe('the same care as a send', () => {
 			expect(pacersUsed(pace)).toBe(1);
 			// The Send's last request leaves no earlier than the count-th departure: until then both ran, at 10.
 			expect(pace.departures.slice(0, count).map((departure) => departure.rate)).toEqual(Array(count).fill(10));
+			// The run held back by the other's setting is told so; the Send, at its own setting, is not.
+			if (ENGINE.keepsExecutionHints) expect(hintsOf(looked)).toContain('Another run with this credential is set to 10 a second (Max Messages or Max Requests per Second): while they overlapped, this one went at that pace too.');
+			expect(hintsOf(sent)).not.toContain('Another run with this credential');
 		} finally {
 			pace.stop();
 		}

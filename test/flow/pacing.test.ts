@@ -281,6 +281,28 @@ describe('sharedPacer', () => {
 		expect(pacer.inUse).toBe(false);
 	});
 
+	test('a run at 0 (no limit) goes back to no limit once the run with a setting has left', () => {
+		const pacer = new Pacer(25, () => 8_000_000);
+		pacer.join(25);
+		pacer.join(0);
+		expect(pacer.currentRate).toBe(25);
+		pacer.leave(25);
+		expect([pacer.maxRate, pacer.currentRate]).toEqual([0, 0]);
+		expect(pacer.reserve()).toBe(0);
+		expect(pacer.reserve()).toBe(0);
+	});
+
+	test('a limit the API announced between two settings holds once the lower run has left', () => {
+		const pacer = new Pacer(25, () => 9_000_000);
+		pacer.join(25);
+		pacer.rateLimitHeaders({ limit: 15, remaining: 14 });
+		pacer.join(10);
+		expect(pacer.currentRate).toBe(10);
+		pacer.leave(10);
+		for (let accepted = 0; accepted < 300; accepted++) pacer.accepted();
+		expect(pacer.currentRate).toBe(15);
+	});
+
 	test('a run with a lower setting joining keeps a lower limit the API announced', () => {
 		const pacer = new Pacer(25, () => 7_000_000);
 		pacer.join(25);

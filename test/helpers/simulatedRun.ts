@@ -129,7 +129,7 @@ function startRun(settings: SimulatedSettings, clock: SimulatedClock, pacer: Pac
 	if (cancel) void clock.sleep(settings.cancelAt!).then(() => cancel.abort());
 	const flow = new FlowControl(
 		pacer,
-		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: settings.continueOnFail ?? true },
+		{ maxThrottleWaitMs: options.maxThrottleWait, maxOutageWaitMs: options.maxOutageWait, continueOnFail: settings.continueOnFail ?? true, maxPerSecond: options.maxPerSecond },
 		{ log: (message) => logs.push(message), hint: (message) => hints.push(message) },
 		clock,
 		cancel?.signal,

@@ -148,6 +148,12 @@ export class FlowControl {
 
 	summarise(): void {
 		this.pauses.summarise();
+		if (this.lowerSettingShared !== undefined) {
+			notice(
+				this.notices,
+				`Another run with this credential is set to ${this.lowerSettingShared} a second (Max Messages or Max Requests per Second): while they overlapped, this one went at that pace too. Runs on one account share one pace, at the lowest setting among them.`,
+			);
+		}
 		// The lowest limit the API announced once the notices were used up: the pace the run ended at.
 		if (this.lowestLimitUntold !== undefined) this.tellLimit(this.lowestLimitUntold);
 		const { recoveries, probes } = this.stopEarly.breaker;
@@ -320,12 +326,22 @@ export class FlowControl {
 				attempt = pacer.tryDepart();
 			}
 			passage.departure = attempt.left;
+			this.noteSharedSetting(pacer.maxRate);
 			const held = this.heldBack(passage);
 			sending = held === undefined;
 			return held;
 		} finally {
 			if (reserved && !sending) pacer.release();
 		}
+	}
+
+	/** The account's pace kept a setting lower than this run's (another run's): the lowest, for the summary. */
+	private lowerSettingShared: number | undefined;
+
+	private noteSharedSetting(shared: number): void {
+		const own = this.settings.maxPerSecond;
+		if (own === undefined || shared <= 0 || (own > 0 && shared >= own)) return;
+		this.lowerSettingShared = Math.min(shared, this.lowerSettingShared ?? shared);
 	}
 
 	/** A pause a sender waits through: the part of it not counted yet. */

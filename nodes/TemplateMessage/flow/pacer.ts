@@ -8,8 +8,8 @@
  * a slot frees; at a share of 1, with none of its own in the window, until the slot the API's Reset
  * says frees next. One it cannot explain by its own timing pauses every sender and lowers the rate, but
  * while others share the account it takes one request off this pace's share; accepted messages raise
- * it again. A limit the provider announces holds for the runs sending when it is seen; the next run on
- * an idle pacer starts again from its setting.
+ * it again. A limit the provider announces holds for the runs sending when it is seen, whatever settings
+ * join or leave; the next run on an idle pacer starts again from its setting.
  */
 import { bareToken } from '../shared/credentialValues';
 import { fingerprint } from '../shared/fingerprint';
@@ -49,6 +49,8 @@ export class Pacer {
 	private rate: number;
 	/** The user's setting, or the provider's lower announced limit. */
 	private ceiling: number;
+	/** The last limit the API announced (X-RateLimit-Limit) since the pacer was idle. */
+	private announced: number | undefined;
 	private nextStart = 0;
 	private pausedUntil = 0;
 	private pauseCause: PauseCause = 'tooManyRequests';
@@ -95,6 +97,7 @@ export class Pacer {
 		}
 		this.rate = this.maxRate;
 		this.ceiling = this.maxRate;
+		this.announced = undefined;
 		this.changed();
 	}
 
@@ -108,16 +111,19 @@ export class Pacer {
 		if (this.runs > 0) this.settingChanged(before);
 	}
 
-	/** The ceiling follows the setting, but for a lower limit the API announced; a higher one is reached as accepted messages bring the pace up. */
+	/**
+	 * The ceiling follows the setting, but for a lower limit the API announced. A lower one holds at once; a
+	 * higher one is reached as accepted messages bring the pace up, and no limit left at all (the runs left
+	 * are at 0) at once.
+	 */
 	private settingChanged(before: number): void {
 		const after = this.maxRate;
 		if (after === before) return;
-		const announcedBelow = this.ceiling > 0 && (before === 0 || this.ceiling < before);
-		this.ceiling = !announcedBelow ? after : after === 0 ? this.ceiling : Math.min(this.ceiling, after);
-		if (this.ceiling > 0 && (this.rate === 0 || this.rate > this.ceiling)) {
-			this.rate = this.ceiling;
-			this.changed();
-		}
+		this.ceiling = after === 0 ? (this.announced ?? 0) : Math.min(after, this.announced ?? after);
+		if (this.ceiling === 0) this.rate = 0;
+		else if (this.rate === 0 || this.rate > this.ceiling) this.rate = this.ceiling;
+		else return;
+		this.changed();
 	}
 
 	get inUse(): boolean {
@@ -237,6 +243,7 @@ export class Pacer {
 	 */
 	rateLimitHeaders(state: RateLimitState, departure?: Departure): number | undefined {
 		let lowered: number | undefined;
+		if (state.limit !== undefined && state.limit >= 1) this.announced = state.limit;
 		if (state.limit !== undefined && state.limit >= 1 && (this.ceiling === 0 || state.limit < this.ceiling)) {
 			this.ceiling = state.limit;
 			this.rate = this.rate === 0 ? state.limit : Math.min(this.rate, state.limit);

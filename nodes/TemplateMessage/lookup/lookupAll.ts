@@ -56,7 +56,7 @@ const NO_TEMPLATE = '';
 
 /**
  * Looks up each item's message status with the care of a send: paced by the pacer the account's sends
- * use (same credential and rate: one pace in this process), a 429 or an empty rate window waited out
+ * use (same credential: one pace in this process, at the lowest setting among its runs), a 429 or an empty rate window waited out
  * within Max Wait When Throttled, a failing API paused for and probed, a refusal that holds for every
  * lookup (401, 403, a redirect, a 404 not in the API's error shape) stopping the rest. Per-row results (no
  * msgid, not found, an unreadable answer) never stop anything; without Continue On Fail a failed lookup

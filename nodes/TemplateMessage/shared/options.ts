@@ -90,7 +90,7 @@ export const OPTIONS = {
 			// The 25 requests a second providers in this market document; the pacer keeps its own margin.
 			default: 25,
 			description:
-				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) reach the API within one second: the node learns from each answer how late a request may have arrived. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further, unless it came from the node's own timing at the edge of the API's window. Shared by all runs in one n8n process that use the same credential; in queue mode each worker has its own, and workers left at the limit share it by the API's rate-limit headers (the limit divided by the number of workers, rounded down, meets no 429).",
+				"Your provider's limit; 0 for no limit. Sends start evenly spaced, and never more than this many (a fraction rounded up) reach the API within one second: the node learns from each answer how late a request may have arrived. A fraction is kept over time: 2.5 sends 5 every 2 seconds. A 429 from the API slows the run down further, unless it came from the node's own timing at the edge of the API's window. Shared by all runs in one n8n process that use the same credential, at the lowest setting among them while they overlap (the run held back is told so); in queue mode each worker has its own, and workers left at the limit share it by the API's rate-limit headers (the limit divided by the number of workers, rounded down, meets no 429).",
 		},
 		{ min: 0, precision: 2 },
 	),
