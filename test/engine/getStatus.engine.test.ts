@@ -271,20 +271,27 @@ describe('the same care as a send', () => {
 		expect(peak).toBeGreaterThan(1);
 	});
 
+	/** Sends are accepted; every msgid asked for is delivered. */
+	const acceptSendsAnswerDelivered: Responder = (request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok(askedFor(request) ?? '', history([1709263378, 'delivered'])));
+
+	/** A Send of `count` rows and a Get Status of `count` msgids, at once, on one credential, with these options. */
+	const sendAndLookUp = async (api: ApiServer, count: number, sendOptions: IDataObject, statusOptions: IDataObject) =>
+		await Promise.all([
+			runSendNode({
+				baseUrl: api.baseUrl,
+				items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
+				parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: sendOptions },
+				typeVersion: 2,
+			}),
+			getStatus(api, Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })), { parameters: { operation: 'getStatus', statusOptions } }),
+		]);
+
 	test("lookups at the default and sends at 10 a second with one credential: one pace, at the lower setting while both run", async () => {
 		const count = 15;
-		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok(askedFor(request) ?? '', history([1709263378, 'delivered']))));
+		const api = await server(acceptSendsAnswerDelivered);
 		const pace = watchPace();
 		try {
-			const [sent, looked] = await Promise.all([
-				runSendNode({
-					baseUrl: api.baseUrl,
-					items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
-					parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxPerSecond: 10 } },
-					typeVersion: 2,
-				}),
-				getStatus(api, Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })), { parameters: { operation: 'getStatus' } }),
-			]);
+			const [sent, looked] = await sendAndLookUp(api, count, { maxPerSecond: 10 }, {});
 			expect(sent.output(SEND_NODE).filter((item) => item.json.status === 'sent')).toHaveLength(count);
 			expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
 			expect(pacersUsed(pace)).toBe(1);
@@ -303,22 +310,11 @@ describe('the same care as a send', () => {
 		['at 10 a second, set on both', 10, 20],
 	])("lookups and sends with one credential share the account's pace in one process, %s", async (_name, rate, count) => {
 		const perSecond = rate ?? 25;
-		const api = await server((request, index) => (request.method === 'POST' ? acceptAll(request, index) : ok(askedFor(request) ?? '', history([1709263378, 'delivered']))));
+		const api = await server(acceptSendsAnswerDelivered);
 		const pace = watchPace();
 		try {
-			const [sent, looked] = await Promise.all([
-				runSendNode({
-					baseUrl: api.baseUrl,
-					items: Array.from({ length: count }, (_, index) => ({ phone: `62812000${String(index).padStart(5, '0')}` })),
-					parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: rate === undefined ? {} : { maxPerSecond: rate } },
-					typeVersion: 2,
-				}),
-				getStatus(
-					api,
-					Array.from({ length: count }, (_, index) => ({ msgid: `m-${index}` })),
-					{ parameters: { operation: 'getStatus', statusOptions: rate === undefined ? {} : { maxPerSecond: rate } } },
-				),
-			]);
+			const setting = rate === undefined ? {} : { maxPerSecond: rate };
+			const [sent, looked] = await sendAndLookUp(api, count, setting, setting);
 			expect(sent.output(SEND_NODE).filter((item) => item.json.status === 'sent')).toHaveLength(count);
 			expect(rowsOf(looked).filter((row) => row.deliveryStatus === 'delivered')).toHaveLength(count);
 			expect(lookups(api)).toHaveLength(count);

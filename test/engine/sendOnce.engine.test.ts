@@ -311,12 +311,17 @@ describe('Send Once: what was sent is remembered across executions', () => {
 				}
 				return result;
 			};
+			// Its answer held too: however slow the Forget's run, the campaign has not ended when it comes.
+			const release = holdAnswerTo(item.phone);
 			const campaign = send([item], parameters);
 			await written;
-			expect(await forget([{}], 'all')).toEqual([{ forgotten: false, count: 0, reason: expect.stringMatching(/^Nothing was cleared: an execution of this workflow running now is sending one message, or recording it/) }]);
+			const forgotten = await forget([{}], 'all');
+			release();
+			expect(forgotten).toEqual([{ forgotten: false, count: 0, reason: expect.stringMatching(/^Nothing was cleared: an execution of this workflow running now is sending one message, or recording it/) }]);
 			store.checkProcessedAndRecord = record;
 			expect(outcomes(await campaign)).toEqual(['sent']);
-			expect(perRecipient(api.requests)[item.phone]).toEqual({ received: 1, accepted: 1 });
+			// One request (the held answer, written raw, is not counted as accepted by the server; the row says sent).
+			expect(perRecipient(api.requests)[item.phone].received).toBe(1);
 			// Once it has ended, Everything is cleared.
 			expect(await forget([{}], 'all')).toEqual([{ forgotten: 'all', count: 1 }]);
 			expect(outcomes(await send([item], parameters))).toEqual(['sent']);

@@ -27,7 +27,8 @@ test('does not follow the wall clock when it is stepped, and goes on with real t
 	stepWallClock(-FIVE_MINUTES);
 	const after = steadyNow();
 	expect(after).toBeGreaterThanOrEqual(before);
-	expect(after - before).toBeLessThan(1_000);
+	// Bounded far below the step, not by how fast the machine runs the two lines.
+	expect(after - before).toBeLessThan(FIVE_MINUTES / 10);
 	expect(Number.isInteger(after)).toBe(true);
 	expect(SYSTEM_CLOCK.now).toBe(steadyNow);
 });

@@ -59,9 +59,7 @@ export function readMessageKey(ctx: IExecuteFunctions, itemIndex: number, sendOn
  */
 export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string | undefined {
 	const key = readWithDetailsText(ctx, 'forgetKey', itemIndex, MESSAGE_KEY_FIELD, FORGET_KEY_DEFAULT, 'messageKey');
-	const parameter = ctx.getNode().parameters.forgetKey;
-	const atDefault = parameter === undefined || parameter === FORGET_KEY_DEFAULT;
-	if (atDefault && isEmptyValue(key) && failedSendDetails(ctx.getInputData()[itemIndex]?.json)) return undefined;
+	if (atDefault(ctx, 'forgetKey', FORGET_KEY_DEFAULT) && isEmptyValue(key) && failedSendDetails(ctx.getInputData()[itemIndex]?.json)) return undefined;
 	return storedMessageKey(key);
 }
 
@@ -74,14 +72,19 @@ export function readForgetKey(ctx: IExecuteFunctions, itemIndex: number): string
  */
 export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIndex: number, field: string, defaultExpression: string, name: 'msgid' | 'messageKey'): unknown {
 	const value = readParameter(ctx, path, itemIndex, field, '');
-	const parameter = ctx.getNode().parameters[path];
-	if (parameter !== undefined && parameter !== defaultExpression) return value;
+	if (!atDefault(ctx, path, defaultExpression)) return value;
 	const json = ctx.getInputData()[itemIndex]?.json;
 	const failed = failedSendDetails(json);
 	if (failed) return failed[name];
 	if (!isEmptyValue(value)) return value;
 	const details = typeof json?.details === 'string' ? detailsText(json.details) : undefined;
 	return isObject(details) ? (details[name] ?? value) : value;
+}
+
+/** The parameter is left at its default expression (or absent, as n8n saves a default). */
+function atDefault(ctx: IExecuteFunctions, path: string, defaultExpression: string): boolean {
+	const parameter = ctx.getNode().parameters[path];
+	return parameter === undefined || parameter === defaultExpression;
 }
 
 /**
