@@ -1053,3 +1053,104 @@ describe('Wait Until, history read for what it says', () => {
 		expect((failed.details as IDataObject).description).not.toBe('mine');
 	});
 });
+
+describe("a Send's row written back to a sheet without a details column, over an earlier message's msgid", () => {
+	/** Yesterday's message (old-1) was read; today's send of the row is refused (HTTP 400). */
+	const refusedToday: Responder = (request) => {
+		if (request.method === 'GET') return ok(askedFor(request) ?? '', history(['2024-03-01T03:22:58Z', 'read']));
+		return { status: 400, body: { success: false, errors: [{ message: 'Recipient refused', code: 7 }] } };
+	};
+	/** The row the next day: yesterday's message written back (sent, old-1). */
+	const yesterday: IDataObject = { row_number: 2, phone: '6281200000009', status: 'sent', success: 'TRUE', msgid: 'old-1' };
+	/** What Google Sheets' Update Row (columns mapped automatically) leaves: the row's keys among `columns` written as text, the other cells kept. */
+	const writtenBack = (before: IDataObject, row: IDataObject, columns: string[]): IDataObject => {
+		const after: IDataObject = { ...before };
+		for (const column of columns) {
+			const value = row[column];
+			if (value === undefined || value === null) continue;
+			after[column] = typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : typeof value === 'object' ? JSON.stringify(value) : (value as string | number);
+		}
+		return after;
+	};
+
+	test.each<[string, number, string[]]>([
+		['version 2, columns status, success, msgid, error', 2, ['status', 'success', 'msgid', 'error']],
+		['version 2, columns status, msgid, error', 2, ['status', 'msgid', 'error']],
+		['version 1 (0.1.0), columns status, success, msgid, error, delivery', 1, ['status', 'success', 'msgid', 'error', 'delivery']],
+	])("a refused or invalid row (%s) is not answered with the earlier message's status: nothing is asked, the reason names the msgid beside it", async (_name, typeVersion, columns) => {
+		const api = await server(refusedToday);
+		const sent = await runSendNode({
+			baseUrl: api.baseUrl,
+			items: [{ phone: '6281200000009' }, { phone: 'not a number' }],
+			parameters: { phoneNumber: '={{ $json.phone }}', templateCodeId: 'tpl', options: { maxAttempts: 1 } },
+			typeVersion,
+			onError: 'continueRegularOutput',
+		});
+		const sendRows = rowsOf(sent);
+		expect(sendRows.map((row) => [row.status, row.success, 'msgid' in row])).toEqual([
+			['failed', false, false],
+			['invalid', false, false],
+		]);
+		const sheet = sendRows.map((row) => writtenBack(yesterday, row, columns));
+		expect(sheet[0]).toMatchObject({ status: 'failed', msgid: 'old-1', error: expect.stringMatching(/HTTP 400/) });
+
+		const rows = rowsOf(await getStatus(api, sheet, { onError: 'continueRegularOutput' }));
+		expect(lookups(api).map(askedFor)).toEqual([]);
+		expect(rows.map((row) => [row.deliveryStatus, row.final, row.readAt])).toEqual([
+			[null, null, null],
+			[null, null, null],
+		]);
+		expect(rows[0].reason).toMatch(/its status is failed/);
+		expect(rows[1].reason).toMatch(/its status is invalid/);
+		for (const row of rows) expect(row.reason).toContain("The msgid beside it (old-1) is an earlier message's");
+	});
+
+	test('an in-doubt row (Send Once) written back over an earlier msgid: not answered with that message\'s status', async () => {
+		const api = await server(refusedToday);
+		const inDoubt: IDataObject = { status: 'inDoubt', success: false, phone_number: '6281200000009', template_code_id: 'tpl', reason: 'In doubt: …', messageKey: '6281200000009|tpl' };
+		const sheet = writtenBack(yesterday, inDoubt, ['status', 'msgid', 'reason']);
+		expect(sheet).toMatchObject({ status: 'inDoubt', msgid: 'old-1' });
+		const [row] = rowsOf(await getStatus(api, [sheet]));
+		expect(lookups(api).map(askedFor)).toEqual([]);
+		expect([row.deliveryStatus, row.final]).toEqual([null, null]);
+		expect(row.reason).toMatch(/may have gone out \(its status is inDoubt\).*The msgid beside it \(old-1\) is an earlier message's/);
+	});
+
+	test('rows whose msgid may be their own are still asked: unknown delivery, a sent row beside a stale error cell, a status column of the sheet\'s own', async () => {
+		const api = await server(refusedToday);
+		const rows = rowsOf(
+			await getStatus(api, [
+				{ status: 'unknown', success: 'FALSE', msgid: 'u-1', error: 'Delivery unknown: no answer before the timeout [item 0]' },
+				{ status: 'sent', success: 'TRUE', msgid: 'new-1', error: 'The API refused the message (HTTP 400) [item 0]' },
+				{ status: 'failed', msgid: 'own-1' },
+			]),
+		);
+		expect(lookups(api).map(askedFor).sort()).toEqual(['new-1', 'own-1', 'u-1']);
+		expect(rows.map((row) => row.deliveryStatus)).toEqual(['read', 'read', 'read']);
+	});
+});
+
+describe('a msgid a sheet kept as a number', () => {
+	/** A number as a sheet keeps it: its first 15 digits, zeros after them. */
+	const asSheetKeepsIt = (digits: string): number => Number(digits.slice(0, 15).padEnd(digits.length, '0'));
+
+	test('16 digits or more (the last ones come back as zeros): not asked for, the row says to format the column as text', async () => {
+		const api = await server(statusApi({ '1234567890123456': ok('1234567890123456', history(['2024-03-01T03:22:58Z', 'rejected'])), '1234567890123450': ok('1234567890123450', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		const cell = asSheetKeepsIt('1234567890123456');
+		expect([cell, Number.isSafeInteger(cell)]).toEqual([1234567890123450, true]);
+		const rows = rowsOf(await getStatus(api, [{ msgid: cell }, { msgid: 2 ** 60 }], { onError: 'continueRegularOutput' }));
+		expect(lookups(api).map(askedFor)).toEqual([]);
+		expect(rows.map((row) => [row.deliveryStatus, row.final])).toEqual([
+			[null, null],
+			[null, null],
+		]);
+		for (const row of rows) expect(row.reason).toMatch(/Message ID \d+ is a number of 16 digits or more.*format the column holding the msgid as text/);
+	});
+
+	test('15 digits or fewer, which a number cell keeps whole, are asked for', async () => {
+		const api = await server(statusApi({ '123456789012345': ok('123456789012345', history(['2024-03-01T03:22:58Z', 'read'])), '42': ok('42', history(['2024-03-01T03:22:58Z', 'read'])) }));
+		const rows = rowsOf(await getStatus(api, [{ msgid: 123456789012345 }, { msgid: 42 }]));
+		expect(lookups(api).map(askedFor).sort()).toEqual(['123456789012345', '42']);
+		expect(rows.map((row) => row.deliveryStatus)).toEqual(['read', 'read']);
+	});
+});

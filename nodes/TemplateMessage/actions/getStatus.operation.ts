@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { lookupError, statusRows, statusSummary } from '../output/statusRows';
 import { booleanOf, runOptionRefused } from '../shared/optionSpec';
 import { readCredentials } from '../request/credentials';
-import { failedSendDetails, readRunParameter, readWithDetailsText } from '../request/parameters';
+import { atDefault, failedSendDetails, readRunParameter, readWithDetailsText } from '../request/parameters';
 import { hasLoneSurrogate, isEmptyValue } from '../request/text';
 import { invalidItemError } from '../output/errors';
 import { Redactor } from '../api/redact';
@@ -14,7 +14,8 @@ import { FIELD, OPERATION_NAME } from '../shared/fieldNames';
 import { notice } from '../shared/notice';
 import { failuresAsRows, routesToErrorOutput } from '../shared/howRun';
 import type { StatusInput } from '../shared/status';
-import { MESSAGE_ID_DEFAULT } from '../shared/contracts';
+import type { ItemStatus } from '../shared/contracts';
+import { MESSAGE_ID_DEFAULT, WITHOUT_OWN_MSGID } from '../shared/contracts';
 import { isObject } from '../shared/jsonObject';
 
 /** Its entry in the Operation field. */
@@ -58,6 +59,7 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 	const continueOnFail = failuresAsRows(this);
 	const settings = lookupSettings(this);
 	const given: unknown[] = [];
+	const atDefaultMessageId = atDefault(this, 'messageId', MESSAGE_ID_DEFAULT);
 	const inputs = items.map((item, itemIndex): StatusInput => {
 		let value: unknown;
 		try {
@@ -67,6 +69,9 @@ export async function execute(this: IExecuteFunctions): Promise<INodeExecutionDa
 			if (!continueOnFail) throw invalid;
 			return { invalid };
 		}
+		// A Send's row whose own status says it has no msgid, written back to a sheet without its details: the
+		// msgid cell beside it is an earlier message's, whose status is not this row's.
+		if (atDefaultMessageId && failedSendDetails(item.json) === undefined && hasNoMsgidOfItsOwn(item.json)) return { noMsgid: noMsgidReason(item.json) };
 		given[itemIndex] = value;
 		return msgidOf(value, item.json);
 	});
@@ -106,8 +111,11 @@ function lookupSettings(ctx: IExecuteFunctions) {
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */
 function msgidOf(value: unknown, json: IDataObject): StatusInput {
 	if (typeof value === 'number' && Number.isFinite(value)) {
-		// Beyond 2^53 the sheet's digits were already lost on the way: the lookup would ask for another message.
-		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `${FIELD.messageId} ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
+		// Beyond 2^53 the digits were already lost on the way, and a sheet keeps 15 digits of a number (a 16-digit one comes
+		// back with a 0 for its last): the lookup would ask for another message.
+		if (Number.isInteger(value) && Math.abs(value) >= SHEET_DIGITS_LIMIT) {
+			return { noMsgid: `${FIELD.messageId} ${value} is a number of 16 digits or more, more than a sheet keeps (15: the rest come back as zeros): format the column holding the msgid as text` };
+		}
 		return { msgid: String(value) };
 	}
 	if (isEmptyValue(value)) return { noMsgid: noMsgidReason(json) };
@@ -132,6 +140,9 @@ function asGiven(value: unknown): string | null {
 	return value;
 }
 
+/** The smallest number of 16 digits: a sheet's number cell keeps 15. */
+const SHEET_DIGITS_LIMIT = 1e15;
+
 /** Spaces around a msgid that a cell may hold and the output keeps. */
 const MAX_PADDING = 64;
 
@@ -149,12 +160,31 @@ function noMsgidReason(json: IDataObject): string {
 		if (booleanOf(json.sentBefore) === true) return `No msgid: the Send skipped this item, as ${FIELD.sendOnce} found the same message sent before: look it up by the msgid on the row that sent it.`;
 		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
 	}
+	const besideMsgid = (typeof json.msgid === 'string' || typeof json.msgid === 'number') && String(json.msgid).trim() !== '' ? truncate(String(json.msgid).trim(), 40) : undefined;
 	// A failed row beside a msgid: an earlier message's (the sheet's, or the input n8n laid under the row), or a
 	// later one's whose write-back left this row's error and details in place.
-	const beside = failed && (typeof json.msgid === 'string' || typeof json.msgid === 'number') && String(json.msgid).trim() !== '' ? ` The msgid beside it (${truncate(String(json.msgid).trim(), 40)}) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.` : '';
+	const beside =
+		besideMsgid === undefined
+			? ''
+			: failed
+				? ` The msgid beside it (${besideMsgid}) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.`
+				: hasNoMsgidOfItsOwn(json)
+					? ` The msgid beside it (${besideMsgid}) is an earlier message's (a row of this status has none of its own) and was not looked up: write the msgid back as {{ $json.msgid ?? '' }} so that a row without one clears the cell.`
+					: '';
 	if (status === 'unknown' || status === 'inDoubt') return `No msgid: this message may have gone out (its status is ${status}), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.${beside}`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
+}
+
+/**
+ * A Send's row, read at its top (a sheet without the details column), whose status says its message has no msgid
+ * of its own (WITHOUT_OWN_MSGID). inDoubt is the Send's word alone; failed, notSent or invalid could be a sheet's
+ * own column, and are the Send's with success false or its error beside them.
+ */
+function hasNoMsgidOfItsOwn(json: IDataObject): boolean {
+	const status = typeof json.status === 'string' ? json.status.trim() : '';
+	if (!Object.hasOwn(WITHOUT_OWN_MSGID, status) || !WITHOUT_OWN_MSGID[status as ItemStatus]) return false;
+	return status === ('inDoubt' satisfies ItemStatus) || booleanOf(json.success) === false || (typeof json.error === 'string' && json.error.trim() !== '');
 }
 
 function inputPhone(json: IDataObject): string | null {

@@ -82,7 +82,7 @@ export function readWithDetailsText(ctx: IExecuteFunctions, path: string, itemIn
 }
 
 /** The parameter is left at its default expression (or absent, as n8n saves a default). */
-function atDefault(ctx: IExecuteFunctions, path: string, defaultExpression: string): boolean {
+export function atDefault(ctx: IExecuteFunctions, path: string, defaultExpression: string): boolean {
 	const parameter = ctx.getNode().parameters[path];
 	return parameter === undefined || parameter === defaultExpression;
 }

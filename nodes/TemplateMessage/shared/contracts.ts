@@ -221,6 +221,12 @@ export type ItemStatus = 'sent' | 'failed' | 'unknown' | 'notSent' | 'skipped' |
 /** Whether a row of each status carries its error (and goes to n8n's error output when On Error says so). */
 export const FAILED_STATUS: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown: true, notSent: true, skipped: false, inDoubt: false, invalid: true };
 
+/**
+ * Whether a row of each status has no msgid of its own, so that a msgid beside it (a sheet's cell kept from an
+ * earlier send) is another message's. A skipped row's may be that of the row that sent it.
+ */
+export const WITHOUT_OWN_MSGID: Record<ItemStatus, boolean> = { sent: false, failed: true, unknown: false, notSent: true, skipped: false, inDoubt: true, invalid: true };
+
 /** Whether a row saying this status (or 0.1.0's delivery) failed. */
 export function isFailedStatus(status: unknown): boolean {
 	return typeof status === 'string' && Object.hasOwn(FAILED_STATUS, status) && FAILED_STATUS[status as ItemStatus];
