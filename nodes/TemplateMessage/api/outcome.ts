@@ -236,10 +236,24 @@ export function requestWritten(error: unknown): boolean | undefined {
 		if (!isObject(request)) continue;
 		const client = isObject(request._currentRequest) ? request._currentRequest : request;
 		if (typeof client.method === 'string' && typeof client.path === 'string' && typeof client.writableFinished === 'boolean') {
-			return client.writableFinished;
+			if (client.writableFinished) return true;
+			return handedToTls(client) ? undefined : false;
 		}
 	}
 	return undefined;
+}
+
+/**
+ * The request went to a TLS connection whose handshake was done, nothing of it left in the request's own buffer.
+ * Node.js encrypts it and hands it to the kernel the moment the handshake completes, but says the write finished
+ * only in the event loop's next check phase: a Stop read in between found it "not finished" while the API had it
+ * whole, and Send Once then sent it again on the next run (an attack, 2026-11-29). Before or during the handshake
+ * nothing of the request has left.
+ */
+function handedToTls(client: Record<string, unknown>): boolean {
+	const socket = client.socket;
+	const queued = typeof client.outputSize === 'number' ? client.outputSize : 0;
+	return queued === 0 && isObject(socket) && socket.encrypted === true && socket._secureEstablished !== false;
 }
 
 export function apiReason(body: unknown): string | undefined {
