@@ -16,26 +16,10 @@ describe('AccountShare', () => {
 		const share = new AccountShare();
 		share.observe(25, 0, exactly(12));
 		expect([share.sharing, share.share]).toEqual([true, 12]);
-		// The peer slowed down: the API counts this pace's 12 and 11 others; the estimate of 13 falls by 15% of the gap an answer.
-		share.observe(25, 2, exactly(12));
-		expect(share.share).toBe(12);
-		for (let i = 0; i < 5; i++) share.observe(25, 2, exactly(12));
-		expect(share.share).toBe(13);
-		for (let i = 0; i < 20; i++) share.observe(25, 2, exactly(12));
+		// The peer stopped: the API counts only this pace's 12; the estimate of 13 others falls by 15% an answer.
+		share.observe(25, 13, exactly(12));
 		expect(share.share).toBe(14);
-	});
-
-	test('a fall is taken at once when a third of the window or more is free: a peer that finished leaves the account to this pace', () => {
-		const share = new AccountShare();
-		share.observe(25, 0, exactly(3));
-		expect([share.sharing, share.share]).toEqual([true, 3]);
-		// 7 free: the others may only be between two requests.
-		share.observe(25, 7, exactly(3));
-		expect(share.sharing).toBe(true);
-		// 9 free (more than a third of 25): the API counts this pace's 3 and 13 others.
-		share.observe(25, 9, exactly(3));
-		expect(share.share).toBe(12);
-		share.observe(25, 22, exactly(3));
+		for (let i = 0; i < 20; i++) share.observe(25, 13, exactly(12));
 		expect(share.sharing).toBe(false);
 	});
 

@@ -17,13 +17,13 @@ const { rateWindow, rateLimitHeaders } = require('../../sandbox/rateLimit') as {
 };
 
 /** The sandbox's provider: `perSecond` counted at arrival in its window, its headers on every answer with Reset in `form`. */
-function provider(perSecond: number, { kind = 'sliding', form = 'fraction', others = 0 }: { kind?: 'sliding' | 'fixed'; form?: string; others?: number } = {}) {
+function provider(perSecond: number, { kind = 'sliding', form = 'fraction', others = 0, retryAfter = '1' }: { kind?: 'sliding' | 'fixed'; form?: string; others?: number; retryAfter?: string } = {}) {
 	const take = rateWindow(perSecond - others, kind);
 	return ({ itemIndex, now }: { itemIndex: number; now: number }): SimulatedAnswer => {
 		const allowed = take(now);
 		const state = take.window(now);
 		const headers = rateLimitHeaders(perSecond, { ...state, remaining: Math.max(0, state.remaining) }, form);
-		return allowed ? { ...accepted(itemIndex), headers } : tooManyRequests({ ...headers, 'Retry-After': '1' });
+		return allowed ? { ...accepted(itemIndex), headers } : tooManyRequests({ ...headers, 'Retry-After': retryAfter });
 	};
 }
 
@@ -143,11 +143,11 @@ describe('others on the account: the headers are the counter every sender shares
 		return { runs, ratio: Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25), refused: refusedShare(runs.flatMap((run) => run.requests)) };
 	};
 
-	test.each([2, 4, 8])('%p workers left at the default 25 on an account of 25: 429s under 2%% of their requests, within 5%% of the ideal time; each 429 counted at the account\'s window shared with other senders, as the run summary says', async (workers) => {
+	test.each([2, 4, 8])('%p workers left at the default 25 on an account of 25: 429s under 2%% of their requests, within 5%% of the ideal time (eight: 5.1%%); each 429 counted at the account\'s window shared with other senders, as the run summary says', async (workers) => {
 		const { runs, ratio, refused } = await atDefaults(workers);
 		expect(refused).toBeLessThan(0.02);
-		// 1.011, 1.024 and 1.044; eight 1.0503 before a fall in others' use shown by a third of the window free was taken at once.
-		expect(ratio).toBeLessThanOrEqual(1.05);
+		// Eight: 1.0503 (1.049 before a rise in others' use needed an answer's proof, OwnInWindow).
+		expect(ratio).toBeLessThanOrEqual(workers === 8 ? 1.051 : 1.05);
 		const tooMany = runs.flatMap((run) => run.requests).filter((request) => request.answer === 429).length;
 		const counted = (kind: 'answers' | 'atWindowEdge' | 'atSharedWindowEdge') => runs.reduce((sum, run) => sum + (run.throttled?.[kind] ?? 0), 0);
 		// None is put down to a worker filling the API's window alone.
@@ -214,8 +214,8 @@ describe('others on the account: the headers are the counter every sender shares
 	 * the time to the last accepted message against the ideal, the share of 429s, and the longest any
 	 * worker waited from its first request to its first accepted message.
 	 */
-	const benchCampaign = async (workers: number, seed: number) => {
-		const shared = provider(25);
+	const benchCampaign = async (workers: number, seed: number, retryAfter = '1') => {
+		const shared = provider(25, { retryAfter });
 		const draw = drawn(seed * 7919 + workers);
 		const executions = 2 * workers;
 		const runs = await simulateRuns(
@@ -225,6 +225,7 @@ describe('others on the account: the headers are the counter every sender shares
 					items: 1200 / executions,
 					maxPerSecond: 25,
 					maxConcurrency: 5,
+					maxThrottleWait: 600,
 					script: shared,
 					startAfterMs: Math.floor(draw() * 1800),
 					arrivalLagMs: () => Math.floor(late() * 11),
@@ -248,18 +249,30 @@ describe('others on the account: the headers are the counter every sender shares
 	const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 	test.each([
-		[2, 0.1, 1.045],
-		[4, 0.7, 1.067],
-		[8, 2.4, 1.081],
+		[2, 0.1, 1.052],
+		[4, 0.8, 1.073],
+		[8, 2.6, 1.088],
 	])('%p workers on the benchmark\'s campaign, 8 schedules from fixed seeds: every worker has a message accepted within 4 s of its first request; on average, 429s under %p%% of requests and the last message within %p× the ideal time', async (workers, most429s, mostRatio) => {
 		const results = [];
 		for (let seed = 1; seed <= 8; seed++) results.push(await benchCampaign(workers, seed));
-		// At most 0, 1.4 and 3.6 s; 429s 0.08%, 0.62% and 2.31%; 1.044, 1.066 and 1.080 × the ideal (1.051, 1.071
-		// and 1.086 when a fall in others' use was taken 15% an answer whatever the room shown, and a pace alone
-		// waited half a second of answers before stepping into it: each finish handed the account over slowly). When a
+		// At most 0, 1.4 and 3.6 s; 429s 0.08%, 0.54% and 2.33%; 1.051, 1.071 and 1.086 × the ideal. When a
 		// share of 1 refused tried again a second later, a worker waited up to 26 s (four) and 23 s (eight)
 		// for its first message, with 429s on 1.35% and 3.94% of requests.
 		expect(Math.max(...results.map((result) => result.longestFirstWaitMs))).toBeLessThanOrEqual(4000);
+		expect(mean(results.map((result) => result.refused)) * 100).toBeLessThan(most429s);
+		expect(mean(results.map((result) => result.ratio))).toBeLessThanOrEqual(mostRatio);
+	});
+
+	test.each([
+		[2, 0.8, 1.18],
+		[3, 1.8, 1.29],
+	])('%p workers on the benchmark\'s campaign, the API asking for 2 s after a 429 (Retry-After: 2, longer than a window), 8 schedules: a worker paused by it is not crowded out when it comes back; on average, 429s under %p%% and the last message within %p× the ideal time', async (workers, most429s, mostRatio) => {
+		const results = [];
+		for (let seed = 1; seed <= 8; seed++) results.push(await benchCampaign(workers, seed, '2'));
+		// 0.51% and 1.39%, 1.162 and 1.267 ×. A version that took a third of the window free as proof that others'
+		// use fell, and let a pace alone step into all the room after one answer, handed the account over faster
+		// when a peer finished (the campaign above 1.044, 1.066 and 1.080 ×), but took the room of a peer paused for
+		// 2 s too: 1.50% and 2.40%, 1.291 and 1.424 × (a review, 2026-11-29; not kept).
 		expect(mean(results.map((result) => result.refused)) * 100).toBeLessThan(most429s);
 		expect(mean(results.map((result) => result.ratio))).toBeLessThanOrEqual(mostRatio);
 	});
@@ -274,13 +287,12 @@ describe('others on the account: the headers are the counter every sender shares
 		);
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
 		expect(refusedShare(runs.flatMap((run) => run.requests))).toBeLessThan(0.02);
-		// 1.019 and 1.050; 1.022 and 1.057 before a fall shown by a third of the window free was taken at once (four
-		// took 1.11 when a pace sharing the account waited for 3 answers before a step up, and 1.28 when slots
-		// were taken at any distance: a share of 1 a second kept its spacing).
-		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25)).toBeLessThanOrEqual(workers === 2 ? 1.02 : 1.05);
+		// 1.02 and 1.06 (four took 1.11 when a pace sharing the account waited for 3 answers before a step
+		// up, and 1.28 when slots were taken at any distance: a share of 1 a second kept its spacing).
+		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(total, 25)).toBeLessThanOrEqual(workers === 2 ? 1.05 : 1.06);
 	});
 
-	test('2 workers at the default, one with three times the rows of the other: once the first is done, the one left takes the room at once, within 1.2% of the ideal time', async () => {
+	test('2 workers at the default, one with three times the rows of the other: once the first is done, the one left takes the room at once, within 2% of the ideal time', async () => {
 		const shared = provider(25);
 		const rowsOf = [150, 450];
 		const runs = await simulateRuns(
@@ -289,12 +301,11 @@ describe('others on the account: the headers are the counter every sender shares
 		);
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
 		expect(refusedShare(runs.flatMap((run) => run.requests))).toBeLessThan(0.02);
-		// 1.011; 1.016 when the pace, alone again, waited half a second of answers before stepping into the room;
-		// 1.024 when it stepped up a tenth of its setting a second.
-		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(1200, 25)).toBeLessThanOrEqual(1.012);
+		// 1.016; 1.024 when the pace, alone again, stepped up a tenth of its setting a second.
+		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(1200, 25)).toBeLessThanOrEqual(1.02);
 	});
 
-	test('2 workers at the default, the second taking its jobs a second after the first: it joined a full account at a share of 1 a second, and once the first is done it takes the room within 6.5% of the ideal time', async () => {
+	test('2 workers at the default, the second taking its jobs a second after the first: it joined a full account at a share of 1 a second, and once the first is done it takes the room within 8% of the ideal time', async () => {
 		const shared = provider(25);
 		const startsAt = [0, 1000, 1400, 2000];
 		const runs = await simulateRuns(
@@ -303,9 +314,8 @@ describe('others on the account: the headers are the counter every sender shares
 		);
 		expect(runs.every((run) => run.statuses.every((status) => status === 'sent'))).toBe(true);
 		expect(refusedShare(runs.flatMap((run) => run.requests))).toBeLessThan(0.02);
-		// 1.063; 1.076 when a pace alone waited half a second of answers, and at least 3, before a step up (at 1
-		// a second, 3 s); 1.151 when a pace sharing the account did so.
-		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(1200, 25)).toBeLessThanOrEqual(1.065);
+		// 1.076; 1.151 when a pace sharing the account waited for 3 answers, 3 s at 1 a second, before each step up.
+		expect(Math.max(...runs.map((run) => run.elapsedMs)) / ideal(1200, 25)).toBeLessThanOrEqual(1.08);
 	});
 
 	test.each(['seconds', 'none'])('2 and 4 workers at the default, X-RateLimit-Reset as %s: Remaining 0 from the others holds a slot, not a second', async (form) => {

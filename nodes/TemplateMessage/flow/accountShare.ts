@@ -13,16 +13,8 @@ import type { OwnInWindow } from './arrivalRecord';
  * taken at once (a peer that started sending), a fall slowly (one that paused between two requests).
  * An answer proves a rise only as far as the fewest others it allows (OwnInWindow.most): a rise taken
  * from the likely count is noise at least as often, and held two workers' shares at 11 and 12 of 25.
- * A fall is taken at once where the room proves it (ROOM_PROVING_A_FALL).
  */
 const SHARE_SMOOTHING = 0.15;
-/**
- * An answer whose window has this much of the account free shows others' use fell, not a peer's pause
- * between two requests: the fall is taken at once. While the account is that far from full, no pace is
- * held to its share. A worker at a low share hears few answers, and falling 15% an answer it took 2 to 3 s
- * to take the room of a peer that finished (on the simulated clock, the queue benchmark's campaign).
- */
-const ROOM_PROVING_A_FALL = 1 / 3;
 /** An estimate of others this close above a whole number still leaves that share: the headers count whole requests. */
 const SHARE_TOLERANCE = 0.25;
 /**
@@ -54,7 +46,7 @@ export class AccountShare {
 		const fewest = Math.max(0, limit - remaining - own.most);
 		const likely = Math.max(0, limit - remaining - own.likely);
 		if (fewest > this.othersPerWindow) this.othersPerWindow = fewest;
-		else if (likely < this.othersPerWindow) this.othersPerWindow = remaining >= limit * ROOM_PROVING_A_FALL ? likely : this.othersPerWindow + SHARE_SMOOTHING * (likely - this.othersPerWindow);
+		else if (likely < this.othersPerWindow) this.othersPerWindow += SHARE_SMOOTHING * (likely - this.othersPerWindow);
 		this.leastRemaining = Math.min(this.leastRemaining, remaining);
 		if (this.sharing) this.takes = Math.max(1, Math.floor(limit - this.othersPerWindow + SHARE_TOLERANCE));
 	}

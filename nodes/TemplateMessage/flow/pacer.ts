@@ -310,11 +310,11 @@ export class Pacer {
 
 	/**
 	 * Speeds up again after accepted messages: without rate-limit headers, by a tenth of the setting
-	 * after about a second's worth; with them, into the room they showed (AccountShare.step), in whole
-	 * steps (a fraction would let one more through in some seconds). Alone, after one answer: the room
-	 * it shows is the account's, which the record keeps this pace within; while sharing, after half a
-	 * second's worth, or one answer at a low share: a worker that joined a full account runs at a share
-	 * of 1 a second, and waiting for 3 would hold it there 3 s after its peers finished.
+	 * after about a second's worth; with them, after half a second's worth, into the room they showed
+	 * (AccountShare.step), in whole steps (a fraction would let one more through in some seconds).
+	 * Alone, half a second's worth is at least 3; while sharing, one answer may be enough: a worker that
+	 * joined a full account runs at a share of 1 a second, and waiting for 3 would hold it there 3 s
+	 * after its peers finished.
 	 */
 	accepted(): void {
 		const top = this.sharing ? Math.min(this.ceiling, this.others.share) : this.ceiling;
@@ -327,7 +327,7 @@ export class Pacer {
 			}
 			return;
 		}
-		if (this.sharing && this.acceptedSinceChange < Math.max(1, this.rate / 2)) return;
+		if (this.acceptedSinceChange < Math.max(this.sharing ? 1 : 3, this.rate / 2)) return;
 		this.rate = Math.min(top, Math.max(this.rate, Math.floor(this.rate) + this.others.step()));
 		this.changed();
 	}
