@@ -433,7 +433,7 @@ describe('the same care as a send', () => {
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is notSent), so there is no status to look up.',
-			"No msgid: this message may have gone out (its status is inDoubt), but the API gave it no msgid to look it up by: check the provider's log before sending it again.",
+			"No msgid: this message may have gone out (its status is inDoubt: an earlier run sent it and never learnt whether the API took it), so this row has none of its own: check the provider's log before sending it again.",
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
@@ -1113,7 +1113,11 @@ describe("a Send's row written back to a sheet without a details column, over an
 		const [row] = rowsOf(await getStatus(api, [sheet]));
 		expect(lookups(api).map(askedFor)).toEqual([]);
 		expect([row.deliveryStatus, row.final]).toEqual([null, null]);
-		expect(row.reason).toMatch(/may have gone out \(its status is inDoubt\).*The msgid beside it \(old-1\) is an earlier message's/);
+		expect(row.reason).toMatch(/may have gone out \(its status is inDoubt: an earlier run sent it .*The msgid beside it \(old-1\) was not looked up: it may be that run's answer for this message, or an earlier message's; if it is this message's, set Message ID to \{\{ \$json\.msgid \}\}/);
+		// The msgid may be this message's own (an earlier run's row of unknown delivery with the answer's msgid): asked when Message ID says so.
+		const [asked] = rowsOf(await getStatus(api, [sheet], { parameters: { operation: 'getStatus', messageId: '={{ $json.msgid }}' } }));
+		expect(lookups(api).map(askedFor)).toEqual(['old-1']);
+		expect(asked.deliveryStatus).toBe('read');
 	});
 
 	test('rows whose msgid may be their own are still asked: unknown delivery, a sent row beside a stale error cell, a status column of the sheet\'s own', async () => {
@@ -1134,7 +1138,7 @@ describe('a msgid a sheet kept as a number', () => {
 	/** A number as a sheet keeps it: its first 15 digits, zeros after them. */
 	const asSheetKeepsIt = (digits: string): number => Number(digits.slice(0, 15).padEnd(digits.length, '0'));
 
-	test('16 digits or more (the last ones come back as zeros): not asked for, the row says to format the column as text', async () => {
+	test('16 digits ending in 0, as a sheet gives back one whose last digit it dropped, or beyond 2^53: not asked for, the row says to format the column as text', async () => {
 		const api = await server(statusApi({ '1234567890123456': ok('1234567890123456', history(['2024-03-01T03:22:58Z', 'rejected'])), '1234567890123450': ok('1234567890123450', history(['2024-03-01T03:22:58Z', 'read'])) }));
 		const cell = asSheetKeepsIt('1234567890123456');
 		expect([cell, Number.isSafeInteger(cell)]).toEqual([1234567890123450, true]);
@@ -1144,13 +1148,15 @@ describe('a msgid a sheet kept as a number', () => {
 			[null, null],
 			[null, null],
 		]);
-		for (const row of rows) expect(row.reason).toMatch(/Message ID \d+ is a number of 16 digits or more.*format the column holding the msgid as text/);
+		expect(rows[0].reason).toMatch(/Message ID 1234567890123450 is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped .*format the column holding the msgid as text/);
+		expect(rows[1].reason).toMatch(/Message ID \d+ is a number too large to keep its digits: format the column holding the msgid as text/);
 	});
 
-	test('15 digits or fewer, which a number cell keeps whole, are asked for', async () => {
-		const api = await server(statusApi({ '123456789012345': ok('123456789012345', history(['2024-03-01T03:22:58Z', 'read'])), '42': ok('42', history(['2024-03-01T03:22:58Z', 'read'])) }));
-		const rows = rowsOf(await getStatus(api, [{ msgid: 123456789012345 }, { msgid: 42 }]));
-		expect(lookups(api).map(askedFor).sort()).toEqual(['123456789012345', '42']);
-		expect(rows.map((row) => row.deliveryStatus)).toEqual(['read', 'read']);
+	test('15 digits or fewer, which a number cell keeps whole, and 16 not ending in 0 (a database\'s, a Code node\'s: a sheet would have written a 0) are asked for', async () => {
+		const read = (msgid: string) => ok(msgid, history(['2024-03-01T03:22:58Z', 'read']));
+		const api = await server(statusApi({ '123456789012345': read('123456789012345'), '42': read('42'), '1234567890123457': read('1234567890123457') }));
+		const rows = rowsOf(await getStatus(api, [{ msgid: 123456789012345 }, { msgid: 42 }, { msgid: 1234567890123457 }]));
+		expect(lookups(api).map(askedFor).sort()).toEqual(['123456789012345', '1234567890123457', '42']);
+		expect(rows.map((row) => row.deliveryStatus)).toEqual(['read', 'read', 'read']);
 	});
 });

@@ -111,10 +111,12 @@ function lookupSettings(ctx: IExecuteFunctions) {
 /** The msgid to look up, or why there is none. Refused before any request: nothing may change the path asked. */
 function msgidOf(value: unknown, json: IDataObject): StatusInput {
 	if (typeof value === 'number' && Number.isFinite(value)) {
-		// Beyond 2^53 the digits were already lost on the way, and a sheet keeps 15 digits of a number (a 16-digit one comes
-		// back with a 0 for its last): the lookup would ask for another message.
-		if (Number.isInteger(value) && Math.abs(value) >= SHEET_DIGITS_LIMIT) {
-			return { noMsgid: `${FIELD.messageId} ${value} is a number of 16 digits or more, more than a sheet keeps (15: the rest come back as zeros): format the column holding the msgid as text` };
+		// Beyond 2^53 the digits were already lost on the way: the lookup would ask for another message.
+		if (Number.isInteger(value) && !Number.isSafeInteger(value)) return { noMsgid: `${FIELD.messageId} ${value} is a number too large to keep its digits: format the column holding the msgid as text` };
+		// A sheet keeps 15 digits of a number and gives a 16-digit one back with a 0 for its last: one ending in 0 may be
+		// another message's (a database's or a Code node's 16 digits, which end otherwise, are asked for).
+		if (Number.isInteger(value) && Math.abs(value) >= SHEET_DIGITS_LIMIT && value % 10 === 0) {
+			return { noMsgid: `${FIELD.messageId} ${value} is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped (it keeps 15): format the column holding the msgid as text` };
 		}
 		return { msgid: String(value) };
 	}
@@ -171,7 +173,11 @@ function noMsgidReason(json: IDataObject): string {
 				: hasNoMsgidOfItsOwn(json)
 					? ` The msgid beside it (${besideMsgid}) is an earlier message's (a row of this status has none of its own) and was not looked up: write the msgid back as {{ $json.msgid ?? '' }} so that a row without one clears the cell.`
 					: '';
-	if (status === 'unknown' || status === 'inDoubt') return `No msgid: this message may have gone out (its status is ${status}), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
+	if (status === 'inDoubt') {
+		const maybeIts = besideMsgid === undefined ? '' : ` The msgid beside it (${besideMsgid}) was not looked up: it may be that run's answer for this message, or an earlier message's; if it is this message's, set ${FIELD.messageId} to {{ $json.msgid }} to look it up.`;
+		return `No msgid: this message may have gone out (its status is inDoubt: an earlier run sent it and never learnt whether the API took it), so this row has none of its own: check the provider's log before sending it again.${maybeIts}`;
+	}
+	if (status === 'unknown') return `No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.${beside}`;
 	return `No msgid on this item: map ${FIELD.messageId} to the msgid a Send put out. Nothing was looked up.`;
 }
