@@ -433,7 +433,7 @@ describe('the same care as a send', () => {
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is invalid), so there is no status to look up.',
 			'No msgid: the Send did not give this item one (its status is notSent), so there is no status to look up.',
-			"No msgid: this message may have gone out (its status is inDoubt: an earlier run sent it and never learnt whether the API took it), so this row has none of its own: check the provider's log before sending it again.",
+			"No msgid from this run: another run recorded this message and never learnt whether the API took it (its status is inDoubt): check the provider's log before sending it again.",
 			'No msgid: the Send did not give this item one (its status is failed), so there is no status to look up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
 			'No msgid on this item: map Message ID to the msgid a Send put out. Nothing was looked up.',
@@ -1113,7 +1113,7 @@ describe("a Send's row written back to a sheet without a details column, over an
 		const [row] = rowsOf(await getStatus(api, [sheet]));
 		expect(lookups(api).map(askedFor)).toEqual([]);
 		expect([row.deliveryStatus, row.final]).toEqual([null, null]);
-		expect(row.reason).toMatch(/may have gone out \(its status is inDoubt: an earlier run sent it .*The msgid beside it \(old-1\) was not looked up: it may be that run's answer for this message, or an earlier message's; if it is this message's, set Message ID to \{\{ \$json\.msgid \}\}/);
+		expect(row.reason).toMatch(/never learnt whether the API took it \(its status is inDoubt\).*The msgid beside it \(old-1\) was not looked up: .*send only the rows with status inDoubt \(a Filter\) to a Get Status whose Message ID is \{\{ \$json\.msgid \}\}/);
 		// The msgid may be this message's own (an earlier run's row of unknown delivery with the answer's msgid): asked when Message ID says so.
 		const [asked] = rowsOf(await getStatus(api, [sheet], { parameters: { operation: 'getStatus', messageId: '={{ $json.msgid }}' } }));
 		expect(lookups(api).map(askedFor)).toEqual(['old-1']);
@@ -1148,7 +1148,7 @@ describe('a msgid a sheet kept as a number', () => {
 			[null, null],
 			[null, null],
 		]);
-		expect(rows[0].reason).toMatch(/Message ID 1234567890123450 is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped .*format the column holding the msgid as text/);
+		expect(rows[0].reason).toMatch(/Message ID 1234567890123450 is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped .*format the column holding the msgid as text and write the msgid from the Send's output again/);
 		expect(rows[1].reason).toMatch(/Message ID \d+ is a number too large to keep its digits: format the column holding the msgid as text/);
 	});
 

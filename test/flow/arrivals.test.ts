@@ -225,7 +225,6 @@ describe('others on the account: the headers are the counter every sender shares
 					items: 1200 / executions,
 					maxPerSecond: 25,
 					maxConcurrency: 5,
-					maxThrottleWait: 600,
 					script: shared,
 					startAfterMs: Math.floor(draw() * 1800),
 					arrivalLagMs: () => Math.floor(late() * 11),
@@ -265,14 +264,14 @@ describe('others on the account: the headers are the counter every sender shares
 
 	test.each([
 		[2, 0.8, 1.18],
-		[3, 1.8, 1.29],
+		[3, 1.8, 1.3],
 	])('%p workers on the benchmark\'s campaign, the API asking for 2 s after a 429 (Retry-After: 2, longer than a window), 8 schedules: a worker paused by it is not crowded out when it comes back; on average, 429s under %p%% and the last message within %p× the ideal time', async (workers, most429s, mostRatio) => {
 		const results = [];
 		for (let seed = 1; seed <= 8; seed++) results.push(await benchCampaign(workers, seed, '2'));
-		// 0.51% and 1.39%, 1.162 and 1.267 ×. A version that took a third of the window free as proof that others'
+		// 0.47% and 1.52%, 1.157 and 1.287 ×. A version that took a third of the window free as proof that others'
 		// use fell, and let a pace alone step into all the room after one answer, handed the account over faster
 		// when a peer finished (the campaign above 1.044, 1.066 and 1.080 ×), but took the room of a peer paused for
-		// 2 s too: 1.50% and 2.40%, 1.291 and 1.424 × (a review, 2026-11-29; not kept).
+		// 2 s too: 1.25% and 2.46%, 1.223 and 1.388 × (a review, 2026-11-29; not kept).
 		expect(mean(results.map((result) => result.refused)) * 100).toBeLessThan(most429s);
 		expect(mean(results.map((result) => result.ratio))).toBeLessThanOrEqual(mostRatio);
 	});

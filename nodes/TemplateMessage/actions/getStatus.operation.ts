@@ -116,7 +116,9 @@ function msgidOf(value: unknown, json: IDataObject): StatusInput {
 		// A sheet keeps 15 digits of a number and gives a 16-digit one back with a 0 for its last: one ending in 0 may be
 		// another message's (a database's or a Code node's 16 digits, which end otherwise, are asked for).
 		if (Number.isInteger(value) && Math.abs(value) >= SHEET_DIGITS_LIMIT && value % 10 === 0) {
-			return { noMsgid: `${FIELD.messageId} ${value} is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped (it keeps 15): format the column holding the msgid as text` };
+			return {
+				noMsgid: `${FIELD.messageId} ${value} is a number of 16 digits ending in 0, as a sheet gives back one whose last digit it dropped (it keeps 15): format the column holding the msgid as text and write the msgid from the Send's output again; if its last digit really is 0 (a database's id), give it as text, e.g. {{ String($json.msgid) }}`,
+			};
 		}
 		return { msgid: String(value) };
 	}
@@ -174,8 +176,11 @@ function noMsgidReason(json: IDataObject): string {
 					? ` The msgid beside it (${besideMsgid}) is an earlier message's (a row of this status has none of its own) and was not looked up: write the msgid back as {{ $json.msgid ?? '' }} so that a row without one clears the cell.`
 					: '';
 	if (status === 'inDoubt') {
-		const maybeIts = besideMsgid === undefined ? '' : ` The msgid beside it (${besideMsgid}) was not looked up: it may be that run's answer for this message, or an earlier message's; if it is this message's, set ${FIELD.messageId} to {{ $json.msgid }} to look it up.`;
-		return `No msgid: this message may have gone out (its status is inDoubt: an earlier run sent it and never learnt whether the API took it), so this row has none of its own: check the provider's log before sending it again.${maybeIts}`;
+		const maybeIts =
+			besideMsgid === undefined
+				? ''
+				: ` The msgid beside it (${besideMsgid}) was not looked up: it may be one an earlier row of unknown delivery kept for this message, or an earlier message's. To look such rows up, send only the rows with status inDoubt (a Filter) to a Get Status whose ${FIELD.messageId} is {{ $json.msgid }}.`;
+		return `No msgid from this run: another run recorded this message and never learnt whether the API took it (its status is inDoubt): check the provider's log before sending it again.${maybeIts}`;
 	}
 	if (status === 'unknown') return `No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.${beside}`;
