@@ -165,22 +165,19 @@ function noMsgidReason(json: IDataObject): string {
 		return 'No msgid: the Send skipped this item (its status is skipped), so it cannot be looked up here.';
 	}
 	const besideMsgid = (typeof json.msgid === 'string' || typeof json.msgid === 'number') && String(json.msgid).trim() !== '' ? truncate(String(json.msgid).trim(), 40) : undefined;
-	// A failed row beside a msgid: an earlier message's (the sheet's, or the input n8n laid under the row), or a
-	// later one's whose write-back left this row's error and details in place.
-	const beside =
-		besideMsgid === undefined
-			? ''
-			: failed
-				? ` The msgid beside it (${besideMsgid}) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.`
-				: hasNoMsgidOfItsOwn(json)
-					? ` The msgid beside it (${besideMsgid}) is an earlier message's (a row of this status has none of its own) and was not looked up: write the msgid back as {{ $json.msgid ?? '' }} so that a row without one clears the cell.`
-					: '';
 	if (status === 'inDoubt') {
 		const maybeIts =
 			besideMsgid === undefined
 				? ''
 				: ` The msgid beside it (${besideMsgid}) was not looked up: it may be one an earlier row of unknown delivery kept for this message, or an earlier message's. To look such rows up, send only the rows with status inDoubt (a Filter) to a Get Status whose ${FIELD.messageId} is {{ $json.msgid }}.`;
 		return `No msgid from this run: another run recorded this message and never learnt whether the API took it (its status is inDoubt): check the provider's log before sending it again.${maybeIts}`;
+	}
+	// A failed row beside a msgid: an earlier message's (the sheet's, or the input n8n laid under the row), or a
+	// later one's whose write-back left this row's error and details in place.
+	let beside = '';
+	if (besideMsgid !== undefined && failed) beside = ` The msgid beside it (${besideMsgid}) is not this failed message's and was not looked up: clear error and details when a later send of the row writes it back.`;
+	else if (besideMsgid !== undefined && hasNoMsgidOfItsOwn(json)) {
+		beside = ` The msgid beside it (${besideMsgid}) is an earlier message's (a row of this status has none of its own) and was not looked up: write the msgid back as {{ $json.msgid ?? '' }} so that a row without one clears the cell.`;
 	}
 	if (status === 'unknown') return `No msgid: this message may have gone out (its status is unknown), but the API gave it no msgid to look it up by: check the provider's log before sending it again.${beside}`;
 	if (status !== undefined) return `No msgid: the Send did not give this item one (its status is ${truncate(status, 40)}), so there is no status to look up.${beside}`;

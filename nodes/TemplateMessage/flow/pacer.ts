@@ -65,6 +65,8 @@ export class Pacer {
 
 	/** How many joined runs have each setting (see maxRate). */
 	private readonly settings = new Map<number, number>();
+	/** maxRate, kept as runs join and leave: every departure reads it. */
+	private lowestSetting: number;
 
 	/** @param baseRate messages per second, for runs that join without a setting of their own; 0 means no limit (pauses after a 429 still apply) */
 	constructor(
@@ -73,6 +75,7 @@ export class Pacer {
 	) {
 		this.rate = baseRate;
 		this.ceiling = baseRate;
+		this.lowestSetting = baseRate;
 	}
 
 	/**
@@ -81,16 +84,22 @@ export class Pacer {
 	 * share one budget.
 	 */
 	get maxRate(): number {
-		if (this.settings.size === 0) return this.baseRate;
+		return this.lowestSetting;
+	}
+
+	private countRun(setting: number, by: 1 | -1): void {
+		const runs = (this.settings.get(setting) ?? 0) + by;
+		if (runs <= 0) this.settings.delete(setting);
+		else this.settings.set(setting, runs);
+		this.runs += by;
 		const limits = [...this.settings.keys()].filter((rate) => rate > 0);
-		return limits.length === 0 ? 0 : Math.min(...limits);
+		this.lowestSetting = this.settings.size === 0 ? this.baseRate : limits.length === 0 ? 0 : Math.min(...limits);
 	}
 
 	/** The first run on an idle pacer starts from its setting again; a run with a lower one lowers the pace. */
 	join(setting = this.baseRate): void {
 		const before = this.runs === 0 ? undefined : this.maxRate;
-		this.settings.set(setting, (this.settings.get(setting) ?? 0) + 1);
-		this.runs++;
+		this.countRun(setting, 1);
 		if (before !== undefined) {
 			this.settingChanged(before);
 			return;
@@ -104,10 +113,7 @@ export class Pacer {
 	leave(setting = this.baseRate): void {
 		if (this.runs === 0) return;
 		const before = this.maxRate;
-		const runs = this.settings.get(setting) ?? 0;
-		if (runs <= 1) this.settings.delete(setting);
-		else this.settings.set(setting, runs - 1);
-		this.runs--;
+		this.countRun(setting, -1);
 		if (this.runs > 0) this.settingChanged(before);
 	}
 
